@@ -1,0 +1,58 @@
+# Tableside: `make run` and `make test` each set up everything they need.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Debian packages the tests need: a virtual screen for the Kivy tests and
+# the GL libraries Kivy's SDL2 window draws with.
+DEBS   := xvfb xauth xdotool libgl1 libegl1 libgl1-mesa-dri
+export KIVY_NO_ARGS := 1
+export KIVY_LOG_MODE := PYTHON
+export KIVY_NO_CONSOLELOG := 1
+
+.PHONY: all setup debs run test lint typecheck pytest bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP) debs
+
+# Install what is missing, when apt is usable (root, or sudo without a password).
+debs:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "missing Debian packages:$$missing (install them as root)"; exit 1; fi; \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# On a computer without a screen the kiosk opens on a virtual one.
+run: setup
+	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then $(BIN)/tableside run --simulate; \
+	else echo "no display: running on a virtual screen (Xvfb)"; \
+	  xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/tableside run --simulate; fi
+
+test: setup lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check kiosk drivers vision tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP) debs
+	@if [ -n "$$DISPLAY" ]; then $(BIN)/pytest; \
+	else xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/pytest; fi
+
+bench: setup
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/artifacts

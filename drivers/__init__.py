@@ -1,0 +1,1 @@
+"""Hardware beside the table, each part with a simulated twin."""

@@ -1,0 +1,1 @@
+"""Pure timers: carrom turn timers and the backgammon match clock. Time is passed in."""

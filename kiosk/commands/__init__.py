@@ -1,0 +1,1 @@
+"""The `tableside` sub-commands, one module each."""

@@ -1,0 +1,1 @@
+"""The table session: inputs in, rules and timers, journal, outputs out."""

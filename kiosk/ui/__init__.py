@@ -1,0 +1,1 @@
+"""Kivy screens: layout in .kv beside each module, no game logic."""

@@ -1,0 +1,1 @@
+"""The overhead camera: capture, calibration, detection, motion, stroke diffs."""
