@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="start the kiosk")
     p.add_argument("--simulate", action="store_true", help="simulated beams and camera")
     p.add_argument("--config", metavar="FILE", help="settings file (default: config/default.toml)")
-    p.add_argument("--data", metavar="DIR", help="journal folder (default: a temporary one with --simulate)")
+    p.add_argument("--data", metavar="DIR", help="journal folder (--simulate: a temporary one)")
     p.set_defaults(**_handler("kiosk.commands.run:main"))
 
     p = sub.add_parser("replay", help="rebuild a carrom match from its record")
