@@ -42,7 +42,7 @@ test: setup lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check kiosk drivers vision tests bench
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
