@@ -1,0 +1,178 @@
+"""The settings file: defaults, every problem reported with its key and line, the PIN hash."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.cli import main as cli_main
+from kiosk.config import (
+    DEFAULT_PATH,
+    ConfigError,
+    Settings,
+    check_pin,
+    check_settings,
+    dump_settings,
+    hash_pin,
+    load_settings,
+    parse_settings,
+    with_values,
+)
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_config_default_file_loads_and_equals_the_built_in_defaults() -> None:
+    assert check_settings(DEFAULT_PATH) == []
+    assert load_settings(DEFAULT_PATH) == Settings()
+    assert load_settings() == Settings()
+
+
+def test_config_missing_keys_take_their_defaults(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, "[timers]\nstroke_s = 10\n"))
+    assert settings.timers.stroke_s == 10.0
+    assert settings.timers.placing_s == 15.0
+    assert settings.pockets.pins == (17, 27, 22, 23)
+
+
+def test_config_board_limit_zero_means_no_limit_law_56(tmp_path: Path) -> None:
+    assert load_settings(write(tmp_path, "[rules]\nboard_limit = 0\n")).rules.board_limit is None
+
+
+def test_config_every_problem_is_reported_with_key_and_line(tmp_path: Path) -> None:
+    text = (
+        "[table]\n"
+        'game = "chess"\n'
+        "[pockets]\n"
+        "pins = [17, 27, 17, 23]\n"
+        "glitch_ms = -1\n"
+        "colour = 3\n"
+        "[timers]\n"
+        'stroke_s = "fifteen"\n'
+        "[camera]\n"
+        'source = "webcam"\n'
+        "[extra]\n"
+        "x = 1\n"
+    )
+    path = write(tmp_path, text)
+    problems = check_settings(path)
+    by_key = {p.key: p for p in problems}
+    assert set(by_key) == {
+        "table.game",
+        "pockets.pins",
+        "pockets.glitch_ms",
+        "pockets.colour",
+        "timers.stroke_s",
+        "camera.source",
+        "extra",
+    }
+    assert by_key["table.game"].line == 2
+    assert by_key["pockets.pins"].line == 4
+    assert "pocket 3 uses pin 17, already used by pocket 1" in by_key["pockets.pins"].message
+    assert by_key["timers.stroke_s"].line == 8
+    assert by_key["extra"].line == 11
+    assert str(by_key["table.game"]).startswith(f"{path}:2: table.game: must be one of")
+    with pytest.raises(ConfigError) as exc:
+        load_settings(path)
+    assert len(exc.value.problems) == 7
+    assert "camera.source" in str(exc.value)
+
+
+def test_config_syntax_error_names_the_toml_line(tmp_path: Path) -> None:
+    problems = check_settings(write(tmp_path, '[table]\ngame = "carrom"\npins = [1, 2\n'))
+    assert len(problems) == 1
+    assert problems[0].line == 3
+    assert "not valid TOML" in problems[0].message
+    (problem,) = check_settings(write(tmp_path, "[table]\ngame = carrom\n"))
+    assert problem.line == 2
+    assert str(problem).startswith(f"{tmp_path / 'table.toml'}:2: not valid TOML")
+
+
+def test_config_missing_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    problems = check_settings(tmp_path / "nope.toml")
+    assert len(problems) == 1 and "cannot read" in problems[0].message
+
+
+def test_config_cross_checks_buzzer_on_a_beam_pin_and_warning_order(tmp_path: Path) -> None:
+    text = "[buzzer]\npin = 22\n[timers]\nwarn_at_s = 2\nbeep_from_s = 3\n"
+    keys = {p.key for p in check_settings(write(tmp_path, text))}
+    assert keys == {"buzzer.pin", "timers.beep_from_s"}
+
+
+def test_config_bridge_source_needs_a_port(tmp_path: Path) -> None:
+    problems = check_settings(write(tmp_path, '[pockets]\nsource = "bridge"\n'))
+    assert [p.key for p in problems] == ["bridge.port"]
+
+
+def test_config_calibration_is_four_points(tmp_path: Path) -> None:
+    good = "[camera]\ncalibration = [[10, 20], [10, 700], [700, 700.5], [700, 20]]\n"
+    cal = load_settings(write(tmp_path, good)).camera.calibration
+    assert cal == ((10.0, 20.0), (10.0, 700.0), (700.0, 700.5), (700.0, 20.0))
+    bad = "[camera]\ncalibration = [[10, 20], [10], [700, 700], [700, 20]]\n"
+    (problem,) = check_settings(write(tmp_path, bad))
+    assert problem.key == "camera.calibration" and "pocket 2" in problem.message
+
+
+def test_config_dump_reads_back_equal() -> None:
+    settings = with_values(
+        Settings(),
+        rules={"board_limit": 0},
+        camera={"calibration": [[1, 2], [3, 4], [5, 6], [7, 8]], "source": "file:/tmp/a b.mp4"},
+        display={"port": 'loop://"q"'},
+    )
+    again, problems = parse_settings(dump_settings(settings))
+    assert problems == []
+    assert again == settings
+
+
+def test_config_with_values_refuses_bad_keys() -> None:
+    with pytest.raises(ConfigError) as exc:
+        with_values(Settings(), timers={"stroke_s": 0, "bogus": 1})
+    assert {p.key for p in exc.value.problems} == {"timers.stroke_s", "timers.bogus"}
+
+
+def test_config_pin_hash_checks_the_pin_and_is_salted() -> None:
+    first, second = hash_pin("2468", iterations=1000), hash_pin("2468", iterations=1000)
+    assert first != second
+    assert check_pin("2468", first) and check_pin("2468", second)
+    assert not check_pin("2469", first)
+    assert not check_pin("2468", "plain-text")
+    assert check_pin("1234", Settings().umpire.pin_hash)
+
+
+def test_config_pin_hash_in_file_must_be_well_formed(tmp_path: Path) -> None:
+    (problem,) = check_settings(write(tmp_path, '[umpire]\npin_hash = "1234"\n'))
+    assert problem.key == "umpire.pin_hash"
+
+
+def test_config_check_command_exits_non_zero_and_lists_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = write(tmp_path, '[table]\ngame = "chess"\n[buzzer]\ntonal = "yes"\n')
+    assert cli_main(["config", "check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:2: table.game" in err
+    assert f"{bad}:4: buzzer.tonal" in err
+    assert "2 problems" in err
+    assert cli_main(["config", "check", str(DEFAULT_PATH)]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_config_check_command_as_a_process(tmp_path: Path) -> None:
+    bad = write(tmp_path, "[rules]\nboard_limit = -2\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "config", "check", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "rules.board_limit" in done.stderr
+    assert done.stdout == ""
