@@ -1,0 +1,101 @@
+"""The Tableside app: one window, a screen manager, and a tick that follows the engine.
+
+The app is the navigator: screens call `app.show(name)`, `app.choose_game(...)`,
+and so on; each screen binds to properties that mirror a session's state and
+calls the session's commands. Time comes only from `Services.clock`, so tests
+drive the app with a fake clock. Threads (beams, camera) reach the UI only
+through `Clock.schedule_once` (see `post`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import NumericProperty
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+
+from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
+from kiosk.ui.home import HomeScreen
+from kiosk.ui.pin import PinScreen
+from kiosk.ui.services import Services
+
+#: How often the visible screen asks its session for the time left (seconds).
+TICK_S = 0.05
+
+
+class TablesideApp(App):
+    """The kiosk. `unit` is a sixtieth of the window's height: every size in the .kv files
+    is a multiple of it, so the layout fits 800x480 and 1024x600 alike."""
+
+    unit = NumericProperty(10.0)
+    title = "Tableside"
+    use_kivy_settings = False
+
+    def __init__(self, services: Services, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.services = services
+        self.manager: ScreenManager | None = None
+
+    # -- building ---------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        Window.bind(size=self._resized)
+        self._resized(Window, Window.size)
+        manager = ScreenManager(transition=NoTransition())
+        manager.add_widget(HomeScreen(name="home"))
+        manager.add_widget(
+            PinScreen(self.services.check_pin, lambda: self.show("settings"), name="pin")
+        )
+        for screen in self._game_screens():
+            manager.add_widget(screen)
+        self.manager = manager
+        Clock.schedule_interval(self._tick, TICK_S)
+        return manager
+
+    def _game_screens(self) -> list[Screen]:
+        return []
+
+    def _resized(self, _window: object, size: tuple[float, float]) -> None:
+        self.unit = max(6.0, size[1] / 60.0)
+
+    # -- navigation -------------------------------------------------------------
+    def show(self, name: str) -> None:
+        """Bring a screen to the front by name."""
+        assert self.manager is not None
+        if self.manager.has_screen(name):
+            self.manager.current = name
+
+    def screen(self, name: str) -> Screen:
+        assert self.manager is not None
+        return self.manager.get_screen(name)
+
+    def choose_game(self, game: str) -> None:
+        """Home's game buttons: each game has its own setup screen."""
+        self.show(f"setup_{game}" if game.startswith("carrom") else game)
+
+    def resume(self) -> None:
+        """Home's resume button."""
+
+    def open_settings_pin(self) -> None:
+        self.show("pin")
+
+    def open_settings(self, *_: object) -> bool:
+        # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
+        self.open_settings_pin()
+        return False
+
+    # -- time -------------------------------------------------------------------
+    def _tick(self, _dt: float) -> None:
+        assert self.manager is not None
+        screen = self.manager.current_screen
+        follow = getattr(screen, "follow", None)
+        if follow is not None:
+            follow(self.services.clock())
+
+    @staticmethod
+    def post(callback: Callable[[], None]) -> None:
+        """Run `callback` on the UI thread at the next frame (the only way in for threads)."""
+        Clock.schedule_once(lambda _dt: callback(), 0)

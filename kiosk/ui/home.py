@@ -1,0 +1,17 @@
+"""The home screen: choose the table's game, resume the unfinished match, or open settings."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from kiosk.ui.kvload import load_kv
+
+
+class HomeScreen(Screen):
+    """Four big game buttons; `resume_text` is empty when nothing is unfinished."""
+
+    resume_text = StringProperty("")
+
+
+load_kv(__file__)

@@ -1,0 +1,171 @@
+"""The Xvfb harness (used by conftest.py): one Kivy window per session, real taps via X.
+
+Taps are delivered with xdotool (mousemove, mousedown, mouseup on the Xvfb display)
+while the test pumps Kivy's event loop, so they travel the same path as a finger
+on the touchscreen: X server -> SDL2 -> Kivy's motion events -> the widget.
+Time is a fake clock the test advances; nothing sleeps for a deadline (the short
+sleeps in `pump` only give the X server a moment to deliver the events).
+Every test may save screenshots under tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+if not os.environ.get("DISPLAY"):
+    pytest.skip(
+        "the Kivy tests need an X display: run them under "
+        "xvfb-run -a -s '-screen 0 1024x600x24' (make test does)",
+        allow_module_level=True,
+    )
+if shutil.which("xdotool") is None:
+    pytest.skip("xdotool is missing: `make setup` installs it", allow_module_level=True)
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "width", "1024")
+Config.set("graphics", "height", "600")
+Config.set("graphics", "position", "custom")
+Config.set("graphics", "left", "0")
+Config.set("graphics", "top", "0")
+Config.set("graphics", "resizable", "0")
+Config.set("input", "mouse", "mouse,disable_multitouch")
+Config.remove_option("input", "%(name)s") if Config.has_option("input", "%(name)s") else None
+Config.set("kivy", "exit_on_escape", "0")
+
+from kivy.base import EventLoop, runTouchApp  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
+
+from kiosk.ui.app import TablesideApp  # noqa: E402
+from kiosk.ui.services import Services  # noqa: E402
+
+_started = False
+
+
+class FakeClock:
+    """The one monotonic clock of the kiosk, moved by the test."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def pump(frames: int = 6) -> None:
+    """Run Kivy's loop: clock, input, layout and drawing, plus SDL's event queue."""
+    for _ in range(frames):
+        EventLoop.idle()
+        Window.mainloop()
+        time.sleep(0.004)
+
+
+def _xdotool(*args: str) -> None:
+    subprocess.run(["xdotool", *args], check=True, timeout=10)
+
+
+class Kiosk:
+    """A running app with a hand to tap it and an eye to photograph it."""
+
+    def __init__(self, app: TablesideApp, clock: FakeClock, services: Services) -> None:
+        self.app = app
+        self.clock = clock
+        self.services = services
+
+    # screens and widgets
+    @property
+    def current(self) -> str:
+        assert self.app.manager is not None
+        return str(self.app.manager.current)
+
+    def screen(self, name: str | None = None) -> Any:
+        return self.app.screen(name or self.current)
+
+    def widget(self, wid: str, screen: str | None = None) -> Any:
+        return self.screen(screen).ids[wid]
+
+    # input
+    def tap(self, target: Widget | str, screen: str | None = None) -> None:
+        """Tap the centre of a widget (or the id of one on the current screen) with the pointer."""
+        widget = self.widget(target, screen) if isinstance(target, str) else target
+        pump(2)
+        assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
+        assert not widget.disabled, f"{widget!r} is disabled"
+        x, y = widget.to_window(*widget.center)
+        screen_x = int(Window.left + x)
+        screen_y = int(Window.top + (Window.height - y))
+        _xdotool("mousemove", str(screen_x), str(screen_y))
+        pump(2)
+        _xdotool("mousedown", "1")
+        pump(2)
+        _xdotool("mouseup", "1")
+        pump(3)
+
+    def tap_text(self, text: str) -> None:
+        """Tap the visible button whose text is `text` on the current screen."""
+        from kivy.uix.button import Button
+
+        found = [
+            w
+            for w in self.screen().walk(restrict=True)
+            if isinstance(w, Button) and w.text == text and w.get_root_window() is not None
+        ]
+        assert found, f"no button {text!r} on screen {self.current}"
+        self.tap(found[0])
+
+    def advance(self, seconds: float, frames: int = 4) -> None:
+        """Move the fake clock and let the app follow it."""
+        self.clock.advance(seconds)
+        pump(frames)
+
+    def shot(self, name: str) -> Path:
+        """Save what the window shows as tests/artifacts/<name>.png."""
+        pump(3)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        target = ARTIFACTS / f"{name}.png"
+        made = Window.screenshot(name=str(ARTIFACTS / f"{name}-tmp.png"))
+        os.replace(made, target)
+        return target
+
+
+def _start_loop() -> None:
+    global _started
+    if not _started:
+        runTouchApp(embedded=True)
+        _started = True
+
+
+def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
+    app = TablesideApp(services)
+    app._run_prepare()
+    _start_loop()
+    pump(8)
+    try:
+        yield Kiosk(app, clock, services)
+    finally:
+        app.dispatch("on_stop")
+        Window.remove_widget(app.root)
+        from kivy.clock import Clock
+
+        Clock.unschedule(app._tick)
+        pump(2)
