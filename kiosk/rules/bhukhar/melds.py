@@ -1,0 +1,150 @@
+"""Melds and the licence: what may lie on the table and what it is worth.
+
+Rule 13 and rule 9. A *sequence* is three to seven cards of one suit in
+consecutive ranks (the ace is high only: rule 12 ranks it after the king, and
+no rule lets a sequence turn the corner). A *set* is three to seven cards of
+one rank, any suits, identical cards allowed (rule 13.2's example). Seven is
+the most either can hold: rule 9 closes a sequence at seven cards, and a new
+set of a rank may only be begun once the running one is complete at seven.
+
+Worth (rule 13, rule 18.2): a seven-card sequence 300, a seven-card set 200
+(eight to ace) or 100 (two to seven); any shorter meld counts its cards at
+their rule 12 values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import pairwise
+
+from kiosk.rules.bhukhar.cards import Card, points
+
+MIN_MELD = 3  # rule 9, rule 13.4: a meld has at least three cards
+FULL_MELD = 7  # rule 9, rule 13.1-13.3: seven cards complete a meld
+SEQUENCE_7 = 300  # rule 13.1
+HIGH_SET_7 = 200  # rule 13.2: eight to ace
+LOW_SET_7 = 100  # rule 13.3: two to seven
+LICENCE_MIN = 100  # rule 13.4, third form
+
+
+class MeldError(ValueError):
+    """Cards that are not a meld, or melds that break rule 9 or rule 13.4 together."""
+
+
+class Kind(Enum):
+    SEQUENCE = "sequence"
+    SET = "set"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A checked meld: build it with `meld(cards)`."""
+
+    kind: Kind
+    cards: tuple[Card, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Seven cards: closed (rule 9)."""
+        return len(self.cards) == FULL_MELD
+
+    @property
+    def value(self) -> int:
+        """Rule 13.1-13.3 for seven cards, otherwise the cards' rule 12 values."""
+        if self.complete:
+            if self.kind is Kind.SEQUENCE:
+                return SEQUENCE_7
+            return LOW_SET_7 if self.cards[0].low else HIGH_SET_7
+        return points(self.cards)
+
+    @property
+    def card_points(self) -> int:
+        """The cards' rule 12 values, whatever the meld's length."""
+        return points(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+def meld(cards: Sequence[Card]) -> Meld:
+    """Check that `cards` form a sequence or a set (in any order) and return it.
+
+    Raises MeldError with the reason: too few or too many cards, mixed suits,
+    a gap or a repeated rank in a sequence, mixed ranks in a set.
+    """
+    n = len(cards)
+    shown = " ".join(str(c) for c in cards) or "nothing"
+    if n < MIN_MELD:
+        raise MeldError(f"{shown}: a meld has at least {MIN_MELD} cards (rule 13.4)")
+    if n > FULL_MELD:
+        raise MeldError(f"{shown}: a meld has at most {FULL_MELD} cards (rule 9)")
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1:
+        return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
+    suits = {c.suit for c in cards}
+    if len(suits) != 1:
+        raise MeldError(f"{shown}: neither a set (one rank) nor a sequence (one suit, rule 13.1)")
+    ordered = tuple(sorted(cards))
+    for a, b in pairwise(ordered):
+        if b.rank != a.rank + 1:
+            why = "repeats a rank" if b.rank == a.rank else f"has a gap after {a}"
+            raise MeldError(f"{shown}: a sequence of one suit {why} (rule 13.1)")
+    return Meld(Kind.SEQUENCE, ordered)
+
+
+def check_running_sets(melds: Iterable[Meld]) -> None:
+    """Rule 9: a team may not begin a second set of a rank while one is incomplete.
+
+    So at any moment a team has at most one set of each rank with fewer than
+    seven cards. Sequences may be duplicated freely.
+    """
+    open_sets = Counter(m.cards[0].rank for m in melds if m.kind is Kind.SET and not m.complete)
+    for rank, count in sorted(open_sets.items()):
+        if count > 1:
+            name = str(Card(rank, "S"))[:-1]
+            raise MeldError(
+                f"{count} incomplete sets of {name}s: a new set of a rank is begun only "
+                "when the running one has seven cards (rule 9)"
+            )
+
+
+class LicenceForm(Enum):
+    """The three forms of rule 13.4, in the order the rule lists them."""
+
+    SEQUENCE_7 = "a seven-card sequence"
+    SET_7_AND_SEQUENCE = "a seven-card set and a sequence"
+    HUNDRED = "melds of at least three cards worth 100 or more"
+
+
+def licence_form(melds: Sequence[Meld]) -> LicenceForm:
+    """Which form of rule 13.4 the melds laid as a licence take; MeldError if none.
+
+    1. a seven-card sequence of one suit;
+    2. a seven-card set and a sequence of one suit (three cards or more);
+    3. any sequences and sets of at least three cards whose cards total 100 or
+       more at their rule 12 values.
+
+    Ruling: the third form counts the cards at their rule 12 values, not at
+    rule 13's seven-card values; otherwise a seven-card set alone would already
+    be a licence and the second form, which pairs it with a sequence, would say
+    nothing. A licence may hold more melds than its form needs (rule 14: a
+    player may lay his whole hand as the licence).
+    """
+    if not melds:
+        raise MeldError("a licence needs at least one meld (rule 13.4)")
+    check_running_sets(melds)
+    sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
+    if any(m.complete for m in sequences):
+        return LicenceForm.SEQUENCE_7
+    if sequences and any(m.kind is Kind.SET and m.complete for m in melds):
+        return LicenceForm.SET_7_AND_SEQUENCE
+    total = sum(m.card_points for m in melds)
+    if total >= LICENCE_MIN:
+        return LicenceForm.HUNDRED
+    raise MeldError(
+        f"not a licence (rule 13.4): no seven-card sequence, no seven-card set with a "
+        f"sequence, and the cards total {total} < {LICENCE_MIN}"
+    )

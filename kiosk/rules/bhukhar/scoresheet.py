@@ -1,0 +1,327 @@
+"""One game's scoresheet: what each team laid and held, and what it scores.
+
+Rules 13 and 16-19. Each team's part of a game is entered at one of two
+levels, and the same game gives the same result at either:
+
+- `FullSheet`: every meld's cards (the licence, the melds laid after it, any
+  void melds) and the cards left in the team's hands;
+- `TotalsSheet`: the umpire's sums: the points on the table, the points in
+  hand, and whether the team laid a licence.
+
+A team's total (rule 18) is its table points, less its hand points, plus 50
+for its licence (13.4), 50 for the bhukhar (13.5), 50 for closing the game
+(13.6), less its penalties (rule 17), plus 100 for each false licence shown by
+the opponents (17.1). The higher total earns 2 master points, the lower 0, a
+tie 1 each (18.4, 19); a bonus point each for the licence, the bhukhar and
+closing (19).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+from kiosk.rules.bhukhar.cards import Card, CardError, check_three_decks, points
+from kiosk.rules.bhukhar.melds import (
+    LICENCE_MIN,
+    Meld,
+    MeldError,
+    check_running_sets,
+    licence_form,
+    meld,
+)
+
+LICENCE_BONUS = 50  # rule 13.4
+BHUKHAR_BONUS = 50  # rule 13.5
+CLOSING_BONUS = 50  # rule 13.6
+FALSE_LICENCE_AWARD = 100  # rule 17.1: given to the opponents
+WIN_MASTER = 2  # rule 18.4
+TIE_MASTER = 1  # rule 19
+
+
+class ScoreError(ValueError):
+    """A game entry that breaks the rules; the reason names the team and the rule."""
+
+
+class End(Enum):
+    """How the game ended (rule 16)."""
+
+    OUT = "out"  # 16.1: a player laid or joined his last card and closed the game
+    STOCK = "stock"  # 16.2: the face-down stock ran out
+    TIME = "time"  # 16.3: the organisers called time
+
+
+class PenaltyKind(Enum):
+    """Rule 17's penalties in points (cheating, 17.6, expels and is not scored)."""
+
+    SIGNAL = "signal"  # 17.4 and rule 8: signalling a partner, 50
+    ASK = "ask"  # 17.3 and rule 15: asking a hand size out of turn, 50
+    FALSE_LICENCE = "false_licence"  # 17.1: 100 to the opponents; no licence for him
+    UNFAIR = "unfair"  # 17.5: unfair play, 100
+
+
+PENALTY_POINTS: dict[PenaltyKind, int] = {
+    PenaltyKind.SIGNAL: 50,
+    PenaltyKind.ASK: 50,
+    PenaltyKind.FALSE_LICENCE: 0,  # the offender loses nothing; the opponents gain 100
+    PenaltyKind.UNFAIR: 100,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A penalty on `team` (and, when known, on its `player`)."""
+
+    team: str
+    kind: PenaltyKind
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FullSheet:
+    """A team's cards at the end of the game.
+
+    `licence`: the melds laid as the licence (empty: none laid); `melds`: the
+    melds laid after it; `void`: false melds (rule 17.2), void and uncounted;
+    `hand`: every card left in the team's three hands (the bhukhar pile
+    included if the team took it and kept it).
+    """
+
+    licence: tuple[tuple[Card, ...], ...] = ()
+    melds: tuple[tuple[Card, ...], ...] = ()
+    void: tuple[tuple[Card, ...], ...] = ()
+    hand: tuple[Card, ...] = ()
+    licence_by: str | None = None
+
+    @property
+    def has_licence(self) -> bool:
+        return bool(self.licence)
+
+
+@dataclass(frozen=True, slots=True)
+class TotalsSheet:
+    """A team's totals as the umpire counted them (rules 13, 18.1, 18.2)."""
+
+    licence: bool
+    table: int
+    hand: int
+    licence_by: str | None = None
+
+    @property
+    def has_licence(self) -> bool:
+        return self.licence
+
+
+Sheet: TypeAlias = FullSheet | TotalsSheet
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game at a table between two teams (rule 11: one game per table)."""
+
+    sheets: Mapping[str, Sheet]
+    end: End
+    bhukhar: str | None = None
+    closed_by: str | None = None
+    penalties: tuple[Penalty, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TeamScore:
+    """A team's line of the scoresheet (rules 18, 19)."""
+
+    team: str
+    table: int
+    hand: int
+    licence: int
+    bhukhar: int
+    closing: int
+    penalties: int  # net: own penalties negative, the opponents' false licences positive
+    total: int
+    master: int
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Both teams' lines, in the order of `Game.sheets`; `winner` None on a tie."""
+
+    scores: tuple[TeamScore, TeamScore]
+    winner: str | None
+
+    def score(self, team: str) -> TeamScore:
+        for s in self.scores:
+            if s.team == team:
+                return s
+        raise KeyError(team)
+
+
+def full_melds(team: str, sheet: FullSheet) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
+    """Check a full sheet's licence and melds (rules 9, 13.4); return them as Melds."""
+    licence = tuple(_meld(team, "licence", i, cards) for i, cards in enumerate(sheet.licence))
+    later = tuple(_meld(team, "meld", i, cards) for i, cards in enumerate(sheet.melds))
+    if licence:
+        try:
+            licence_form(licence)
+        except MeldError as exc:
+            raise ScoreError(f"team {team}: licence: {exc}") from None
+    elif later:
+        raise ScoreError(
+            f"team {team}: melds on the table without a licence (rule 9: the team's "
+            "licence comes first)"
+        )
+    try:
+        check_running_sets(licence + later)
+    except MeldError as exc:
+        raise ScoreError(f"team {team}: {exc}") from None
+    return licence, later
+
+
+def _meld(team: str, what: str, i: int, cards: Sequence[Card]) -> Meld:
+    try:
+        return meld(cards)
+    except MeldError as exc:
+        raise ScoreError(
+            f"team {team}: {what} {i + 1}: {exc}; a false meld is entered under 'void' (rule 17.2)"
+        ) from None
+
+
+def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
+    if isinstance(sheet, TotalsSheet):
+        for name, value in (("table", sheet.table), ("hand", sheet.hand)):
+            if value < 0 or value % 5:
+                raise ScoreError(
+                    f"team {team}: {name} points {value} must be a non-negative multiple of "
+                    "5 (rule 12: cards are worth 5 or 10)"
+                )
+        if not sheet.licence and sheet.table:
+            raise ScoreError(f"team {team}: {sheet.table} table points without a licence (rule 9)")
+        if sheet.licence and sheet.table < LICENCE_MIN:
+            raise ScoreError(
+                f"team {team}: {sheet.table} table points, but any licence is worth at "
+                f"least {LICENCE_MIN} (rule 13.4)"
+            )
+        return sheet.table, sheet.hand
+    licence, later = full_melds(team, sheet)
+    # Rule 17.2: void melds count neither for nor against.
+    return sum(m.value for m in licence + later), points(sheet.hand)
+
+
+def _check(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
+    teams = tuple(game.sheets)
+    if len(teams) != 2:
+        raise ScoreError(f"a game is between two teams (rule 2), not {len(teams)}")
+    a, b = teams
+    for field, team in (("bhukhar", game.bhukhar), ("closed_by", game.closed_by)):
+        if team is not None and team not in teams:
+            raise ScoreError(f"{field}: {team!r} is not a team of this game")
+    for p in game.penalties:
+        if p.team not in teams:
+            raise ScoreError(f"penalty: {p.team!r} is not a team of this game")
+    if game.bhukhar is not None and not game.sheets[game.bhukhar].has_licence:
+        raise ScoreError(
+            f"team {game.bhukhar} took the bhukhar without a licence (rule 14: it is "
+            "taken by laying the whole hand as a licence)"
+        )
+    if game.end is End.OUT:
+        if game.closed_by is None:
+            raise ScoreError("end 'out' needs closed_by: the team that closed (rule 16.1)")
+        if game.bhukhar is None:
+            raise ScoreError(
+                "nobody may close the game before a team has taken the bhukhar (rule 16.1)"
+            )
+        if not game.sheets[game.closed_by].has_licence:
+            raise ScoreError(
+                f"team {game.closed_by} closed the game without a licence on the table "
+                "(rule 16.1: the last card is laid or joined to the team's melds)"
+            )
+    elif game.closed_by is not None:
+        raise ScoreError(
+            f"closed_by is set but the game ended by {game.end.value!r}: only going out "
+            "closes a game (rules 13.6, 16.1)"
+        )
+    for p in game.penalties:
+        licence_by = game.sheets[p.team].licence_by
+        if p.kind is PenaltyKind.FALSE_LICENCE and p.player and p.player == licence_by:
+            raise ScoreError(
+                f"{p.player} showed a false licence and may not lay the licence in this "
+                "game (rule 17.1)"
+            )
+    if rosters is not None:
+        named = [(p.team, p.player) for p in game.penalties if p.player]
+        named += [(t, s.licence_by) for t, s in game.sheets.items() if s.licence_by]
+        for team, player in named:
+            if team in rosters and player not in rosters[team]:
+                raise ScoreError(f"{player!r} is not a player of team {team}")
+    cards: list[Card] = []
+    for sheet in game.sheets.values():
+        if isinstance(sheet, FullSheet):
+            for group in (sheet.licence, sheet.melds, sheet.void):
+                for cs in group:
+                    cards.extend(cs)
+            cards.extend(sheet.hand)
+    try:
+        check_three_decks(cards)
+    except CardError as exc:
+        raise ScoreError(str(exc)) from None
+    return a, b
+
+
+def score_game(game: Game, rosters: Mapping[str, Sequence[str]] | None = None) -> GameResult:
+    """Score one game by rules 13 and 16-19; ScoreError if the entry breaks a rule.
+
+    `rosters` (team -> its players), when given, checks the players named in
+    penalties and as licence layers.
+    """
+    a, b = _check(game, rosters)
+    rows: dict[str, dict[str, int]] = {}
+    for team in (a, b):
+        sheet = game.sheets[team]
+        table, hand = _table_and_hand(team, sheet)
+        rows[team] = {
+            "table": table,
+            "hand": hand,
+            "licence": LICENCE_BONUS if sheet.has_licence else 0,
+            "bhukhar": BHUKHAR_BONUS if game.bhukhar == team else 0,
+            "closing": CLOSING_BONUS if game.closed_by == team else 0,
+            "penalties": 0,
+        }
+    for p in game.penalties:
+        rows[p.team]["penalties"] -= PENALTY_POINTS[p.kind]
+        if p.kind is PenaltyKind.FALSE_LICENCE:
+            rows[b if p.team == a else a]["penalties"] += FALSE_LICENCE_AWARD
+    totals = {
+        t: r["table"] - r["hand"] + r["licence"] + r["bhukhar"] + r["closing"] + r["penalties"]
+        for t, r in rows.items()
+    }
+    if totals[a] == totals[b]:
+        winner = None
+        master = {a: TIE_MASTER, b: TIE_MASTER}
+    else:
+        winner = a if totals[a] > totals[b] else b
+        master = {t: WIN_MASTER if t == winner else 0 for t in (a, b)}
+    scores = tuple(
+        TeamScore(
+            team=t,
+            total=totals[t],
+            master=master[t],
+            bonus=sum(1 for k in ("licence", "bhukhar", "closing") if rows[t][k]),
+            **rows[t],
+        )
+        for t in (a, b)
+    )
+    return GameResult((scores[0], scores[1]), winner)
+
+
+def to_totals(game: Game) -> Game:
+    """The same game entered as totals (what the umpire would type from the cards)."""
+    sheets: dict[str, Sheet] = {}
+    for team, sheet in game.sheets.items():
+        if isinstance(sheet, FullSheet):
+            table, hand = _table_and_hand(team, sheet)
+            sheets[team] = TotalsSheet(sheet.has_licence, table, hand, sheet.licence_by)
+        else:
+            sheets[team] = sheet
+    return Game(sheets, game.end, game.bhukhar, game.closed_by, game.penalties)
