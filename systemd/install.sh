@@ -1,0 +1,60 @@
+#!/bin/sh
+# Install the Tableside kiosk on a Raspberry Pi (Raspberry Pi OS / Debian), as root:
+#   sudo systemd/install.sh            # from a checkout of the project
+# Creates the user `tableside` in the device groups, copies the project to /opt/tableside,
+# makes its virtual environment, puts the settings in /etc/tableside/tableside.toml (kept if
+# present), creates the journal folder /var/lib/tableside and enables the service.
+set -eu
+
+PREFIX=${PREFIX:-/opt/tableside}
+CONFIG_DIR=${CONFIG_DIR:-/etc/tableside}
+DATA_DIR=${DATA_DIR:-/var/lib/tableside}
+USER_NAME=tableside
+GROUPS="gpio video render input dialout"
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run as root (sudo $0)" >&2
+    exit 1
+fi
+
+echo "== Debian packages"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    python3-venv python3-dev libsdl2-2.0-0 libgl1 libegl1 libgles2 libgl1-mesa-dri \
+    python3-lgpio >/dev/null
+
+echo "== user $USER_NAME"
+for group in $GROUPS; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
+if ! id "$USER_NAME" >/dev/null 2>&1; then
+    useradd --system --user-group --home-dir "$DATA_DIR" --shell /usr/sbin/nologin "$USER_NAME"
+fi
+usermod -a -G "$(echo $GROUPS | tr ' ' ',')" "$USER_NAME"
+
+echo "== $PREFIX"
+mkdir -p "$PREFIX"
+# The project without its checkout's virtual environment and caches.
+tar -C "$SRC" --exclude=.venv --exclude=.git --exclude='*_cache' --exclude=tests/artifacts \
+    -cf - . | tar -C "$PREFIX" -xf -
+if [ ! -x "$PREFIX/.venv/bin/python" ]; then
+    python3 -m venv --system-site-packages "$PREFIX/.venv"
+fi
+"$PREFIX/.venv/bin/pip" install --quiet --upgrade pip
+"$PREFIX/.venv/bin/pip" install --quiet "$PREFIX"
+
+echo "== settings and journal"
+mkdir -p "$CONFIG_DIR"
+if [ ! -f "$CONFIG_DIR/tableside.toml" ]; then
+    install -m 0640 -g "$USER_NAME" "$PREFIX/config/default.toml" "$CONFIG_DIR/tableside.toml"
+fi
+"$PREFIX/.venv/bin/tableside" config check "$CONFIG_DIR/tableside.toml"
+install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$DATA_DIR"
+
+echo "== service"
+install -m 0644 "$SRC/systemd/tableside.service" /etc/systemd/system/tableside.service
+systemctl daemon-reload
+systemctl enable tableside.service
+echo "installed: start it with 'systemctl start tableside', follow it with 'journalctl -fu tableside'"
+echo "change the umpire PIN in $CONFIG_DIR/tableside.toml (docs/configuration.md)"

@@ -1,0 +1,116 @@
+"""The systemd unit verifies cleanly, and the notify protocol reaches a real datagram socket."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kiosk.engine.notify import Notifier
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "tableside.service"
+INSTALL = ROOT / "systemd" / "install.sh"
+ANALYZE = shutil.which("systemd-analyze") or "/usr/bin/systemd-analyze"
+
+
+def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    # ExecStart and ExecStartPre must name an executable that exists on this machine.
+    unit = tmp_path / "tableside.service"
+    unit.write_text(unit_text.replace("/opt/tableside/.venv/bin/tableside", "/bin/true"))
+    return subprocess.run(
+        [ANALYZE, "verify", str(unit)], capture_output=True, text=True, check=False, timeout=60
+    )
+
+
+def test_systemd_unit_verifies_without_warnings(tmp_path: Path) -> None:
+    assert os.access(ANALYZE, os.X_OK), "systemd-analyze is needed for this test"
+    done = verify(UNIT.read_text(), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""
+
+
+def test_systemd_verify_catches_a_broken_unit(tmp_path: Path) -> None:
+    # The check above can fail: a misspelt service type is reported.
+    done = verify(UNIT.read_text().replace("Type=notify", "Type=notfy"), tmp_path)
+    assert "notfy" in done.stderr
+
+
+def test_systemd_unit_has_what_the_kiosk_needs() -> None:
+    text = UNIT.read_text()
+    for line in (
+        "Type=notify",
+        "Restart=always",
+        "User=tableside",
+        "SupplementaryGroups=gpio video render input dialout",
+        "StateDirectory=tableside",
+        "Environment=SDL_VIDEODRIVER=kmsdrm",
+        "Environment=KIVY_WINDOW=sdl2",
+        "Environment=GPIOZERO_PIN_FACTORY=lgpio",
+    ):
+        assert line in text.splitlines(), line
+    assert any(line.startswith("WatchdogSec=") for line in text.splitlines())
+    assert any(line.startswith("Environment=KIVY_GL_BACKEND=") for line in text.splitlines())
+
+
+def test_systemd_install_script_is_valid_shell() -> None:
+    assert os.access(INSTALL, os.X_OK)
+    done = subprocess.run(["sh", "-n", str(INSTALL)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def receive(sock: socket.socket) -> list[str]:
+    return sock.recv(4096).decode().split("\n")
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(5)
+    yield sock
+    sock.close()
+
+
+def test_notify_ready_and_watchdog_reach_the_socket(
+    notify_socket: socket.socket, tmp_path: Path
+) -> None:
+    env = {"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "10000000"}
+    notifier = Notifier(env)
+    assert notifier.enabled
+    assert notifier.ping_every_s == 5.0
+    assert notifier.ready("journal open")
+    assert receive(notify_socket) == ["READY=1", "STATUS=journal open"]
+    assert notifier.watchdog()
+    assert receive(notify_socket) == ["WATCHDOG=1"]
+    assert notifier.stopping()
+    assert receive(notify_socket) == ["STOPPING=1"]
+
+
+def test_notify_abstract_socket_name(tmp_path: Path) -> None:
+    name = f"tableside-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind("\0" + name)
+        sock.settimeout(5)
+        assert Notifier({"NOTIFY_SOCKET": "@" + name}).watchdog()
+        assert receive(sock) == ["WATCHDOG=1"]
+
+
+def test_notify_without_systemd_does_nothing_and_a_dead_socket_never_raises(
+    tmp_path: Path,
+) -> None:
+    assert not Notifier({}).enabled
+    assert not Notifier({}).ready()
+    gone = Notifier({"NOTIFY_SOCKET": str(tmp_path / "nobody")})
+    assert not gone.watchdog()
+    assert gone.error is not None and "nobody" in gone.error
+
+
+def test_notify_watchdog_for_another_pid_is_ignored() -> None:
+    env = {"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "1"}
+    assert Notifier(env).ping_every_s is None
