@@ -1,0 +1,137 @@
+"""The scoresheet a person reads, drawn from the `tableside replay --json` object.
+
+It is built from the spec's JSON object (shared/spec/match-record.md) and not
+from the core's state, so the text and `--json` can never tell different
+stories. Every game, every board with its breaker, winner, points and queen,
+the running game score after each board, the board in progress and the match
+result (laws 52-57; club rules V).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_RULES = {
+    "icf": "ICF laws of carrom",
+    "club": "club rules (three rounds, first to 15)",
+}
+
+
+def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    """Rows as aligned columns; the columns in `right` are right-aligned (numbers)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        out.append("  " + "  ".join(cells).rstrip())
+    return out
+
+
+def _board_rows(
+    game: Mapping[str, Any], sides: Sequence[str], unit: str, in_progress: bool
+) -> list[list[str]]:
+    header = [unit, "breaker", "winner", "points", "queen", *sides]
+    rows = [header]
+    running = dict.fromkeys(sides, 0)
+    boards = game["boards"]
+    for number, board in enumerate(boards, start=1):
+        last = number == len(boards)
+        if board["void"]:
+            winner, points = "void (replayed)", ""
+        elif board["winner"] is None:
+            winner = "in progress" if in_progress and last else "-"
+            points = ""
+        else:
+            winner, points = board["winner"], str(board["points"])
+            running[board["winner"]] = running.get(board["winner"], 0) + board["points"]
+        queen = board["queen"] or "-"
+        rows.append(
+            [str(number), board["breaker"], winner, points, queen]
+            + [str(running[side]) for side in sides]
+        )
+    return rows
+
+
+def _coins(on_board: Mapping[str, Any]) -> str:
+    white, black = on_board.get("white", 0), on_board.get("black", 0)
+    queen = "the queen" if on_board.get("queen") else "no queen"
+    return f"{white} white, {black} black, {queen}"
+
+
+def _queen(now: Mapping[str, Any]) -> str:
+    state, by = now["queen"], now["queen_by"]
+    if state == "pending":
+        return f"pocketed by {by}, waiting for its cover"
+    if state == "covered":
+        return f"covered by {by}"
+    return "on the board"
+
+
+def _now(now: Mapping[str, Any], sides: Sequence[str], unit: str) -> list[str]:
+    owed = ", ".join(f"{side} {now['owed'].get(side, 0)}" for side in sides)
+    lines = [
+        f"Now: game {now['game']}, {unit} {now['board']}",
+        f"  breaker {now['breaker']}; at turn {now['turn']}; white {now['white']}",
+        f"  on the board: {_coins(now['on_board'])}",
+        f"  queen: {_queen(now)}",
+        f"  owed dues and penalties: {owed}",
+    ]
+    if now["break_attempts"]:
+        lines.append(f"  breaks that touched no coin: {now['break_attempts']} of 3")
+    return lines
+
+
+def _result(data: Mapping[str, Any], sides: Sequence[str]) -> str:
+    games = data["games"]
+    if data["rules"] == "club":
+        points = games[0]["points"] if games else dict.fromkeys(sides, 0)
+        score = "-".join(str(points.get(side, 0)) for side in sides)
+        if data["winner"] is None:
+            return f"Match in progress: {' v '.join(sides)} {score}."
+        return f"Match won by {data['winner']}, {score}."
+    won = {side: sum(1 for game in games if game["winner"] == side) for side in sides}
+    score = "-".join(str(won[side]) for side in sides)
+    if data["winner"] is None:
+        return f"Match in progress: games {' v '.join(sides)} {score}."
+    return f"Match won by {data['winner']}, games {score}."
+
+
+def render(data: Mapping[str, Any]) -> str:
+    """The scoresheet text of a `tableside replay --json` object, ending in a newline."""
+    sides: list[str] = list(data["sides"])
+    club = data["rules"] == "club"
+    unit = "round" if club else "board"
+    title = f"Carrom match: {' v '.join(sides)}, {_RULES.get(data['rules'], data['rules'])}"
+    if not club:
+        limit = data.get("board_limit")
+        title += "; game to 25" + (f" or {limit} boards" if limit else " points only")
+    lines = [title]
+    now = data["now"]
+    games = data["games"]
+    for number, game in enumerate(games, start=1):
+        lines.append("")
+        points = game["points"]
+        score = "-".join(str(points.get(side, 0)) for side in sides)
+        if club:
+            head = "Rounds"
+        elif game["winner"] is not None:
+            head = f"Game {number}: won by {game['winner']}, {score}"
+        else:
+            head = f"Game {number}: {score}"
+        lines.append(head)
+        if game["boards"]:
+            in_progress = now is not None and number == len(games)
+            numbers = {0, 3, *range(5, 5 + len(sides))}
+            lines.extend(_table(_board_rows(game, sides, unit, in_progress), numbers))
+        else:
+            lines.append(f"  no {unit} played yet")
+    if now is not None:
+        lines.append("")
+        lines.extend(_now(now, sides, unit))
+    lines.append("")
+    lines.append(_result(data, sides))
+    return "\n".join(lines) + "\n"
