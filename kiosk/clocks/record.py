@@ -1,0 +1,274 @@
+"""The backgammon clock record (shared/spec/clock-record.md, format 1): parse and write.
+
+JSON Lines: a `clock` line first, then one timed event a line, oldest first.
+Parsing is pure (text in, events out) and checks the form of every line: known
+events, field types, known players, `t` never decreasing. What an event means
+for the clock (a start while running, ...) is checked when it is replayed
+(kiosk/rules/backgammon/clocked.py), with the same line numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeGuard
+
+
+class ClockRecordError(ValueError):
+    """A bad line of a clock record: `line` is 1-based."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class ClockHeader:
+    """The first line: the players, the match, and the tournament's clock settings (3.5 (v)).
+
+    `post_crawford` (an added field, default false): the Crawford game was played
+    before the clock was introduced."""
+
+    players: tuple[str, str]
+    match_length: int
+    score: tuple[int, int] = (0, 0)
+    minutes_per_point: float = 2.0
+    delay: float = 12.0
+    post_crawford: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    t: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    t: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class RestartDelay:
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyPickup:
+    t: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    t: float
+    player: str
+    bank: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    t: float
+    winner: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Overrule:
+    t: float
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    t: float
+
+
+ClockEvent: TypeAlias = (
+    Start
+    | Press
+    | Pause
+    | Resume
+    | RestartDelay
+    | EarlyPickup
+    | Adjust
+    | GameEnd
+    | Overrule
+    | Query
+)
+
+#: event name -> (class, fields naming a player, other fields and their kinds)
+_EVENTS: dict[str, tuple[type[Any], tuple[str, ...], dict[str, str]]] = {
+    "start": (Start, ("player",), {}),
+    "press": (Press, ("player",), {}),
+    "pause": (Pause, (), {}),
+    "resume": (Resume, (), {}),
+    "restart_delay": (RestartDelay, (), {}),
+    "early_pickup": (EarlyPickup, ("player",), {}),
+    "adjust": (Adjust, ("player",), {"bank": "seconds"}),
+    "game_end": (GameEnd, ("winner",), {"points": "points"}),
+    "overrule": (Overrule, ("player",), {}),
+    "query": (Query, (), {}),
+}
+_NAMES: dict[type[Any], str] = {cls: name for name, (cls, _, _) in _EVENTS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """A parsed record: the header, and each event with its line number."""
+
+    header: ClockHeader
+    events: tuple[tuple[int, ClockEvent], ...]
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header(obj: dict[str, Any], line: int) -> ClockHeader:
+    def bad(reason: str) -> ClockRecordError:
+        return ClockRecordError(line, reason)
+
+    if obj.get("event") != "clock":
+        raise bad(f'the first line must be the "clock" event, not {obj.get("event")!r}')
+    players = obj.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p for p in players)
+    ):
+        raise bad('"players" must be a list of two names')
+    if players[0] == players[1]:
+        raise bad(f'"players" must be two different names, not twice {players[0]!r}')
+    length = obj.get("match_length")
+    if not _is_int(length) or length < 1:
+        raise bad(f'"match_length" must be a whole number of points, at least 1, not {length!r}')
+    score = obj.get("score", [0, 0])
+    if (
+        not isinstance(score, list)
+        or len(score) != 2
+        or not all(_is_int(s) and 0 <= s < length for s in score)
+    ):
+        raise bad(f'"score" must be two whole numbers from 0 to {length - 1}, not {score!r}')
+    mpp = obj.get("minutes_per_point", 2)
+    if not _is_number(mpp) or mpp <= 0:
+        raise bad(f'"minutes_per_point" must be a positive number, not {mpp!r}')
+    delay = obj.get("delay", 12)
+    if not _is_number(delay) or delay < 0:
+        raise bad(f'"delay" must be a non-negative number of seconds, not {delay!r}')
+    post = obj.get("post_crawford", False)
+    if not isinstance(post, bool):
+        raise bad(f'"post_crawford" must be true or false, not {post!r}')
+    return ClockHeader(
+        (players[0], players[1]), length, (score[0], score[1]), float(mpp), float(delay), post
+    )
+
+
+def _event(obj: dict[str, Any], line: int, header: ClockHeader, last_t: float) -> ClockEvent:
+    def bad(reason: str) -> ClockRecordError:
+        return ClockRecordError(line, reason)
+
+    name = obj.get("event")
+    if not isinstance(name, str) or name not in _EVENTS:
+        known = ", ".join(_EVENTS)
+        raise bad(f"unknown event {name!r} (known: {known})")
+    if "t" not in obj:
+        raise bad(f'{name}: "t" is missing')
+    t = obj["t"]
+    if not _is_number(t) or t < 0:
+        raise bad(f'{name}: "t" must be a non-negative number of seconds, not {t!r}')
+    if t < last_t:
+        raise bad(f"{name}: time went backwards from {last_t:g} to {t:g}")
+    cls, player_fields, others = _EVENTS[name]
+    values: dict[str, Any] = {"t": float(t)}
+    for f in player_fields:
+        who = obj.get(f)
+        if who not in header.players:
+            raise bad(
+                f'{name}: unknown player {who!r} in "{f}" (players: {", ".join(header.players)})'
+            )
+        values[f] = who
+    for f, kind in others.items():
+        value = obj.get(f)
+        if kind == "seconds":
+            if not _is_number(value) or value < 0:
+                raise bad(f'{name}: "{f}" must be a non-negative number of seconds, not {value!r}')
+            values[f] = float(value)
+        else:
+            if not _is_int(value) or value < 1:
+                raise bad(
+                    f'{name}: "{f}" must be a whole number of points, at least 1, not {value!r}'
+                )
+            values[f] = value
+    event: ClockEvent = cls(**values)
+    return event
+
+
+def parse_clock_record(text: str) -> ClockRecord:
+    """Read a clock record; raise `ClockRecordError` naming the first bad line."""
+    header: ClockHeader | None = None
+    events: list[tuple[int, ClockEvent]] = []
+    last_t = 0.0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ClockRecordError(number, f"not JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(obj, dict):
+            raise ClockRecordError(number, "each line must be a JSON object")
+        if header is None:
+            header = _header(obj, number)
+            continue
+        if obj.get("event") == "clock":
+            raise ClockRecordError(number, 'a second "clock" line')
+        event = _event(obj, number, header, last_t)
+        last_t = event.t
+        events.append((number, event))
+    if header is None:
+        raise ClockRecordError(1, 'the record is empty: the first line must be the "clock" event')
+    return ClockRecord(header, tuple(events))
+
+
+def event_to_dict(event: ClockEvent) -> dict[str, Any]:
+    """One event as its record line's object, `t` first."""
+    out: dict[str, Any] = {"t": event.t, "event": _NAMES[type(event)]}
+    for f in event.__slots__:
+        if f != "t":
+            out[f] = getattr(event, f)
+    return out
+
+
+def write_clock_record(header: ClockHeader, events: list[ClockEvent]) -> str:
+    """The record's text: the header line, then one line per event."""
+    head: dict[str, Any] = {
+        "event": "clock",
+        "players": list(header.players),
+        "match_length": header.match_length,
+        "score": list(header.score),
+        "minutes_per_point": header.minutes_per_point,
+        "delay": header.delay,
+    }
+    if header.post_crawford:
+        head["post_crawford"] = True
+    lines = [json.dumps(head, ensure_ascii=False)]
+    lines.extend(json.dumps(event_to_dict(e), ensure_ascii=False) for e in events)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,174 @@
+"""A backgammon match played on a clock: the match clock and the match, driven by the
+events of a clock record (shared/spec/clock-record.md).
+
+`ClockedMatch.apply(event)` first lets any flag that fell before the event fall
+(the time expiry loses the match, 4.3 (iii)), then applies the event. A press
+made at the very moment a bank reaches 0 comes too late: the bank was 0. A
+refused event raises `IllegalAction` and changes nothing that was recorded.
+`replay_clock` replays a whole record and raises `ClockRecordError` with the
+line of the first event that breaks the rules.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.clocks.countdown import ClockError
+from kiosk.clocks.match_clock import MatchClock, bank_for
+from kiosk.clocks.record import (
+    Adjust,
+    ClockEvent,
+    ClockHeader,
+    ClockRecord,
+    ClockRecordError,
+    EarlyPickup,
+    GameEnd,
+    Overrule,
+    Pause,
+    Press,
+    Query,
+    RestartDelay,
+    Resume,
+    Start,
+)
+from kiosk.rules.backgammon.match import IllegalAction, Match
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSnapshot:
+    """The clock and the match at `t`: the keys of `tableside clock replay --json`."""
+
+    t: float
+    running: str | None
+    banks: dict[str, float]
+    delay_left: float
+    score: dict[str, int]
+    crawford: bool
+    winner: str | None
+    flagged: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec's object: banks and delay rounded to the millisecond."""
+        return {
+            "t": float(self.t),
+            "running": self.running,
+            "banks": {p: round(b, 3) for p, b in self.banks.items()},
+            "delay_left": round(self.delay_left, 3),
+            "score": dict(self.score),
+            "crawford": self.crawford,
+            "winner": self.winner,
+            "flagged": self.flagged,
+        }
+
+
+class ClockedMatch:
+    """The match and its clock, moved on together."""
+
+    def __init__(self, header: ClockHeader) -> None:
+        self.header = header
+        a, b = header.players
+        try:
+            self.match = Match(
+                header.players,
+                header.match_length,
+                score={a: header.score[0], b: header.score[1]},
+                post_crawford=header.post_crawford,
+            )
+        except IllegalAction as exc:
+            raise ClockRecordError(1, str(exc)) from None
+        bank = bank_for(
+            (self.match.needs(a), self.match.needs(b)), header.minutes_per_point
+        )  # 3.5 (vi)
+        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay)
+        self.last_t = 0.0
+
+    def catch_up(self, now: float) -> None:
+        """Let a flag that fell by `now` lose the match (4.3 (iii))."""
+        for flag in self.clock.advance(now):
+            if not self.match.over:
+                self.match.lose_on_time(flag.player)
+
+    def apply(self, event: ClockEvent) -> None:
+        """Apply one record event; `IllegalAction` if the rules refuse it (state unchanged)."""
+        saved = (copy.deepcopy(self.clock), copy.deepcopy(self.match), self.last_t)
+        try:
+            self._apply(event)
+        except (ClockError, IllegalAction) as exc:
+            self.clock, self.match, self.last_t = saved
+            raise IllegalAction(str(exc)) from None
+
+    def _apply(self, event: ClockEvent) -> None:
+        t = event.t
+        self.catch_up(t)
+        self.last_t = t
+        clock, match = self.clock, self.match
+        if isinstance(event, Start):
+            if match.over:
+                raise IllegalAction(f"start after the match is over ({match.winner} won)")
+            clock.start(event.player, t)
+            if not match.in_game:
+                match.start_game()
+        elif isinstance(event, Press):
+            clock.press(event.player, t)
+        elif isinstance(event, Pause):
+            clock.pause(t)
+        elif isinstance(event, Resume):
+            clock.resume(t)
+        elif isinstance(event, RestartDelay):
+            clock.restart_delay(t)
+        elif isinstance(event, EarlyPickup):
+            clock.early_pickup(event.player, t)
+        elif isinstance(event, Adjust):
+            was_flagged = clock.flagged == event.player
+            clock.adjust(event.player, event.bank, t)
+            if was_flagged and clock.flagged is None and match.won_by == "time":
+                match.undo_time_loss()  # 4.3 (iv): time lost on a wrongly set clock restored
+        elif isinstance(event, GameEnd):
+            if not match.in_game:
+                raise IllegalAction("game_end while no game is being played")
+            if match.over:
+                raise IllegalAction(f"game_end after the match is over ({match.winner} won)")
+            clock.stop(t)
+            match.record_game(event.winner, event.points)
+        elif isinstance(event, Overrule):
+            clock.overrule(event.player, t)
+            match.undo_time_loss()
+        elif isinstance(event, Query):
+            pass
+        if match.over:
+            clock.stop(t)
+
+    def snapshot(self, now: float) -> ClockSnapshot:
+        """The state at `now` (at or after the last event applied)."""
+        self.catch_up(now)
+        clock, match = self.clock, self.match
+        running = clock.running
+        return ClockSnapshot(
+            t=now,
+            running=running,
+            banks={p: clock.bank(p, now) for p in clock.players},
+            delay_left=clock.delay_left(now) if running is not None else 0.0,
+            score=dict(match.score),
+            crawford=match.crawford,
+            winner=match.winner,
+            flagged=clock.flagged,
+        )
+
+
+def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
+    """Replay a record: a snapshot for each `query`, then one at the last event's time.
+
+    Raises `ClockRecordError` at the first event the rules refuse."""
+    cm = ClockedMatch(record.header)
+    snapshots: list[ClockSnapshot] = []
+    for line, event in record.events:
+        try:
+            cm.apply(event)
+        except IllegalAction as exc:
+            raise ClockRecordError(line, str(exc)) from None
+        if isinstance(event, Query):
+            snapshots.append(cm.snapshot(event.t))
+    snapshots.append(cm.snapshot(cm.last_t))
+    return snapshots

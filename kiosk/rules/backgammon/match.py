@@ -1,0 +1,272 @@
+"""A backgammon match: length, score, cube, Crawford, penalty points, breaks.
+
+Pure state with explicit actions; every refused action raises `IllegalAction`
+(a ValueError) and leaves the state unchanged. Sections cited are those of the
+tournament rules in shared/seeds/003_d85405b1c0e4c56b.txt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+Result: TypeAlias = Literal["single", "gammon", "backgammon"]
+WonBy: TypeAlias = Literal["points", "penalty", "time"]
+
+#: A game won as a single, gammon or backgammon scores the cube's value times 1, 2 or 3.
+MULTIPLIER: dict[str, int] = {"single": 1, "gammon": 2, "backgammon": 3}
+BREAK_MINUTES = 5  # 2.2 (ii)
+LATE_MINUTES = 5  # 2.2 (iv): a penalty point for every five minutes late
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the reason says why."""
+
+
+def breaks_due(length: int) -> int:
+    """Five-minute breaks each player may take in a match of `length` points (2.2 (ii)):
+    none up to 5 points, one to 11, two to 17, three to 23, four from 25.
+
+    The text lists odd lengths only; an even length counts with the odd lengths above
+    it up to the next listed band (6 with 7-11, 12 with 13-17, ...)."""
+    if length <= 5:
+        return 0
+    if length <= 11:
+        return 1
+    if length <= 17:
+        return 2
+    if length <= 23:
+        return 3
+    return 4
+
+
+def late_penalty_points(minutes_late: float) -> int:
+    """Penalty points for the opponent of a player `minutes_late` after the starting time
+    or an allowed break (2.2 (iv)): one at five minutes, one more each further five."""
+    if minutes_late < 0:
+        raise IllegalAction(f"minutes late must not be negative, not {minutes_late}")
+    return int(minutes_late // LATE_MINUTES)
+
+
+@dataclass
+class Match:
+    """The score of a match to `length` points between two players.
+
+    `post_crawford`: the Crawford game has already been played (for a match taken
+    over in progress). The Crawford game is the first game in which a player is
+    exactly one point from winning and the other is not (4.4 (iv)); the cube is
+    out of play in it, and in use again after it.
+    """
+
+    players: tuple[str, str]
+    length: int
+    score: dict[str, int] = field(default_factory=dict)
+    post_crawford: bool = False
+    cube: int = 1
+    owner: str | None = None  # None: the cube is in the middle
+    offered_by: str | None = None  # a double waiting for take or drop
+    in_game: bool = False
+    game_is_crawford: bool = False
+    games: int = 0
+    penalty: dict[str, int] = field(default_factory=dict)
+    breaks_taken: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    won_by: WonBy | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 2 or self.players[0] == self.players[1]:
+            raise IllegalAction(f"a match needs two different players, not {self.players!r}")
+        if self.length < 1:
+            raise IllegalAction(f"match length must be at least 1, not {self.length}")
+        for p in self.players:
+            self.score.setdefault(p, 0)
+            self.penalty.setdefault(p, 0)
+            self.breaks_taken.setdefault(p, 0)
+        for p, s in self.score.items():
+            self._known(p)
+            if not 0 <= s < self.length:
+                raise IllegalAction(f"score of {p} must be 0 to {self.length - 1}, not {s}")
+
+    # -- reading it --------------------------------------------------------------
+
+    def needs(self, player: str) -> int:
+        """Points `player` still needs to win the match (at least 0)."""
+        self._known(player)
+        return max(0, self.length - self.score[player])
+
+    def opponent(self, player: str) -> str:
+        self._known(player)
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def crawford_next(self) -> bool:
+        """Whether the next game to start is the Crawford game (4.4 (iv))."""
+        if self.over or self.post_crawford:
+            return False
+        a, b = (self.needs(p) for p in self.players)
+        return (a == 1) != (b == 1)
+
+    @property
+    def crawford(self) -> bool:
+        """The game being played is the Crawford game, or, between games, the next is."""
+        if self.over:
+            return False
+        return self.game_is_crawford if self.in_game else self.crawford_next()
+
+    def breaks_left(self, player: str) -> int:
+        return breaks_due(self.length) - self.breaks_taken[self._known(player)]
+
+    def can_double(self, player: str) -> str | None:
+        """Why `player` may not double now, or None if the double is allowed."""
+        self._known(player)
+        if self.over:
+            return "the match is over"
+        if not self.in_game:
+            return "no game is being played"
+        if self.game_is_crawford:
+            return "no cube in the Crawford game (4.4 (iv))"
+        if self.offered_by is not None:
+            return f"a double by {self.offered_by} waits for an answer"
+        if self.owner is not None and self.owner != player:
+            return f"the cube belongs to {self.owner}"
+        if self.cube >= self.needs(player):
+            # 4.4 (vii): a cube whose value already wins the match for its holder is dead.
+            return f"dead cube: {self.cube} already wins {player} the match (4.4 (vii))"
+        return None
+
+    # -- the actions -------------------------------------------------------------
+
+    def start_game(self) -> None:
+        """A game begins: the cube in the middle at 1; announce the Crawford game (4.7)."""
+        if self.over:
+            raise IllegalAction("the match is over")
+        if self.in_game:
+            raise IllegalAction("a game is already being played")
+        self.game_is_crawford = self.crawford_next()
+        self.in_game = True
+        self.cube, self.owner, self.offered_by = 1, None, None
+
+    def double(self, player: str) -> None:
+        """`player` offers the cube at twice its value (4.4 (ii))."""
+        reason = self.can_double(player)
+        if reason is not None:
+            raise IllegalAction(f"{player} may not double: {reason}")
+        self.offered_by = player
+
+    def take(self, player: str) -> None:
+        """`player` accepts the double and owns the cube (4.4 (iii))."""
+        self._answer(player)
+        self.cube *= 2
+        self.owner = player
+        self.offered_by = None
+
+    def drop(self, player: str) -> None:
+        """`player` refuses the double: the doubler wins the cube's value before the double."""
+        doubler = self._answer(player)
+        self.offered_by = None
+        self._score_game(doubler, self.cube)
+
+    def end_game(self, winner: str, result: Result = "single") -> int:
+        """`winner` won the game as a single, gammon or backgammon; returns the points."""
+        self._known(winner)
+        if result not in MULTIPLIER:
+            raise IllegalAction(f"result must be single, gammon or backgammon, not {result!r}")
+        if self.offered_by is not None:
+            raise IllegalAction(f"a double by {self.offered_by} waits for an answer")
+        points = self.cube * MULTIPLIER[result]
+        self._score_game(winner, points)
+        return points
+
+    def record_game(self, winner: str, points: int) -> None:
+        """A game's result given as points (a clock record's `game_end`)."""
+        self._known(winner)
+        if points < 1:
+            raise IllegalAction(f"points must be at least 1, not {points}")
+        self.offered_by = None
+        self._score_game(winner, points)
+
+    def lose_on_time(self, player: str) -> None:
+        """`player`'s time ran out: the opponent wins the match (4.3 (iii))."""
+        if self.over:
+            raise IllegalAction("the match is over")
+        # The game in progress stays in progress: the director may overrule.
+        self.winner = self.opponent(player)
+        self.won_by = "time"
+
+    def undo_time_loss(self) -> None:
+        """The director ruled the flagged player had already won (4.3 (iii)), or gave back
+        time lost on a clock set wrongly (4.3 (iv)): the match goes on."""
+        if self.won_by != "time":
+            raise IllegalAction("the match was not lost on time")
+        self.winner = None
+        self.won_by = None
+
+    def award_penalty(self, player: str, points: int) -> None:
+        """Penalty points for `player` (2.2 (iv), 2.3): they count in the score; more
+        penalty points than half the match length win the match."""
+        self._known(player)
+        if self.over:
+            raise IllegalAction("the match is over")
+        if points < 1:
+            raise IllegalAction(f"penalty points must be at least 1, not {points}")
+        self.penalty[player] += points
+        self.score[player] += points
+        if self.penalty[player] * 2 > self.length:
+            self.winner, self.won_by = player, "penalty"
+            self.in_game = False
+        elif self.score[player] >= self.length:
+            self.winner, self.won_by = player, "points"
+            self.in_game = False
+
+    def late_start(self, absent: str, minutes_late: float) -> int:
+        """`absent` arrived `minutes_late` after the starting time or a break: the opponent
+        gets a penalty point for each full five minutes (2.2 (iv)). Returns the points."""
+        points = late_penalty_points(minutes_late)
+        if points:
+            self.award_penalty(self.opponent(absent), points)
+        return points
+
+    def take_break(self, player: str) -> None:
+        """`player` takes a five-minute break, only between games (2.2 (ii))."""
+        self._known(player)
+        if self.in_game:
+            raise IllegalAction("breaks are taken only between games (2.2 (ii))")
+        if self.breaks_left(player) <= 0:
+            raise IllegalAction(
+                f"{player} has no break left: {breaks_due(self.length)} in a "
+                f"{self.length}-point match (2.2 (ii))"
+            )
+        self.breaks_taken[player] += 1
+
+    # -- inside ------------------------------------------------------------------
+
+    def _known(self, player: str) -> str:
+        if player not in self.players:
+            raise IllegalAction(f"unknown player {player!r} (players: {', '.join(self.players)})")
+        return player
+
+    def _answer(self, player: str) -> str:
+        self._known(player)
+        doubler = self.offered_by
+        if doubler is None:
+            raise IllegalAction("no double to answer")
+        if doubler == player:
+            raise IllegalAction(f"{player} cannot answer their own double")
+        return doubler
+
+    def _score_game(self, winner: str, points: int) -> None:
+        if self.over:
+            raise IllegalAction("the match is over")
+        if not self.in_game:
+            raise IllegalAction("no game is being played")
+        self.score[winner] += points
+        self.games += 1
+        if self.game_is_crawford:
+            self.post_crawford = True
+        self.in_game = False
+        self.game_is_crawford = False
+        if self.score[winner] >= self.length:
+            self.winner, self.won_by = winner, "points"
