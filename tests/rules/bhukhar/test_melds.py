@@ -1,0 +1,122 @@
+"""Cards (rules 3, 12), melds (rules 9, 13.1-13.3) and the licence (rule 13.4)."""
+
+import pytest
+
+from kiosk.rules.bhukhar.cards import CardError, check_three_decks, full_pack, parse_card
+from kiosk.rules.bhukhar.melds import (
+    Kind,
+    LicenceForm,
+    MeldError,
+    check_running_sets,
+    licence_form,
+    meld,
+)
+
+from .helpers import FOURS7, NINES7, SEQ7, cards
+
+
+def test_rule_12_two_to_seven_are_five_eight_to_ace_ten() -> None:
+    assert [parse_card(r + "S").value for r in ["2", "3", "4", "5", "6", "7"]] == [5] * 6
+    assert [parse_card(r + "H").value for r in ["8", "9", "10", "J", "Q", "K", "A"]] == [10] * 7
+
+
+def test_cards_read_in_any_case_and_t_for_ten() -> None:
+    assert parse_card("td") == parse_card("10D")
+    assert str(parse_card(" qs ")) == "QS"
+
+
+@pytest.mark.parametrize("text", ["", "1S", "9X", "ZS", "10", "S"])
+def test_cards_bad_text_is_refused_with_the_card(text: str) -> None:
+    with pytest.raises(CardError, match=r"card|rank|suit"):
+        parse_card(text)
+
+
+def test_rule_3_three_decks_hold_each_card_three_times() -> None:
+    assert len(full_pack()) == 156
+    check_three_decks(full_pack())
+    with pytest.raises(CardError, match=r"rule 3.*9S x4"):
+        check_three_decks(cards("9S 9S 9S 9S"))
+
+
+def test_rule_13_1_seven_card_sequence_of_one_suit_is_300() -> None:
+    m = meld(cards(SEQ7))
+    assert m.kind is Kind.SEQUENCE and m.complete and m.value == 300
+
+
+def test_rule_13_2_seven_high_cards_of_one_rank_are_200_with_identical_cards() -> None:
+    m = meld(cards(NINES7))  # three nines of spades, from three decks
+    assert m.kind is Kind.SET and m.value == 200
+
+
+def test_rule_13_3_seven_low_cards_of_one_rank_are_100() -> None:
+    assert meld(cards(FOURS7)).value == 100
+
+
+def test_rule_13_shorter_melds_count_their_cards() -> None:
+    assert meld(cards("KH AH QH")).value == 30  # in any order
+    assert meld(cards("6D 7D 8D 9D")).value == 30
+    assert meld(cards("2C 2C 2S")).value == 15
+
+
+def test_rule_12_ace_is_high_only_no_turning_the_corner() -> None:
+    meld(cards("QS KS AS"))
+    with pytest.raises(MeldError, match=r"gap"):
+        meld(cards("AS 2S 3S"))
+    with pytest.raises(MeldError, match=r"gap"):
+        meld(cards("KS AS 2S"))
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("9S 9H", "at least 3"),
+        ("2S 3S 4S 5S 6S 7S 8S 9S", "at most 7"),
+        ("9S 10H JS", "neither a set"),
+        ("9S 10S 10S", "repeats a rank"),
+        ("9S 10S QS", "gap after 10S"),
+    ],
+)
+def test_rule_13_false_melds_are_refused_with_the_reason(text: str, why: str) -> None:
+    with pytest.raises(MeldError, match=why):
+        meld(cards(text))
+
+
+def test_rule_9_second_set_of_a_rank_waits_for_the_first_to_complete() -> None:
+    check_running_sets([meld(cards(NINES7)), meld(cards("9D 9D 9C"))])
+    check_running_sets([meld(cards(SEQ7)), meld(cards(SEQ7))])  # duplicate sequences allowed
+    with pytest.raises(MeldError, match=r"rule 9"):
+        check_running_sets([meld(cards("9S 9H 9D")), meld(cards("9C 9C 9S"))])
+
+
+def test_rule_13_4_licence_first_form_seven_card_sequence() -> None:
+    assert licence_form([meld(cards("2H 3H 4H 5H 6H 7H 8H"))]) is LicenceForm.SEQUENCE_7
+
+
+def test_rule_13_4_licence_second_form_seven_set_and_a_sequence() -> None:
+    form = licence_form([meld(cards("2C 2D 2H 2S 2S 2C 2H")), meld(cards("3D 4D 5D"))])
+    assert form is LicenceForm.SET_7_AND_SEQUENCE  # cards total only 50
+
+
+def test_rule_13_4_licence_third_form_melds_worth_100() -> None:
+    ms = [meld(cards("10S JS QS KS")), meld(cards("AH AD AC")), meld(cards("8D 8C 8H"))]
+    assert licence_form(ms) is LicenceForm.HUNDRED  # 40 + 30 + 30
+
+
+def test_rule_13_4_licence_under_100_is_false() -> None:
+    with pytest.raises(MeldError, match=r"total 95"):
+        licence_form(
+            [meld(cards("10S JS QS KS")), meld(cards("AH AD AC")), meld(cards("2D 3D 4D 5D 6D"))]
+        )
+
+
+def test_rule_13_4_licence_seven_set_alone_is_not_a_licence() -> None:
+    # The second form pairs the seven-card set with a sequence: alone its cards are 70.
+    with pytest.raises(MeldError, match=r"rule 13.4"):
+        licence_form([meld(cards(NINES7))])
+    with pytest.raises(MeldError, match=r"rule 13.4"):
+        licence_form([meld(cards(FOURS7)), meld(cards("5S 5H 5D"))])
+
+
+def test_rule_13_4_licence_with_two_open_sets_of_a_rank_is_false() -> None:
+    with pytest.raises(MeldError, match=r"rule 9"):
+        licence_form([meld(cards("AS AH AD AC")), meld(cards("AS AH AD AC")), meld(cards(SEQ7))])
