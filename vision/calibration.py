@@ -1,0 +1,266 @@
+"""Calibration: where the playing surface is in the camera image.
+
+A calibration is the image positions of the four pocket centres, pockets 1-4
+(vision.board): that is what the umpire taps on the manual screen, and it is
+what the config keeps (`[camera] calibration = [[x, y], [x, y], [x, y], [x, y]]`).
+From it comes the homography to the square top view at `board.SCALE` px/mm.
+
+`auto_calibrate` finds the playing surface by itself in a view of the empty
+board: the light plywood inside the darker frame (law I अ.1, अ.2). It fits a
+straight line to the middle of each edge (the pockets cut the corners, law I
+अ.3), intersects the lines for the corners, and places the pockets from the
+board's geometry. It assumes the camera is mounted with the first breaker's
+base line at the bottom of the image; `quarter_turns` turns the numbering when
+it is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+
+Matrix = npt.NDArray[Any]
+
+
+class CalibrationError(ValueError):
+    """The calibration is missing, malformed or does not describe a board."""
+
+
+def _top_pockets() -> npt.NDArray[Any]:
+    return np.array([B.mm_to_top(x, y) for x, y in B.POCKETS_MM], np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """The four pocket centres (1-4) in image pixels."""
+
+    pockets: tuple[tuple[float, float], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.pockets) != 4:
+            raise CalibrationError(f"need 4 pocket centres, got {len(self.pockets)}")
+        p = np.array(self.pockets, np.float64)
+        if not np.all(np.isfinite(p)):
+            raise CalibrationError("pocket centres must be finite numbers")
+        # Pockets 1-4 go round the board clockwise as seen from above (image y down):
+        # bottom-left, top-left, top-right, bottom-right. Each corner must turn the same
+        # way, or the points are crossed, mirrored or collinear.
+        turns = []
+        for i in range(4):
+            a, b, c = p[i], p[(i + 1) % 4], p[(i + 2) % 4]
+            turns.append((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]))
+        side = min(float(np.linalg.norm(p[i] - p[(i + 1) % 4])) for i in range(4))
+        if side < 20:
+            raise CalibrationError(f"pocket centres are too close together ({side:.0f} px)")
+        if not all(t > 0 for t in turns):
+            raise CalibrationError(
+                "pocket centres are not in order 1 bottom-left, 2 top-left, 3 top-right, "
+                "4 bottom-right round a convex board"
+            )
+
+    def homography(self) -> Matrix:
+        """Image pixels to top-view pixels."""
+        src = np.array(self.pockets, np.float32)
+        h: Matrix = cv2.getPerspectiveTransform(src, _top_pockets()).astype(np.float64)
+        return h
+
+    def warp(self, frame: npt.NDArray[Any], matrix: Matrix | None = None) -> npt.NDArray[Any]:
+        """The square top view of the playing surface (TOP_PX x TOP_PX, BGR)."""
+        h = self.homography() if matrix is None else matrix
+        out: npt.NDArray[Any] = cv2.warpPerspective(
+            frame, h, (B.TOP_PX, B.TOP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return out
+
+    def image_point(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Where a board point (mm) is in the image."""
+        inv = np.linalg.inv(self.homography())
+        u, v = B.mm_to_top(x_mm, y_mm)
+        p = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), inv)[0, 0]
+        return float(p[0]), float(p[1])
+
+    def to_config(self) -> list[list[float]]:
+        """The value of `[camera] calibration`."""
+        return [[round(x, 2), round(y, 2)] for x, y in self.pockets]
+
+    @classmethod
+    def from_config(cls, value: Any, key: str = "camera.calibration") -> Calibration:
+        """Read `[camera] calibration`: a list of four [x, y] pocket centres (1-4)."""
+        if not isinstance(value, list) or len(value) != 4:
+            raise CalibrationError(f"{key}: expected a list of four [x, y] points, got {value!r}")
+        pts: list[tuple[float, float]] = []
+        for i, item in enumerate(value):
+            if (
+                not isinstance(item, list | tuple)
+                or len(item) != 2
+                or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in item)
+            ):
+                raise CalibrationError(
+                    f"{key}[{i}] (pocket {i + 1}): expected [x, y], got {item!r}"
+                )
+            pts.append((float(item[0]), float(item[1])))
+        try:
+            return cls(tuple(pts))
+        except CalibrationError as exc:
+            raise CalibrationError(f"{key}: {exc}") from None
+
+    @classmethod
+    def from_taps(cls, taps: Sequence[tuple[float, float]]) -> Calibration:
+        """The manual fallback: the umpire taps the pocket centres in order 1-4."""
+        return cls(tuple((float(x), float(y)) for x, y in taps))
+
+    @classmethod
+    def from_corners(cls, corners: Sequence[tuple[float, float]]) -> Calibration:
+        """From the playing surface's corners: top-left, top-right, bottom-right, bottom-left."""
+        src = np.array(
+            [[0, 0], [B.SURFACE_MM, 0], [B.SURFACE_MM, B.SURFACE_MM], [0, B.SURFACE_MM]], np.float32
+        )
+        h = cv2.getPerspectiveTransform(src, np.array(corners, np.float32))
+        pts = cv2.perspectiveTransform(np.array([B.POCKETS_MM], np.float64), h.astype(np.float64))[
+            0
+        ]
+        return cls(tuple((float(x), float(y)) for x, y in pts))
+
+
+def _intersect(l1: npt.NDArray[Any], l2: npt.NDArray[Any]) -> tuple[float, float]:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
+    det = vx1 * (-vy2) - vy1 * (-vx2)
+    if abs(det) < 1e-9:
+        raise CalibrationError("two edges of the board are parallel: not a board")
+    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
+    return float(x1 + t * vx1), float(y1 + t * vy1)
+
+
+def _refine_edge(
+    grey: npt.NDArray[Any],
+    line: npt.NDArray[Any],
+    normal: npt.NDArray[Any],
+    contour: npt.NDArray[Any],
+) -> npt.NDArray[Any]:
+    """Move a fitted edge onto the steepest brightness step across it.
+
+    The threshold mask's edge shifts with the light (a gradient, glare, powder on
+    the frame); the steepest step does not. Profiles are sampled across the
+    line along the middle of the edge, away from the pockets in the corners.
+    """
+    u, p0 = line[:2], line[2:]
+    along = (contour - p0) @ u
+    lo, hi = float(along.min()), float(along.max())
+    span = hi - lo
+    ts = np.linspace(lo + 0.2 * span, hi - 0.2 * span, 48)
+    offs = np.arange(-8.0, 8.01, 0.5)
+    xs = (p0[0] + ts[:, None] * u[0] + offs[None, :] * normal[0]).astype(np.float32)
+    ys = (p0[1] + ts[:, None] * u[1] + offs[None, :] * normal[1]).astype(np.float32)
+    prof = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = cv2.GaussianBlur(prof, (0, 0), sigmaX=1.0, sigmaY=0.01)
+    grad = -np.diff(prof, axis=1)  # light inside, dark outside: brightness falls outwards
+    edge_pts = []
+    for k in range(len(ts)):
+        g = grad[k]
+        j = int(np.argmax(g))
+        if g[j] <= 2.0 or j == 0 or j == len(g) - 1:
+            continue
+        a, b, cc = float(g[j - 1]), float(g[j]), float(g[j + 1])
+        den = a - 2 * b + cc
+        frac = 0.5 * (a - cc) / den if den else 0.0
+        off = (offs[j] + offs[j + 1]) / 2 + frac * 0.5
+        edge_pts.append(p0 + ts[k] * u + off * normal)
+    if len(edge_pts) < 12:
+        return line
+    e = np.array(edge_pts, np.float32)
+    refined = cv2.fitLine(e, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().astype(np.float64)
+    return refined
+
+
+def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
+    """The playing surface's corners in the image (top-left, top-right, bottom-right,
+    bottom-left), from a view of the empty board."""
+    if frame.ndim != 3 or frame.shape[0] < 60 or frame.shape[1] < 60:
+        raise CalibrationError(f"not a colour image: shape {frame.shape}")
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey, (5, 5), 0)
+    h, w = grey.shape
+    # The surface's brightness: sample the middle of the image (the board is under the camera).
+    mid = grey[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3]
+    light = float(np.percentile(mid, 60))
+    thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = min(thr, light * 0.8)
+    mask: npt.NDArray[Any] = (grey > thr).astype(np.uint8)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if n < 2:
+        raise CalibrationError("no playing surface found: the image has no light area")
+    # The component under the image centre, else the largest.
+    centre_label = int(labels[h // 2, w // 2])
+    label = centre_label if centre_label else 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    area = int(stats[label, cv2.CC_STAT_AREA])
+    if area < 0.1 * h * w:
+        raise CalibrationError(f"no playing surface found: the largest light area is {area} px")
+    comp = (labels == label).astype(np.uint8)
+    contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.005 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 4:
+        raise CalibrationError("the light area is not a four-sided board")
+    # The pockets cut the corners (law I अ.3): the sides are the four longest edges.
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    edges.sort(key=lambda e: -float(np.linalg.norm(e[1] - e[0])))
+    sides = edges[:4]
+    shortest = float(np.linalg.norm(sides[3][1] - sides[3][0]))
+    if shortest < 0.25 * peri / 4:
+        raise CalibrationError("the light area is not a four-sided board")
+    c = poly.mean(axis=0)
+    # Order the sides top, right, bottom, left by the direction of their middles.
+    mids = [(a + b) / 2 - c for a, b in sides]
+    order = {"top": 0, "right": 1, "bottom": 2, "left": 3}
+    named: dict[int, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
+    for (a, b), m in zip(sides, mids, strict=True):
+        if abs(m[0]) > abs(m[1]):
+            key = order["right"] if m[0] > 0 else order["left"]
+        else:
+            key = order["bottom"] if m[1] > 0 else order["top"]
+        named[key] = (a, b)
+    if len(named) != 4:
+        raise CalibrationError("the light area is not a four-sided board")
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    grey_f = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = named[i]
+        line = np.array([*((b - a) / np.linalg.norm(b - a)), *a])
+        for tol in (6.0, 2.0):
+            u, p0 = line[:2], line[2:]
+            rel = pts - p0
+            across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+            sel = pts[across < tol]
+            if len(sel) < 10:
+                raise CalibrationError(
+                    f"edge {i + 1} of the board is not straight enough to measure"
+                )
+            line = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            line = line.astype(np.float64)
+        normal = np.array([line[1], -line[0]])
+        if normal @ (line[2:] - c) < 0:
+            normal = -normal
+        lines.append(_refine_edge(grey_f, line, normal, pts))
+    corners = [_intersect(lines[(i + 3) % 4], lines[i]) for i in range(4)]
+    return corners
+
+
+def auto_calibrate(frame: npt.NDArray[Any], quarter_turns: int = 0) -> Calibration:
+    """Calibrate from a view of the empty board (see the module docstring)."""
+    corners = find_surface_corners(frame)
+    k = quarter_turns % 4
+    corners = corners[k:] + corners[:k]
+    return Calibration.from_corners(corners)
