@@ -18,10 +18,14 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from kiosk.config import Settings
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
+from kiosk.ui.calibration import CalibrationScreen
+from kiosk.ui.carrom_setup import CarromSetupScreen
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.services import Services
+from kiosk.ui.settings_screen import SettingsScreen
 
 #: How often the visible screen asks its session for the time left (seconds).
 TICK_S = 0.05
@@ -49,6 +53,13 @@ class TablesideApp(App):
         manager.add_widget(
             PinScreen(self.services.check_pin, lambda: self.show("settings"), name="pin")
         )
+        manager.add_widget(SettingsScreen(self._settings, self._keep_settings, name="settings"))
+        manager.add_widget(
+            CalibrationScreen(
+                self.services.grab_frame, self._settings, self._keep_settings, name="calibration"
+            )
+        )
+        manager.add_widget(CarromSetupScreen(name="setup_carrom"))
         for screen in self._game_screens():
             manager.add_widget(screen)
         self.manager = manager
@@ -74,7 +85,22 @@ class TablesideApp(App):
 
     def choose_game(self, game: str) -> None:
         """Home's game buttons: each game has its own setup screen."""
-        self.show(f"setup_{game}" if game.startswith("carrom") else game)
+        if game.startswith("carrom_"):
+            setup = self.screen("setup_carrom")
+            setup.rules = game.removeprefix("carrom_")
+            setup.stroke_s = self.services.settings.timers.stroke_s
+            setup.board_limit = self.services.settings.rules.board_limit or 0
+            self.show("setup_carrom")
+        else:
+            self.show(f"setup_{game}")
+
+    # -- settings ---------------------------------------------------------------
+    def _settings(self) -> Settings:
+        return self.services.settings
+
+    def _keep_settings(self, settings: Settings) -> None:
+        self.services.save_settings(settings)
+        self.services.settings = settings
 
     def resume(self) -> None:
         """Home's resume button."""

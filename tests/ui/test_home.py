@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .conftest import PIN
 from .harness import Kiosk
 
 
@@ -26,3 +27,37 @@ def test_pin_refused_keeps_settings_shut(kiosk: Kiosk) -> None:
     kiosk.shot("pin_refused")
     kiosk.tap("back")
     assert kiosk.current == "home"
+
+
+def test_pin_accepted_opens_settings_and_saves_a_timer(kiosk: Kiosk) -> None:
+    saved = []
+    kiosk.services.save_settings = saved.append
+    kiosk.tap("settings")
+    for key in PIN:
+        kiosk.tap(f"key_{key}")
+    kiosk.tap("key_ok")
+    assert kiosk.current == "settings"
+    stroke = kiosk.widget("stroke_s")
+    kiosk.tap(stroke.ids.minus)
+    kiosk.tap(stroke.ids.minus)
+    assert stroke.value == "13"
+    kiosk.tap(kiosk.widget("pin1").ids.minus)
+    kiosk.shot("settings")
+    kiosk.tap("save")
+    assert saved and saved[-1].timers.stroke_s == 13.0
+    assert saved[-1].pockets.pins[0] == 16
+    assert kiosk.services.settings.timers.stroke_s == 13.0
+
+
+def test_settings_refuses_a_pin_used_twice_and_names_the_key(kiosk: Kiosk) -> None:
+    saved = []
+    kiosk.services.save_settings = saved.append
+    kiosk.app.show("settings")
+    kiosk.tap(kiosk.widget("pin1").ids.minus)  # pocket 1: 17 -> 16
+    for _ in range(11):  # pocket 2: 27 -> 16, the same as pocket 1
+        kiosk.tap(kiosk.widget("pin2").ids.minus)
+    kiosk.tap("save")
+    assert not saved
+    message = kiosk.screen().message
+    assert message.startswith("Not saved") and "pockets.pins" in message
+    kiosk.shot("settings_refused")

@@ -1,0 +1,145 @@
+"""Camera calibration: the umpire taps the four pockets, 1 to 4, on the live image.
+
+Pocket numbers follow the contract (1 bottom-left, 2 top-left, 3 top-right,
+4 bottom-right, seen from above with the first breaker's baseline at the bottom).
+The frames come from `Services.grab_frame` (the capture layer does the camera
+work); this screen only converts a tap on the picture into the image's pixel
+coordinates and keeps the four points in the settings (camera.calibration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, InstructionGroup
+from kivy.graphics.texture import Texture
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import Screen
+
+from kiosk.config import ConfigError, Settings, with_values
+from kiosk.ui.kvload import load_kv
+
+POCKET_NAMES = ("bottom-left", "top-left", "top-right", "bottom-right")
+
+
+class LiveImage(Image):
+    """The camera picture; `image_point` maps a window point to image pixels (None outside)."""
+
+    frame_size = ListProperty([0, 0])
+
+    def show_frame(self, frame: Any) -> None:
+        """Draw an RGB uint8 array (rows top to bottom) as the widget's texture."""
+        height, width = int(frame.shape[0]), int(frame.shape[1])
+        texture: Any = self.texture
+        if texture is None or tuple(texture.size) != (width, height):
+            texture = Texture.create(size=(width, height), colorfmt="rgb")
+            texture.flip_vertical()
+        texture.blit_buffer(frame.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.texture = texture
+        self.frame_size = [width, height]
+        self.canvas.ask_update()
+
+    def image_point(self, x: float, y: float) -> tuple[float, float] | None:
+        width, height = self.frame_size
+        if not width or not height:
+            return None
+        shown_w, shown_h = self.norm_image_size
+        left = self.center_x - shown_w / 2
+        bottom = self.center_y - shown_h / 2
+        u, v = (x - left) / shown_w, (y - bottom) / shown_h
+        if not (0 <= u <= 1 and 0 <= v <= 1):
+            return None
+        return (u * width, (1 - v) * height)
+
+    def window_point(self, px: float, py: float) -> tuple[float, float]:
+        width, height = self.frame_size
+        shown_w, shown_h = self.norm_image_size
+        left = self.center_x - shown_w / 2
+        bottom = self.center_y - shown_h / 2
+        return (left + px / width * shown_w, bottom + (1 - py / height) * shown_h)
+
+
+class CalibrationScreen(Screen):
+    """Tap pockets 1-4 in order; Save keeps them, Clear starts again."""
+
+    points = ListProperty([])
+    message = StringProperty("")
+
+    def __init__(
+        self,
+        grab: Callable[[], Any],
+        get: Callable[[], Settings],
+        put: Callable[[Settings], None],
+        **kw: object,
+    ) -> None:
+        super().__init__(**kw)
+        self._grab, self._get, self._put = grab, get, put
+        self._marks = InstructionGroup()
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.points = []
+        self.message = ""
+        self.ids.live.canvas.after.add(self._marks)
+        self.follow(0.0)
+
+    def prompt(self) -> str:
+        if len(self.points) >= 4:
+            return "All four pockets marked: Save, or Clear to start again"
+        n = len(self.points)
+        return f"Tap pocket {n + 1} ({POCKET_NAMES[n]}) on the picture"
+
+    def follow(self, _now: float) -> None:
+        """The app's tick: show the newest frame (a camera that gives none leaves the last)."""
+        frame = self._grab()
+        if frame is None:
+            if not self.ids.live.frame_size[0]:
+                self.message = "No picture from the camera"
+            return
+        self.ids.live.show_frame(frame)
+        self._draw_marks()
+
+    def tap_picture(self, x: float, y: float) -> bool:
+        point = self.ids.live.image_point(x, y)
+        if point is None or len(self.points) >= 4:
+            return False
+        self.points = [*self.points, point]
+        self._draw_marks()
+        return True
+
+    def clear(self) -> None:
+        self.points = []
+        self._draw_marks()
+
+    def save(self) -> bool:
+        if len(self.points) != 4:
+            self.message = "Mark all four pockets first"
+            return False
+        try:
+            settings = with_values(
+                self._get(), camera={"calibration": [[x, y] for x, y in self.points]}
+            )
+            self._put(settings)
+        except ConfigError as exc:
+            self.message = "Not saved: " + "; ".join(f"{p.key} {p.message}" for p in exc.problems)
+            return False
+        except OSError as exc:
+            self.message = f"Not saved: cannot write the settings ({exc.strerror or exc})"
+            return False
+        self.message = "Calibration saved"
+        return True
+
+    def _draw_marks(self) -> None:
+        self._marks.clear()
+        live = self.ids.live
+        if not live.frame_size[0]:
+            return
+        radius = max(6.0, live.height / 40)
+        self._marks.add(Color(1, 0.3, 0.2, 1))
+        for px, py in self.points:
+            x, y = live.window_point(px, py)
+            self._marks.add(Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius)))
+
+
+load_kv(__file__)
