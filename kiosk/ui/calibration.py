@@ -28,15 +28,17 @@ class LiveImage(Image):
     """The camera picture; `image_point` maps a window point to image pixels (None outside)."""
 
     frame_size = ListProperty([0, 0])
+    _texture: Any = None
 
     def show_frame(self, frame: Any) -> None:
         """Draw an RGB uint8 array (rows top to bottom) as the widget's texture."""
         height, width = int(frame.shape[0]), int(frame.shape[1])
-        texture: Any = self.texture
+        texture = self._texture
         if texture is None or tuple(texture.size) != (width, height):
             texture = Texture.create(size=(width, height), colorfmt="rgb")
             texture.flip_vertical()
         texture.blit_buffer(frame.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self._texture = texture
         self.texture = texture
         self.frame_size = [width, height]
         self.canvas.ask_update()
