@@ -1,0 +1,172 @@
+"""What the session says to the world, behind one interface.
+
+The screen, the buzzer, the player display (and later an MQTT publisher for the tournament
+director's board, DESIGN.md "Growing past one table") are each an `Output` beside the others.
+The session calls every output; an output that raises or reports itself unhealthy becomes a
+fault of that part, never a crash of the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, runtime_checkable
+
+from kiosk.clocks.patterns import Pattern
+from kiosk.engine.faults import Fault
+
+
+@runtime_checkable
+class Output(Protocol):
+    """One listener. `name` is the part its faults are shown under ("display", "buzzer")."""
+
+    name: str
+
+    def state_changed(self, view: Any) -> None:
+        """Something visible changed (an event, a proposal, a timer's whole second, a fault)."""
+
+    def sound(self, pattern: Pattern) -> None:
+        """A timer's warning or expiry is due now: play it."""
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        """A part failed (`active`) or works again."""
+
+    def health(self) -> str | None:
+        """None while the output works, else what is wrong (polled by the session)."""
+
+
+class OutputBase:
+    """An output that ignores everything; subclasses override what they care about."""
+
+    name = "output"
+
+    def state_changed(self, view: Any) -> None:
+        return None
+
+    def sound(self, pattern: Pattern) -> None:
+        return None
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        return None
+
+    def health(self) -> str | None:
+        return None
+
+
+class MemoryOutput(OutputBase):
+    """Keeps what it was told: the latest view, the patterns, the fault changes. A screen that
+    reads the view after each call can use it, and so can tests."""
+
+    name = "memory"
+
+    def __init__(self) -> None:
+        self.view: Any = None
+        self.views = 0
+        self.sounds: list[Pattern] = []
+        self.faults: list[tuple[Fault, bool]] = []
+
+    def state_changed(self, view: Any) -> None:
+        self.view = view
+        self.views += 1
+
+    def sound(self, pattern: Pattern) -> None:
+        self.sounds.append(pattern)
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        self.faults.append((fault, active))
+
+
+class CallbackOutput(OutputBase):
+    """Calls `on_change(view)` for each change (a Kivy screen passes a Clock trigger)."""
+
+    name = "screen"
+
+    def __init__(self, on_change: Callable[[Any], None]) -> None:
+        self._on_change = on_change
+
+    def state_changed(self, view: Any) -> None:
+        self._on_change(view)
+
+
+class BuzzerOutput(OutputBase):
+    """The buzzer (drivers/buzzer.py `BuzzerPlayer`): plays the timers' patterns."""
+
+    name = "buzzer"
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+
+    def sound(self, pattern: Pattern) -> None:
+        self.player.play(pattern)
+
+    def health(self) -> str | None:
+        error = getattr(self.player, "last_error", None)
+        return None if error is None else f"buzzer: {error}"
+
+
+class DisplayOutput(OutputBase):
+    """The player display (drivers/display.py `PlayerDisplay`): `frame_of(view)` makes the
+    frame; it is sent only when it differs from the last one. Its health is the link's status:
+    a display that stops acknowledging is a fault until it answers again."""
+
+    name = "display"
+
+    def __init__(self, display: Any, frame_of: Callable[[Any], Any]) -> None:
+        self.display = display
+        self._frame_of = frame_of
+        self._last: Any = None
+
+    def state_changed(self, view: Any) -> None:
+        frame = self._frame_of(view)
+        if frame is not None and frame != self._last:
+            self._last = frame
+            self.display.show(frame)
+
+    def health(self) -> str | None:
+        status = self.display.status
+        if status.state in ("ok", "connecting"):
+            return None
+        return str(status.detail)
+
+
+class Outputs:
+    """All the outputs; each call goes to every output, and an exception from one is kept in
+    `errors` (by output name) for the session to show as a fault."""
+
+    def __init__(self, outputs: Iterable[Output] = ()) -> None:
+        self.items: list[Output] = list(outputs)
+        self.errors: dict[str, str] = {}
+
+    def add(self, output: Output) -> None:
+        self.items.append(output)
+
+    def remove(self, output: Output) -> None:
+        if output in self.items:
+            self.items.remove(output)
+
+    def _each(self, call: Callable[[Output], object]) -> None:
+        for output in list(self.items):
+            try:
+                call(output)
+            except Exception as exc:
+                self.errors[output.name] = f"{output.name}: {type(exc).__name__}: {exc}"
+
+    def state_changed(self, view: Any) -> None:
+        self._each(lambda o: o.state_changed(view))
+
+    def sound(self, pattern: Pattern) -> None:
+        self._each(lambda o: o.sound(pattern))
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        self._each(lambda o: o.fault(fault, active))
+
+    def health(self) -> dict[str, str | None]:
+        """Each output's trouble now (None: fine), errors raised since the last look included."""
+        out: dict[str, str | None] = {}
+        for output in list(self.items):
+            try:
+                problem = output.health()
+            except Exception as exc:
+                problem = f"{output.name}: {type(exc).__name__}: {exc}"
+            raised = self.errors.pop(output.name, None)
+            out[output.name] = problem or raised
+        return out

@@ -1,0 +1,34 @@
+"""Match time: the record's "t", seconds since the match started, from the monotonic clock.
+
+The monotonic clock starts again at every boot, so `t` is kept as an offset: at the start
+of a match `t` is 0; after a restart it goes on from the last journaled entry plus the time
+the kiosk was down, measured on the wall clock (never negative, so a wall clock set back
+cannot make `t` go backwards).
+"""
+
+from __future__ import annotations
+
+
+class MatchTime:
+    """`t(now)`: match seconds at monotonic `now`; never less than the last `t` handed out."""
+
+    def __init__(self, now: float, t0: float = 0.0) -> None:
+        self._mono0 = now
+        self._t0 = t0
+        self._last = t0
+
+    @classmethod
+    def resumed(
+        cls, now: float, wall_now: float, last_t: float | None, last_wall: float | None
+    ) -> MatchTime:
+        """After a restart: go on from the last entry, adding the downtime on the wall clock."""
+        if last_t is None:
+            return cls(now, 0.0)
+        down = 0.0 if last_wall is None else max(0.0, wall_now - last_wall)
+        return cls(now, last_t + down)
+
+    def t(self, now: float) -> float:
+        # Rounded to the microsecond so the record's numbers stay short and exact in JSON.
+        value = round(max(self._last, self._t0 + (now - self._mono0)), 6)
+        self._last = value
+        return value
