@@ -1,0 +1,268 @@
+"""The mutable working state of a match and the board moves every rule set shares.
+
+`Core` holds plain ints, bools and short lists indexed by side (0: the first
+player's side, 1: the other). The `Match` copies it before each event
+(`snapshot`) so that an illegal event or an undo restores it exactly; a copy is
+a few dozen attribute loads, never a deep copy.
+
+Seating (shared/spec/match-record.md): players are listed in seating order,
+each one's right-hand neighbour is the next name. The turn and the break pass
+to the right (laws 48, 49 b), so player `p` is followed by `(p + 1) % n`; in
+doubles players 0 and 2 are partners against 1 and 3, so a player's side is
+`p % 2` in singles and doubles alike.
+"""
+
+from __future__ import annotations
+
+from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, Outcome, QueenState
+
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("white", "black")
+COINS_PER_COLOUR = 9
+NO_ONE = -1
+
+_SLOTS = (
+    # match
+    "game",
+    "game_first",
+    "counted",
+    "points",
+    "games_won",
+    "done_games",
+    "boards",
+    "toss_due",
+    "toss_breaker",
+    "winner",
+    "changed_mid_game",
+    "change_sides",
+    "calls",
+    "outcome",
+    # board
+    "breaker",
+    "turn",
+    "white",
+    "on",
+    "queen_on",
+    "queen",
+    "queen_by",
+    "queen_coverable",
+    "owed",
+    "placing",
+    "placer",
+    "opened",
+    "break_attempts",
+    "broken",
+    "strokes_in_turn",
+    "passes",
+    "began",
+)
+_LISTS = ("points", "games_won", "on", "owed", "placing", "opened")
+
+
+class Core:
+    """Everything the rules need to take the next event; see the module docstring."""
+
+    __slots__ = (*_SLOTS, "n", "names", "side_names")
+
+    game: int
+    game_first: int
+    counted: int
+    points: list[int]
+    games_won: list[int]
+    done_games: tuple[GameResult, ...]
+    boards: tuple[BoardResult, ...]
+    toss_due: bool
+    toss_breaker: int
+    winner: int
+    changed_mid_game: bool
+    change_sides: bool
+    calls: list[str]
+    outcome: Outcome
+    breaker: int
+    turn: int
+    white: int
+    on: list[int]
+    queen_on: bool
+    queen: QueenState
+    queen_by: int
+    queen_coverable: bool
+    owed: list[int]
+    placing: list[int]
+    placer: int
+    opened: list[bool]
+    break_attempts: int
+    broken: bool
+    strokes_in_turn: int
+    passes: int
+    began: bool
+    n: int
+    names: tuple[str, ...]
+    side_names: tuple[str, str]
+
+    def __init__(self, players: tuple[str, ...], first_break: int) -> None:
+        self.n = len(players)
+        self.names = players
+        if self.n == 4:
+            self.side_names = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
+        else:
+            self.side_names = (players[0], players[1])
+        self.game = 1
+        self.game_first = first_break
+        self.counted = 0
+        self.points = [0, 0]
+        self.games_won = [0, 0]
+        self.done_games = ()
+        self.boards = ()
+        self.toss_due = False
+        self.toss_breaker = NO_ONE
+        self.winner = NO_ONE
+        self.changed_mid_game = False
+        self.change_sides = False
+        self.calls = []
+        self.outcome = Outcome()
+        self.new_board(first_break)
+
+    # -- copies -----------------------------------------------------------
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The values of every field, lists copied: enough to restore exactly."""
+        values = [getattr(self, name) for name in _SLOTS]
+        for i, name in enumerate(_SLOTS):
+            if name in _LISTS:
+                values[i] = list(values[i])
+        return tuple(values)
+
+    def restore(self, values: tuple[object, ...]) -> None:
+        for name, value in zip(_SLOTS, values, strict=True):
+            setattr(self, name, list(value) if name in _LISTS else value)  # type: ignore[call-overload]
+
+    # -- seating and colours ----------------------------------------------
+
+    @staticmethod
+    def side(player: int) -> int:
+        return player % 2
+
+    def right_of(self, player: int) -> int:
+        """The player seated to `player`'s right: next to strike and to break (laws 48, 49)."""
+        return (player + 1) % self.n
+
+    def colour(self, side: int) -> int:
+        """WHITE for the breaker's side, BLACK for the other (law 43)."""
+        return WHITE if side == self.white else BLACK
+
+    def in_pockets(self, side: int) -> int:
+        """A side's own coins off the board: what it can return as dues (law 78 a)."""
+        return COINS_PER_COLOUR - self.on[self.colour(side)]
+
+    def call(self, text: str) -> None:
+        self.calls.append(text)
+
+    # -- boards -----------------------------------------------------------
+
+    def new_board(self, breaker: int) -> None:
+        """Arrange the coins for a board broken by `breaker`, whose side plays white (41, 43)."""
+        self.breaker = breaker
+        self.turn = breaker
+        self.white = self.side(breaker)
+        self.on = [COINS_PER_COLOUR, COINS_PER_COLOUR]
+        self.queen_on = True
+        self.queen = "on_board"
+        self.queen_by = NO_ONE
+        self.queen_coverable = True
+        self.owed = [0, 0]
+        self.placing = [0, 0]
+        self.placer = NO_ONE
+        self.opened = [False, False]
+        self.break_attempts = 0
+        self.broken = False
+        self.strokes_in_turn = 0
+        self.passes = 0
+        self.began = False
+
+    def board_result(self) -> BoardResult:
+        """The board in progress as the spec lists it (no winner yet)."""
+        queen = self.side_names[self.queen_by] if self.queen == "covered" else None
+        return BoardResult(breaker=self.names[self.breaker], queen=queen)
+
+    # -- dues, penalties, the queen ---------------------------------------
+
+    def give_back(self, side: int, count: int, placer: int) -> None:
+        """`side` returns `count` of its pocketed coins; what it cannot is owed (78, 83).
+
+        `placer` is the player who places them (law 78).
+        """
+        if count <= 0:
+            return
+        back = min(count, self.in_pockets(side))
+        if back:
+            self.on[self.colour(side)] += back
+            self.placing[side] += back
+            self.placer = placer
+        self.owed[side] += count - back
+
+    def settle_owed(self, striker: int) -> None:
+        """Return owed coins as soon as the side has pocketed ones (RULES.md, laws 78 a, 81, 83).
+
+        After a stroke by `striker`: his own side's coins are placed by the
+        opponent to his right; the other side's coins, pocketed by him, he
+        places himself (law 78 b).
+        """
+        own = self.side(striker)
+        for side in (own, 1 - own):
+            owed = self.owed[side]
+            if owed and self.in_pockets(side):
+                self.owed[side] = 0
+                placer = self.right_of(striker) if side == own else striker
+                self.give_back(side, owed, placer)
+                self.call(f"law 78 a: {self.side_names[side]} returns an owed coin")
+
+    def return_queen(self) -> None:
+        """The queen goes back to the centre circle (laws 93, 95, 96)."""
+        self.queen_on = True
+        self.queen = "on_board"
+        self.queen_by = NO_ONE
+        self.queen_coverable = True
+
+    def pass_turn(self) -> None:
+        """The turn passes to the right; an uncovered queen goes back (laws 48, 96)."""
+        if self.queen == "pending":
+            self.return_queen()
+            self.call("law 96: the queen was not covered and goes back to the centre")
+        self.turn = self.right_of(self.turn)
+        self.strokes_in_turn = 0
+
+    def clear_placing(self) -> None:
+        self.placing = [0, 0]
+        self.placer = NO_ONE
+
+    # -- results ------------------------------------------------------------
+
+    def end_board(self, ending: Ending, winner: int, points: int) -> None:
+        """Record the finished board and add its points to the game (laws 52-55)."""
+        queen = self.side_names[self.queen_by] if self.queen == "covered" else None
+        result = BoardResult(
+            breaker=self.names[self.breaker],
+            winner=self.side_names[winner],
+            points=points,
+            queen=queen,
+            void=False,
+            law=ending.law,
+        )
+        self.boards = (*self.boards, result)
+        self.points[winner] += points
+        self.counted += 1
+        self.outcome = Outcome(board=ending)
+
+    def void_board(self, law: str, reason: str) -> None:
+        """The board is void and replayed by the same breaker (laws 137, 140, 142)."""
+        result = BoardResult(breaker=self.names[self.breaker], void=True, law=law)
+        self.boards = (*self.boards, result)
+        self.outcome = Outcome(board=Ending(None, 0, law, reason))
+        self.new_board(self.breaker)
+
+    def game_result(self, winner: int) -> GameResult:
+        return GameResult(
+            winner=None if winner == NO_ONE else self.side_names[winner],
+            points={self.side_names[0]: self.points[0], self.side_names[1]: self.points[1]},
+            boards=self.boards,
+        )

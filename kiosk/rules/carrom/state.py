@@ -1,0 +1,135 @@
+"""The state of a carrom match as screens and records see it: small frozen records.
+
+Field names follow shared/spec/match-record.md (`tableside replay --json`):
+`MatchState.rules/sides/winner/games/now`, `GameResult.winner/points/boards`,
+`BoardResult.breaker/winner/points/queen/void` and the `Now` keys. The other
+fields are for screens (whose turn, colours, dues to place now, ...).
+
+Sides are named as in the spec: a player's name in singles, the two partners'
+names joined by " & " in doubles. `turn`, `breaker` and `placer` are players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+QueenState: TypeAlias = Literal["on_board", "pending", "covered"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """One board begun in a game (void ones included).
+
+    `winner` is a side, None while the board is in progress or void; `points`
+    what the winner scored on it (laws 52-55); `queen` the side that covered the
+    queen, or None; `law` the law that decided the board ("52 a", "107 a",
+    "137", ...), None while in progress.
+    """
+
+    breaker: str
+    winner: str | None = None
+    points: int = 0
+    queen: str | None = None
+    void: bool = False
+    law: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game begun: its winner (None while in progress), each side's score, its boards.
+
+    Under club rules the match is one game and its boards are the rounds.
+    """
+
+    winner: str | None
+    points: dict[str, int]
+    boards: tuple[BoardResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """The board in progress, or the next one to be played once a board has ended.
+
+    The first ten fields are the spec's `now` keys. `on_board` counts the coins
+    on the playing surface ("white", "black": ints; "queen": bool), returned
+    dues and penalties included.
+    """
+
+    game: int
+    board: int
+    breaker: str
+    turn: str
+    white: str
+    on_board: dict[str, int | bool]
+    queen: QueenState
+    queen_by: str | None
+    owed: dict[str, int]
+    break_attempts: int
+    #: The side of the player at turn.
+    turn_side: str
+    #: The side playing black (law 43).
+    black: str
+    #: Each side's colour, "white" or "black".
+    colours: dict[str, str]
+    #: Each side's own coins in the pockets (pocketed by anyone, not yet returned).
+    pocketed: dict[str, int]
+    #: Each side's coins returned by the last event: its opponents place them now (law 78).
+    placing: dict[str, int]
+    #: The player who places the coins in `placing` (law 78), or None when nothing is to place.
+    placer: str | None
+    #: The next stroke is the break (laws 44-45).
+    is_break: bool
+    #: Strokes played by the player at turn in this turn (0: a foul now is technical, law 63).
+    strokes_in_turn: int
+    #: Passes in a row on this board (law 137: void once every player passed three times).
+    passes: int
+    #: Per side: it has pocketed one of its own coins on this board (laws 92, 95 c).
+    opened: dict[str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The whole match: the spec's keys first, then what screens need.
+
+    `now` is None once the match is over. `change_sides` is true right after
+    the event that makes the players change seats (laws 58-60): the end of a
+    game, or in the third game the board that reaches 4 boards or 13 points.
+    `toss_due` is true when a tie at the board limit waits for a toss (law 56 b).
+    `calls` says in plain words, law by law, what the rules called on the last
+    event (for the umpire's screen).
+    """
+
+    rules: str
+    sides: tuple[str, str]
+    winner: str | None
+    games: tuple[GameResult, ...]
+    now: Now | None
+    players: tuple[str, ...]
+    board_limit: int | None
+    games_won: dict[str, int]
+    toss_due: bool
+    change_sides: bool
+    calls: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a board, a game or the match ended: the winning side, points, law, reason."""
+
+    winner: str | None
+    points: int
+    law: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the last event ended: a board, a game, the match (None for what goes on).
+
+    `match` stays set once the match is over, since nothing may follow.
+    """
+
+    board: Ending | None = None
+    game: Ending | None = None
+    match: Ending | None = None
