@@ -104,12 +104,13 @@ Event: TypeAlias = GameEntry | Cancel | TimerEntry
 # -- reading JSON into events -------------------------------------------------------
 
 
-def _int(obj: Mapping[str, Any], key: str, *, minimum: int | None = None) -> int:
+def _int(obj: Mapping[str, Any], key: str, *, minimum: int | None = None, where: str = "") -> int:
     value = obj.get(key)
+    name = f"{where}.{key}" if where else key
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SessionError(f"{key}: expected a whole number, not {value!r}")
+        raise SessionError(f"{name}: expected a whole number, not {value!r}")
     if minimum is not None and value < minimum:
-        raise SessionError(f"{key}: must be at least {minimum}, not {value}")
+        raise SessionError(f"{name}: must be at least {minimum}, not {value}")
     return value
 
 
@@ -151,7 +152,12 @@ def sheet_from_dict(obj: Any, where: str) -> Sheet:
         licence = obj.get("licence", False)
         if not isinstance(licence, bool):
             raise SessionError(f"{where}.licence: totals entry needs true or false")
-        return TotalsSheet(licence, _int(obj, "table"), _int(obj, "hand"), licence_by=licence_by)
+        return TotalsSheet(
+            licence,
+            _int(obj, "table", where=where),
+            _int(obj, "hand", where=where),
+            licence_by=licence_by,
+        )
     licence = obj.get("licence") or []
     try:
         hand = parse_cards(_list(obj.get("hand", []), f"{where}.hand"))

@@ -1,0 +1,35 @@
+"""`tableside bhukhar standings FILE [--json]`: the standings of a Bhukhar session record.
+
+A record that breaks the format or the rules is refused with `FILE:LINE:
+reason` on standard error, exit status 1, and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from kiosk.rules.bhukhar.record import RecordError, parse_session
+from kiosk.rules.bhukhar.report import format_standings, session_to_json
+
+
+def main(args: argparse.Namespace) -> int:
+    path: str = args.file
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot read: {exc}", file=sys.stderr)
+        return 1
+    try:
+        session = parse_session(text)
+    except RecordError as exc:
+        print(f"{path}:{exc.line}: {exc.reason}", file=sys.stderr)
+        return 1
+    if args.json:
+        out = json.dumps(session_to_json(session), indent=2, ensure_ascii=False) + "\n"
+    else:
+        out = format_standings(session)
+    sys.stdout.write(out)
+    return 0
