@@ -15,11 +15,11 @@ from types import TracebackType
 from typing import Any
 
 from gpiozero import Buzzer, TonalBuzzer
-from gpiozero.exc import GPIODeviceError, GPIOPinInUse, PinInvalidPin
+from gpiozero.exc import BadPinFactory, GPIODeviceError, GPIOPinInUse, PinInvalidPin
 from gpiozero.exc import PinError as GpioPinError
 from gpiozero.tones import Tone as GpioTone
 
-from drivers.errors import PinError
+from drivers.errors import DriverError, PinError
 from kiosk.clocks.patterns import Pattern, Tone
 
 
@@ -55,6 +55,8 @@ class BuzzerPlayer:
                     )
                 else:
                     self._device = Buzzer(pin, pin_factory=pin_factory)
+            except BadPinFactory as exc:
+                raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
             except (GPIODeviceError, GpioPinError) as exc:
                 if isinstance(exc, GPIOPinInUse):
                     reason = f"already in use ({exc})"

@@ -29,7 +29,7 @@ class PlayerDisplay(SerialWorker):
         self,
         port_url: str,
         *,
-        baud: int = 9600,
+        baud: int = 115200,
         clock: Callable[[], float] = time.monotonic,
         ack_timeout_s: float = 0.25,
         retries: int = 3,

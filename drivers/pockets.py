@@ -17,10 +17,16 @@ from types import TracebackType
 from typing import Any, Literal
 
 from gpiozero import DigitalInputDevice
-from gpiozero.exc import GPIODeviceError, GPIOPinInUse, GPIOPinMissing, PinInvalidPin
+from gpiozero.exc import (
+    BadPinFactory,
+    GPIODeviceError,
+    GPIOPinInUse,
+    GPIOPinMissing,
+    PinInvalidPin,
+)
 from gpiozero.exc import PinError as GpioPinError
 
-from drivers.errors import PinError
+from drivers.errors import DriverError, PinError
 from drivers.hits import POCKETS, BeamFilter, BeamReport
 
 Sink = Callable[[BeamReport], Any]
@@ -128,6 +134,8 @@ class PocketBeams:
 
         try:
             return _Beam(pin, on_edge=on_edge, pull_up=pull_up, pin_factory=pin_factory)
+        except BadPinFactory as exc:
+            raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
         except (GPIODeviceError, GpioPinError) as exc:
             raise PinError(f"pocket {pocket}", pin, _pin_problem(exc)) from exc
 
