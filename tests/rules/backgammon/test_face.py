@@ -1,0 +1,56 @@
+"""What the backgammon clock screen shows: bank and delay apart, tenths below 20 s."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.clocks.record import ClockHeader, GameEnd, Press, Start
+from kiosk.rules.backgammon.clocked import ClockedMatch
+from kiosk.rules.backgammon.face import clock_face, format_clock
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (840.0, "14:00"),
+        (839.5, "13:59"),
+        (20.0, "0:20"),
+        (19.99, "19.9"),
+        (2.3, "2.3"),
+        (0.05, "0.0"),
+        (0.0, "0.0"),
+        (3723.0, "1:02:03"),
+    ],
+)
+def test_face_format_clock_tenths_below_20_seconds(seconds: float, text: str) -> None:
+    assert format_clock(seconds) == text
+
+
+def test_face_shows_bank_and_delay_apart_and_who_is_on_turn() -> None:
+    cm = ClockedMatch(ClockHeader(("Nikos", "Eleni"), 7))
+    cm.apply(Start(0.0, "Nikos"))
+    face = clock_face(cm, 14.5)
+    nikos, eleni = face.sides
+    assert (nikos.bank, nikos.delay, nikos.on_turn) == ("13:57", "0.0", True)
+    assert (eleni.bank, eleni.delay, eleni.on_turn) == ("14:00", "", False)
+    assert face.banner is None and face.match_line == "match to 7 · cube 1"
+
+
+def test_rule_4_7_crawford_game_announced_before_it_starts() -> None:
+    cm = ClockedMatch(ClockHeader(("Ann", "Bo"), 5, (3, 0)))
+    cm.apply(Start(0.0, "Ann"))
+    cm.apply(Press(1.0, "Ann"))
+    cm.apply(GameEnd(2.0, "Ann", 1))
+    face = clock_face(cm, 3.0)
+    assert face.banner == "Next game: the Crawford game, no doubling"
+    assert face.match_line == "match to 5 · cube out of play"
+    cm.apply(Start(4.0, "Bo"))
+    assert clock_face(cm, 5.0).banner == "Crawford game: no doubling"
+
+
+def test_face_shows_the_flag_and_the_result() -> None:
+    cm = ClockedMatch(ClockHeader(("A", "B"), 1, minutes_per_point=0.5, delay=0.0))
+    cm.apply(Start(0.0, "A"))
+    face = clock_face(cm, 31.0)
+    assert face.sides[0].flagged and face.sides[0].bank == "0.0"
+    assert face.banner == "B wins the match on time"
