@@ -45,11 +45,12 @@ class _Beam(DigitalInputDevice):  # type: ignore[misc]
         pin: int | str,
         *,
         on_edge: Callable[[float, bool], None],
-        pull_up: bool,
+        pull_up: bool | None,
+        active_state: bool | None,
         pin_factory: Any,
     ) -> None:
         self._on_edge = on_edge
-        super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
+        super().__init__(pin, pull_up=pull_up, active_state=active_state, pin_factory=pin_factory)
 
     def _pin_changed(self, ticks: float, state: int) -> None:
         # Replaces gpiozero's event firing: we want the edge time, not callbacks.
@@ -71,7 +72,8 @@ class PocketBeams:
 
     `pins`: BCM numbers (or gpiozero pin names) for pockets 1-4, in order.
     `pull_up`: receivers are open-collector, pulled up, so the pin reads low
-    while the beam is broken (the default); False for receivers that drive high.
+    while the beam is broken (the default). None: no pull, for receivers that
+    drive the line both ways; then `broken_high` says which level is broken.
     `glitch_s`, `merge_s`, `stuck_s`: the BeamFilter settings.
     `watch_s`: if set, a small thread calls `poll()` this often so a stuck beam
     is reported without the engine polling; otherwise the engine calls `poll`.
@@ -87,7 +89,8 @@ class PocketBeams:
         glitch_s: float = 0.0005,
         merge_s: float = 0.005,
         stuck_s: float = 2.0,
-        pull_up: bool = True,
+        pull_up: bool | None = True,
+        broken_high: bool = False,
         watch_s: float | None = None,
     ) -> None:
         if len(pins) != len(POCKETS):
@@ -109,9 +112,10 @@ class PocketBeams:
             p: BeamFilter(p, glitch_s=glitch_s, merge_s=merge_s, stuck_s=stuck_s) for p in POCKETS
         }
         self._beams: dict[int, _Beam] = {}
+        active = broken_high if pull_up is None else None
         try:
             for pocket, pin in self.pins.items():
-                self._beams[pocket] = self._open(pocket, pin, pull_up, pin_factory)
+                self._beams[pocket] = self._open(pocket, pin, pull_up, active, pin_factory)
         except BaseException:
             self.close()
             raise
@@ -128,12 +132,25 @@ class PocketBeams:
             )
             self._watcher.start()
 
-    def _open(self, pocket: int, pin: int | str, pull_up: bool, pin_factory: Any) -> _Beam:
+    def _open(
+        self,
+        pocket: int,
+        pin: int | str,
+        pull_up: bool | None,
+        active_state: bool | None,
+        pin_factory: Any,
+    ) -> _Beam:
         def on_edge(ticks: float, broken: bool) -> None:
             self._edge(pocket, ticks, broken)
 
         try:
-            return _Beam(pin, on_edge=on_edge, pull_up=pull_up, pin_factory=pin_factory)
+            return _Beam(
+                pin,
+                on_edge=on_edge,
+                pull_up=pull_up,
+                active_state=active_state,
+                pin_factory=pin_factory,
+            )
         except BadPinFactory as exc:
             raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
         except (GPIODeviceError, GpioPinError) as exc:
