@@ -27,6 +27,11 @@ class MatchTime:
         down = 0.0 if last_wall is None else max(0.0, wall_now - last_wall)
         return cls(now, last_t + down)
 
+    def at(self, mono: float) -> float:
+        """Match seconds of an input stamped `mono` (a beam hit may be a little older than
+        the last `t` handed out; it keeps its own time)."""
+        return round(max(0.0, self._t0 + (mono - self._mono0)), 6)
+
     def t(self, now: float) -> float:
         # Rounded to the microsecond so the record's numbers stay short and exact in JSON.
         value = round(max(self._last, self._t0 + (now - self._mono0)), 6)

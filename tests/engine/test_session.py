@@ -1,0 +1,405 @@
+"""The carrom table session: the flow of one stroke, the umpire's commands, the timers that
+follow the laws, faults, the journal and resuming after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from drivers.hits import BeamFault, BeamHit
+from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
+from kiosk.config import Settings, with_values
+from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest, PartFault
+from kiosk.engine.journal import EVENT, UNDO, Journal
+from kiosk.engine.outputs import MemoryOutput, OutputBase
+from kiosk.engine.session import (
+    CAMERA_TIMEOUT_S,
+    CarromSession,
+    RecordedDiff,
+    RecordedGone,
+    export_match_record,
+)
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.record import parse_record, replay
+
+from .conftest import FakeClock
+
+START = MatchStart("icf", ("Asha", "Bina"), "Asha")
+
+
+def session(
+    path: Path,
+    clock: FakeClock,
+    wall: FakeClock,
+    out: MemoryOutput | None = None,
+    settings: Settings | None = None,
+    camera: bool = False,
+) -> CarromSession:
+    return CarromSession(
+        Journal(path),
+        settings,
+        clock=clock,
+        wall=wall,
+        outputs=[out or MemoryOutput()],
+        camera=camera,
+    )
+
+
+def diff(*gone: tuple[str, int | None], striker: bool = False) -> RecordedDiff:
+    return RecordedDiff(tuple(RecordedGone(c, p) for c, p in gone), striker, ())
+
+
+def stroke(s: CarromSession, clock: FakeClock, *pockets: int, seen: RecordedDiff | None) -> None:
+    """A stroke as the sensors report it: motion, beam hits, rest, the diff."""
+    s.post(CameraMotion(clock.now))
+    for n, pocket in enumerate(pockets):
+        s.post(BeamHit(pocket, clock.now + 0.2 + 0.1 * n, 0.012))
+    clock.advance(2.0)
+    s.post(CameraRest(clock.now))
+    if seen is not None:
+        s.post(CameraDiff(clock.now, seen))
+    s.poll()
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "journal.db"
+
+
+def test_session_stroke_flow_beams_and_camera_agree_then_confirm(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    s = session(path, clock, wall, out, camera=True)
+    s.start_match(START)
+    stroke(s, clock, 2, 4, seen=diff(("white", 2), ("white", 4)))
+    view = s.view
+    assert view.phase == "at_rest"
+    assert view.proposal.pocketed == ("white", "white")
+    assert view.proposal.source == "beams+camera" and not view.proposal.review
+    assert s.match is not None and s.match.events == ()  # nothing enters before the umpire
+    view = s.confirm()
+    assert view.state is not None and view.state.now is not None
+    assert view.state.now.on_board["white"] == 7
+    assert view.state.now.turn == "Asha"  # own coins in: the turn goes on
+    assert view.phase == "aiming" and view.proposal.pocketed == ()
+    entries = s.journal.entries(s.match_id or 0)
+    kinds = [e.kind for e in entries]
+    assert kinds.count("beam_hit") == 2 and kinds.count(EVENT) == 1
+    assert {e.source for e in entries} >= {"beam", "camera", "umpire"}
+    assert out.view == view
+
+
+def test_session_beams_and_camera_disagree_flag_the_proposal(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    stroke(s, clock, 1, 1, seen=diff(("white", 1)))
+    proposal = s.view.proposal
+    assert proposal.review
+    assert any("pocket 1: the beam counted 2, the camera saw 1" in n for n in proposal.notes)
+
+
+def test_session_without_camera_uses_beams_and_umpire_fixes_colours(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.post(BeamHit(3, clock.now, 0.01))
+    s.poll()
+    assert s.view.proposal.pocketed == ("white",) and s.view.proposal.review
+    s.edit(pocketed=["black"])
+    view = s.confirm()
+    assert view.state is not None and view.state.now is not None
+    assert view.state.now.on_board["black"] == 8
+    assert s.journal.confirmed(s.match_id or 0)[-1]["pocketed"] == ["black"]
+
+
+def test_session_illegal_stroke_is_refused_with_the_reason_and_not_journaled(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    with pytest.raises(IllegalEvent, match="queen"):
+        s.confirm(s.proposal.edited(pocketed=["queen", "queen"]))
+    assert s.view.last_error is not None and "queen" in s.view.last_error
+    assert s.journal.confirmed(s.match_id or 0) == []
+    assert s.match is not None and s.match.events == ()
+    assert [e.kind for e in s.journal.entries(s.match_id or 0)] == ["refused"]
+
+
+def test_session_undo_is_journaled_and_history_kept(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.confirm(s.proposal.edited(pocketed=["white"]))
+    before = s.view.state
+    s.confirm(s.proposal.edited(pocketed=[]))
+    assert s.view.state != before
+    view = s.undo()
+    assert view.state == before
+    kinds = [e.kind for e in s.journal.entries(s.match_id or 0)]
+    assert kinds.count(EVENT) == 2 and kinds.count(UNDO) == 1
+    record = export_match_record(s.journal)
+    events = parse_record(record)
+    assert len(events) == 2  # the match line and the one stroke that stands
+    assert replay(events).state == view.state
+
+
+def test_session_undo_with_nothing_confirmed_says_so(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    assert s.undo().last_error == "nothing to undo: no event has been confirmed yet"
+
+
+def test_law_46_play_starts_the_break_count(path: Path, clock: FakeClock, wall: FakeClock) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    assert s.view.timer is None
+    view = s.play()
+    assert view.timer is not None and view.timer.kind == "break" and view.timer.remaining == 15.0
+
+
+def test_law_50_stroke_count_warns_and_expires_for_the_umpire_to_rule(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    s = session(path, clock, wall, out, camera=True)
+    s.start_match(START)
+    stroke(s, clock, 1, seen=diff(("white", 1)))  # own coin in: count starts at rest (124 a)
+    view = s.view
+    assert view.timer is not None and view.timer.kind == "stroke"
+    assert s.timers.next_deadline() == pytest.approx(clock.now + 10.0)  # the 5 s warning
+    assert s.next_deadline() == pytest.approx(clock.now + CAMERA_TIMEOUT_S)  # the heartbeat
+    clock.advance(15.0)
+    s.post(CameraAlive(clock.now))
+    view = s.poll()
+    assert out.sounds == [SHORT_BEEP, TICK, TICK, TICK, LONG_BUZZ]
+    assert view.expired == "stroke"
+    assert s.match is not None and s.match.events == ()  # no time foul by itself
+    timer_entries = [e for e in s.journal.entries(s.match_id or 0) if e.kind == "timer"]
+    assert [e.data["what"] for e in timer_entries][-1] == "expired"
+
+
+def test_law_124_b_count_waits_for_the_striker_to_be_lifted(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    stroke(s, clock, seen=diff())  # nothing in: the turn passes
+    assert s.view.awaiting_lift and s.view.timer is None
+    s.confirm()
+    assert s.view.state is not None and s.view.state.now is not None
+    assert s.view.state.now.turn == "Bina"
+    clock.advance(3)
+    view = s.striker_lifted()
+    assert view.timer is not None and view.timer.kind == "stroke"
+    assert view.timer.remaining == 15.0
+
+
+def test_law_88_a_placing_count_when_dues_are_to_place_then_law_50(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.confirm(s.proposal.edited(pocketed=["white"]))
+    view = s.confirm(s.proposal.edited(striker=True))  # a due: one white back (law 72 a)
+    assert view.state is not None and view.state.now is not None
+    assert view.state.now.placing == {"Asha": 1, "Bina": 0}
+    assert view.timer is not None and view.timer.kind == "placing"
+    clock.advance(4)
+    view = s.dues_placed()
+    assert view.timer is not None and view.timer.kind == "stroke"
+
+
+def test_law_121_umpire_stops_and_play_resumes_the_count(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.play()
+    clock.advance(4)
+    view = s.stop_clock()
+    assert view.timer is not None and view.timer.held and view.timer.remaining == 11.0
+    clock.advance(60)
+    assert s.poll().timer.remaining == 11.0  # type: ignore[union-attr]
+    view = s.play()
+    clock.advance(1)
+    view = s.poll()
+    assert view.timer is not None and not view.timer.held and view.timer.remaining == 10.0
+    view = s.restart_clock()
+    assert view.timer is not None and view.timer.remaining == 15.0
+
+
+def test_session_stuck_beam_is_a_fault_and_its_pocket_is_left_out(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    s = session(path, clock, wall, out)
+    s.start_match(START)
+    s.post(BeamFault(2, "stuck", clock.now))
+    s.post(BeamHit(2, clock.now + 0.1, 0.01))
+    s.post(BeamHit(1, clock.now + 0.2, 0.01))
+    view = s.poll()
+    assert [f.part for f in view.faults] == ["beam 2"]
+    assert view.beams == (1, 3, 4)
+    assert view.proposal.hits == 1
+    assert [v.beam for v in view.proposal.pockets] == [1, None, 0, 0]
+    s.post(BeamFault(2, "cleared", clock.now + 1))
+    view = s.poll()
+    assert view.faults == () and view.beams == (1, 2, 3, 4)
+    assert [active for _, active in out.faults] == [True, False]
+    kinds = [e.kind for e in s.journal.entries(s.match_id or 0)]
+    assert "fault" in kinds and "fault_cleared" in kinds
+
+
+def test_session_camera_without_frames_is_a_fault_and_beams_carry_on(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    s.post(CameraAlive(clock.now))
+    s.poll()
+    assert s.next_deadline() == pytest.approx(clock.now + CAMERA_TIMEOUT_S)
+    clock.advance(CAMERA_TIMEOUT_S + 0.5)
+    view = s.poll()
+    assert [f.part for f in view.faults] == ["camera"] and not view.camera
+    s.post(BeamHit(4, clock.now, 0.01))
+    view = s.poll()
+    assert view.proposal.source == "beams" and view.proposal.hits == 1
+    s.post(CameraAlive(clock.now + 0.1))
+    assert s.poll().faults == ()
+
+
+class BrokenDisplay(OutputBase):
+    """An output whose link reports trouble, and which raises on one call."""
+
+    name = "display"
+
+    def __init__(self) -> None:
+        self.trouble: str | None = None
+        self.raise_next = False
+
+    def state_changed(self, view: object) -> None:
+        if self.raise_next:
+            self.raise_next = False
+            raise OSError("write failed")
+
+    def health(self) -> str | None:
+        return self.trouble
+
+
+def test_session_display_that_stops_acknowledging_is_a_fault_not_a_crash(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    display = BrokenDisplay()
+    s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[display])
+    s.start_match(START)
+    display.trouble = "player display on /dev/ttyUSB0 does not answer"
+    view = s.poll()
+    assert [(f.part, f.message) for f in view.faults] == [("display", display.trouble)]
+    display.trouble = None
+    display.raise_next = True
+    s.confirm(s.proposal.edited(pocketed=["white"]))  # the output raises: the event stands
+    view = s.poll()
+    assert "write failed" in view.faults[0].message
+    view = s.poll()
+    assert view.faults == ()
+    assert len(s.journal.confirmed(s.match_id or 0)) == 1
+
+
+def test_session_part_fault_input_shows_and_clears(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.post(PartFault(clock.now, "buzzer", "buzzer: pin 18 in use"))
+    assert [f.part for f in s.poll().faults] == ["buzzer"]
+    s.post(PartFault(clock.now, "buzzer", None))
+    assert s.poll().faults == ()
+
+
+def test_session_auto_confirm_after_the_setting_for_casual_play(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    settings = with_values(Settings(), fusion={"auto_confirm_s": 4})
+    s = session(path, clock, wall, settings=settings, camera=True)
+    s.start_match(START)
+    stroke(s, clock, 1, seen=diff(("black", 1)))
+    assert s.view.auto_confirm_in == 4.0
+    clock.advance(3.9)
+    s.post(CameraAlive(clock.now))
+    assert s.poll().events == 0
+    clock.advance(0.2)
+    s.post(CameraAlive(clock.now))
+    view = s.poll()
+    assert view.events == 1
+    assert s.journal.entries(s.match_id or 0, [EVENT])[0].source == "auto"
+
+
+def test_session_auto_confirm_waits_for_the_umpire_when_flagged(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    settings = with_values(Settings(), fusion={"auto_confirm_s": 1})
+    s = session(path, clock, wall, settings=settings, camera=True)
+    s.start_match(START)
+    stroke(s, clock, 1, 2, seen=diff(("black", 1)))  # the beams saw one more
+    assert s.view.auto_confirm_in is None
+    clock.advance(5)
+    s.post(CameraAlive(clock.now))
+    assert s.poll().events == 0
+
+
+def test_session_resumes_exactly_where_it_was(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
+    s.confirm(s.proposal.edited(pocketed=["black"], striker=True))
+    s.confirm(s.proposal.edited(pocketed=[]))
+    s.undo()
+    stroke(s, clock, 3, seen=diff(("black", 3)))  # a stroke in progress, not confirmed
+    state, proposal = s.view.state, s.view.proposal
+    s.journal.close()
+    clock.now = 1.0  # a new boot
+    wall.advance(30)
+    again = session(path, clock, wall, camera=True)
+    assert again.has_unfinished()
+    view = again.resume()
+    assert view is not None
+    assert view.state == state
+    assert view.proposal.pocketed == proposal.pocketed
+    assert view.phase == "at_rest"
+    again.confirm()
+    assert again.journal.confirmed(again.match_id or 0)[-1]["pocketed"] == ["black"]
+    assert again.journal.confirmed(again.match_id or 0)[-1]["t"] >= 30
+
+
+def test_session_new_match_closes_the_unfinished_one(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    first = s.match_id
+    s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"))
+    assert s.match_id != first
+    rows = s.journal.matches("carrom")
+    assert [r.finished for r in rows] == [True, False]
+
+
+def test_session_bad_start_is_refused_and_nothing_written(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    with pytest.raises(IllegalEvent):
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Chitra"))
+    assert s.journal.matches() == []
+    with pytest.raises(IllegalEvent, match="no match"):
+        s.confirm()
