@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
 import tomllib
@@ -78,6 +79,18 @@ def _seconds(lo: float, hi: float, *, open_low: bool = False) -> Callable[[Any],
             low = f"more than {lo:g}" if open_low else f"at least {lo:g}"
             raise _Bad(f"must be {low} and at most {hi:g}, not {value}")
         return float(value)
+
+    return check
+
+
+def _whole_seconds(lo: int, hi: int) -> Callable[[Any], float]:
+    check_number = _seconds(lo, hi)
+
+    def check(value: Any) -> float:
+        seconds = check_number(value)
+        if not seconds.is_integer():
+            raise _Bad(f"must be a whole number of seconds, not {value}")
+        return seconds
 
     return check
 
@@ -223,7 +236,7 @@ class TimerSettings:
     change_sides_s: float = field(default=120.0, metadata=_check(_seconds(1.0, 3600.0)))
     interval_s: float = field(default=600.0, metadata=_check(_seconds(1.0, 7200.0)))
     warn_at_s: float = field(default=5.0, metadata=_check(_seconds(0.0, 600.0)))
-    beep_from_s: float = field(default=3.0, metadata=_check(_seconds(0.0, 600.0)))
+    beep_from_s: float = field(default=3.0, metadata=_check(_whole_seconds(0, 600)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,6 +495,22 @@ def dump_settings(settings: Settings) -> str:
             out.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
         out.append("")
     return "\n".join(out)
+
+
+def save_settings(settings: Settings, path: str | Path) -> None:
+    """Write `settings` to `path` (what the settings screen keeps): to a temporary file first,
+    synced, then renamed over the old one, so a power cut leaves the old or the new file."""
+    target = Path(path)
+    text = dump_settings(settings)
+    problems = parse_settings(text, str(target))[1]
+    if problems:
+        raise ConfigError(problems)
+    temporary = target.with_name(f".{target.name}.new")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
 
 
 def with_values(settings: Settings, **sections: Mapping[str, Any]) -> Settings:

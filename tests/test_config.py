@@ -176,3 +176,19 @@ def test_config_check_command_as_a_process(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "rules.board_limit" in done.stderr
     assert done.stdout == ""
+
+
+def test_config_save_settings_writes_a_file_that_loads_back(tmp_path: Path) -> None:
+    from kiosk.config import save_settings
+
+    target = tmp_path / "tableside.toml"
+    target.write_text("[table]\ngame = 'carrom'\n")
+    settings = with_values(Settings(), timers={"stroke_s": 10}, display={"port": "loop://"})
+    save_settings(settings, target)
+    assert load_settings(target) == settings
+    assert [p.name for p in tmp_path.iterdir()] == ["tableside.toml"]
+
+
+def test_config_beep_from_is_whole_seconds(tmp_path: Path) -> None:
+    (problem,) = check_settings(write(tmp_path, "[timers]\nbeep_from_s = 2.5\n"))
+    assert problem.key == "timers.beep_from_s" and "whole" in problem.message
