@@ -19,7 +19,9 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
+from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
+from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen
 from kiosk.ui.home import HomeScreen
@@ -60,14 +62,11 @@ class TablesideApp(App):
             )
         )
         manager.add_widget(CarromSetupScreen(name="setup_carrom"))
-        for screen in self._game_screens():
-            manager.add_widget(screen)
+        manager.add_widget(BackgammonSetupScreen(name="setup_backgammon"))
+        manager.add_widget(BackgammonScreen(name="backgammon"))
         self.manager = manager
         Clock.schedule_interval(self._tick, TICK_S)
         return manager
-
-    def _game_screens(self) -> list[Screen]:
-        return []
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = max(6.0, size[1] / 60.0)
@@ -78,6 +77,8 @@ class TablesideApp(App):
         assert self.manager is not None
         if self.manager.has_screen(name):
             self.manager.current = name
+        if name == "home":
+            self.refresh_home()
 
     def screen(self, name: str) -> Screen:
         assert self.manager is not None
@@ -102,8 +103,45 @@ class TablesideApp(App):
         self.services.save_settings(settings)
         self.services.settings = settings
 
+    def on_stop(self) -> None:
+        self.services.close()
+
+    def on_start(self) -> None:
+        self.refresh_home()
+
+    def refresh_home(self) -> None:
+        """Offer the unfinished match on the home screen, if the journal holds one."""
+        kind = self.services.unfinished()
+        words = {"carrom": "carrom match", "backgammon": "backgammon clock"}
+        home = self.screen("home")
+        home.resume_text = f"Resume the unfinished {words.get(kind, kind)}" if kind else ""
+
     def resume(self) -> None:
-        """Home's resume button."""
+        """Home's resume button: the journal's unfinished match, exactly where it was."""
+        kind = self.services.unfinished()
+        if kind == "backgammon":
+            table = self.services.clock_table()
+            # The table may still hold the match (the umpire only went home): keep it live.
+            view = table.view() if table.cm is not None else table.resume()
+            if view is not None:
+                self.screen("backgammon").attach(table, view)
+                self.show("backgammon")
+
+    # -- starting matches ---------------------------------------------------------
+    def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
+        """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        table = self.services.clock_table()
+        names = (setup.names[0], setup.names[1])
+        try:
+            view = table.start_match(
+                names, int(setup.match_length), (int(setup.score[0]), int(setup.score[1]))
+            )
+        except IllegalAction as exc:
+            setup.message = str(exc)
+            return
+        setup.message = ""
+        self.screen("backgammon").attach(table, view)
+        self.show("backgammon")
 
     def open_settings_pin(self) -> None:
         self.show("pin")

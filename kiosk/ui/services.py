@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import Settings
+from kiosk.engine.clock_table import ClockTable
+from kiosk.engine.journal import Journal
 
 
 def _keep(_settings: Settings) -> None:
@@ -33,4 +35,39 @@ class Services:
     save_settings: Callable[[Settings], None] = _keep
     #: The camera's latest frame (an RGB numpy array) or None; for the calibration screen.
     grab_frame: Callable[[], Any] = lambda: None
+    #: The buzzer, the player display, ...: engine Outputs every table session speaks to.
+    outputs: list[Any] = field(default_factory=list)
     extras: dict[str, object] = field(default_factory=dict)
+    _journal: Journal | None = None
+    _clock_table: ClockTable | None = None
+
+    @property
+    def journal_path(self) -> Path:
+        return self.data_dir / "journal.db"
+
+    def journal(self) -> Journal:
+        """The kiosk's one journal (opened at first use)."""
+        if self._journal is None:
+            self._journal = Journal(self.journal_path)
+        return self._journal
+
+    def clock_table(self) -> ClockTable:
+        """The backgammon table session on the journal."""
+        if self._clock_table is None:
+            self._clock_table = ClockTable(
+                self.journal(),
+                clock=self.clock,
+                outputs=list(self.outputs),
+                settings=self.settings.backgammon,
+            )
+        return self._clock_table
+
+    def unfinished(self) -> str | None:
+        """The kind of the unfinished match to resume ("carrom", "backgammon", ...), or None."""
+        row = self.journal().unfinished()
+        return None if row is None else str(row.kind)
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None

@@ -168,4 +168,5 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         from kivy.clock import Clock
 
         Clock.unschedule(app._tick)
+        services.close()
         pump(2)

@@ -1,0 +1,91 @@
+"""The backgammon clock screen with real taps: presses, delay and bank apart, pause, the
+director, the Crawford banner and a time-out (rules 3.5, 4.1 (v)-(vi), 4.3, 4.4 (iv))."""
+
+from __future__ import annotations
+
+from .harness import Kiosk
+
+
+def _start_match(kiosk: Kiosk, length_steps: int = -2) -> None:
+    kiosk.tap("backgammon")
+    assert kiosk.current == "setup_backgammon"
+    for _ in range(abs(length_steps)):
+        kiosk.tap("length_minus" if length_steps < 0 else "length_plus")
+    kiosk.tap("start")
+    assert kiosk.current == "backgammon"
+
+
+def test_backgammon_presses_show_delay_apart_and_time_out(kiosk: Kiosk) -> None:
+    _start_match(kiosk)  # 7 -> 3 points: banks (3 + 3) / 2 x 2 min = 6:00
+    screen = kiosk.screen()
+    assert screen.banks == ["6:00", "6:00"]
+    kiosk.tap("start_0")
+    assert screen.on_turn == [True, False] and screen.delays[0] == "12.0"
+    kiosk.shot("backgammon_running")
+    kiosk.advance(5.0)
+    assert screen.delays[0] == "7.0" and screen.banks[0] == "6:00"  # delay first, bank untouched
+    # A tap on the idle half does nothing; the running player's own half ends the turn.
+    kiosk.tap("half_1")
+    assert screen.on_turn == [True, False]
+    kiosk.tap("half_0")
+    assert screen.on_turn == [False, True] and screen.delays[1] == "12.0"
+    kiosk.advance(20.0)  # 12 s of delay, then 8 s of bank
+    assert screen.banks[1] == "5:52" and screen.delays[1] == "0.0"
+    kiosk.tap("half_1")
+    # Pause keeps the delay; the clock does not run while paused.
+    kiosk.advance(4.0)
+    kiosk.tap("pause")
+    assert screen.paused
+    kiosk.advance(100.0)
+    assert screen.delays[0] == "8.0" and screen.banks[0] == "6:00"
+    kiosk.tap("pause")  # Resume
+    assert not screen.paused
+    # Below 20 s the bank shows tenths; at 0 the flag falls and the time-out screen shows.
+    kiosk.advance(8.0 + 360.0 - 15.0)
+    assert screen.banks[0] == "15.0"
+    kiosk.advance(15.0)
+    assert screen.flagged == screen.names[0]
+    assert "Player B wins the match on time" in screen.banner
+    timeout = kiosk.widget("timeout_panel")
+    assert timeout.x < kiosk.app.root.width  # on screen
+    kiosk.shot("backgammon_timeout")
+    # The director rules the flagged player had already won (4.3 (iii)).
+    kiosk.tap("timeout_director")
+    kiosk.tap("overrule")
+    assert screen.flagged == "" and screen.winner == ""
+    kiosk.tap("director_close")
+
+
+def test_backgammon_director_adjusts_a_bank_and_the_crawford_banner(kiosk: Kiosk) -> None:
+    _start_match(kiosk)  # 3-point match
+    screen = kiosk.screen()
+    kiosk.tap("start_1")
+    kiosk.tap("director")
+    kiosk.tap("adj_0_m60")
+    assert screen.banks[0] == "5:00"
+    kiosk.tap("adj_0_p10")
+    assert screen.banks[0] == "5:10"
+    kiosk.shot("backgammon_director")
+    kiosk.tap("director_close")
+    kiosk.advance(30.0)
+    kiosk.tap("game_over")
+    kiosk.tap("end_winner_0")
+    kiosk.tap("end_points_plus")
+    kiosk.tap("end_confirm")
+    assert screen.scores == [2, 0]
+    assert not screen.running
+    # 2-0 in a match to 3: the next game is the Crawford game, announced before it starts.
+    assert screen.banner == "Next game: the Crawford game, no doubling"
+    kiosk.shot("backgammon_crawford")
+
+
+def test_backgammon_resumes_from_the_journal(kiosk: Kiosk) -> None:
+    _start_match(kiosk)
+    kiosk.tap("start_0")
+    kiosk.advance(20.0)
+    kiosk.tap("home")
+    assert kiosk.current == "home"
+    assert kiosk.widget("resume").text == "Resume the unfinished backgammon clock"
+    kiosk.tap("resume")
+    assert kiosk.current == "backgammon"
+    assert kiosk.screen().banks[0] == "5:52"
