@@ -183,3 +183,13 @@ def test_record_session_push_returns_the_result() -> None:
     entry = GameEntry(1, 1, game(TotalsSheet(True, 300, 0), TotalsSheet(False, 0, 35)))
     result = session.push(entry)
     assert result is not None and result.winner == "A"
+
+
+def test_standings_command_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    from kiosk.cli import main
+
+    assert main(["bhukhar", "standings", str(DATA / "session.jsonl"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["standings"][0]["team"] == "A"
+    assert main(["bhukhar", "standings", str(BAD[0])]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"{BAD[0]}:")
