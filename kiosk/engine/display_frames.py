@@ -1,0 +1,92 @@
+"""What the player display shows, made from a table's view (drivers/display_protocol.py frames).
+
+Carrom: the two sides' points in the game being played (the first side on the left), the
+running timer in whole seconds (rounded up, so it never shows less time than there is),
+whose turn, the board number, and a short message for the players: a change of sides
+(law 60), an expired timer, the queen waiting for its cover, the match's end.
+Backgammon: the two banks, the side that runs, and the match score in the message.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from drivers.display_protocol import DisplayFrame
+from kiosk.engine.clock_table import ClockView
+from kiosk.engine.session import CarromView
+
+_ALLOWED = re.compile(r"[^A-Z0-9 .:!?+/-]")
+
+
+def message(text: str) -> str:
+    """`text` in the display's font: capitals, digits and .:!?+/- only, 12 characters."""
+    return _ALLOWED.sub("", text.upper())[:12].strip()
+
+
+def seconds_text(seconds: float) -> str:
+    """A timer as the display shows it: "15", "1:05", "10:00" (whole seconds, rounded up)."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    if whole < 60:
+        return str(whole)
+    minutes, rest = divmod(whole, 60)
+    return f"{min(minutes, 999)}:{rest:02d}"
+
+
+def carrom_frame(view: CarromView) -> DisplayFrame:
+    state = view.state
+    if state is None:
+        return DisplayFrame(message="TABLESIDE")
+    left, right = state.sides
+    points = state.games[-1].points if state.games else {left: 0, right: 0}
+    clock = "-" if view.timer is None else seconds_text(view.timer.remaining)
+    now = state.now
+    if state.winner is not None:
+        text = f"{state.winner} WINS"
+    elif view.expired is not None:
+        text = "TIME"
+    elif state.change_sides:
+        text = "CHANGE SIDES"
+    elif view.timer is not None and view.timer.kind == "interval":
+        text = "INTERVAL"
+    elif now is not None and now.queen == "pending":
+        text = "COVER QUEEN"
+    elif now is not None and now.is_break:
+        text = "BREAK"
+    else:
+        text = ""
+    turn = "-"
+    if now is not None:
+        turn = "L" if now.turn_side == left else "R"
+    return DisplayFrame(
+        left=min(999, points.get(left, 0)),
+        right=min(999, points.get(right, 0)),
+        clock=clock,
+        turn=turn,  # type: ignore[arg-type]
+        board=0 if now is None else min(999, now.board),
+        message=message(text),
+    )
+
+
+def clock_frame(view: ClockView) -> DisplayFrame:
+    """The backgammon clock: the running side's bank as the clock, the score either side."""
+    a, b = view.players
+    running = view.running
+    clock = "-" if running is None else seconds_text(view.snapshot.banks[running])
+    if view.winner is not None:
+        text = f"{view.winner} WINS"
+    elif view.flagged is not None:
+        text = "TIME"
+    elif view.paused:
+        text = "PAUSED"
+    elif view.crawford:
+        text = "CRAWFORD"
+    else:
+        text = f"TO {view.match_length}"
+    return DisplayFrame(
+        left=view.snapshot.score.get(a, 0),
+        right=view.snapshot.score.get(b, 0),
+        clock=clock,
+        turn="-" if view.running is None else ("L" if view.running == a else "R"),
+        message=message(text),
+    )

@@ -1,0 +1,85 @@
+"""The player display's frames made from a table's view, sent over a real serial link."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from drivers.display import PlayerDisplay
+from drivers.display_protocol import DisplayFrame
+from drivers.display_sim import SimulatedDisplay
+from kiosk.engine.clock_table import ClockTable
+from kiosk.engine.display_frames import carrom_frame, clock_frame, message, seconds_text
+from kiosk.engine.journal import Journal
+from kiosk.engine.outputs import DisplayOutput
+from kiosk.engine.session import CarromSession
+from kiosk.rules.carrom.events import MatchStart
+
+from .conftest import FakeClock
+
+
+def test_display_frame_text_fits_the_led_font() -> None:
+    assert message("Asha & Bina wins!") == "ASHA  BINA W"
+    assert seconds_text(14.2) == "15" and seconds_text(120) == "2:00" and seconds_text(0) == "0"
+
+
+def test_display_frame_carrom_law_60_change_sides_and_scores(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    assert carrom_frame(s.view) == DisplayFrame(message="TABLESIDE")
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    frame = carrom_frame(s.play())
+    assert frame == DisplayFrame(0, 0, "15", "L", 1, "BREAK")
+    # Asha clears the board with the queen covered: 9 + 3 = 12 points (laws 52, 54).
+    s.confirm(s.proposal.edited(pocketed=["white"] * 8 + ["queen"]))
+    view = s.confirm(s.proposal.edited(pocketed=["white"]))
+    frame = carrom_frame(view)
+    assert frame.left == view.state.games[-1].points["Asha"]  # type: ignore[union-attr]
+    assert frame.left > 0 and frame.right == 0
+    assert frame.board == 2 and frame.turn == "R"  # Bina breaks the second board
+
+
+def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: FakeClock) -> None:
+    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t.start_match(("Nikos", "Eleni"), 7, (2, 1))  # banks (5 + 6) / 2 x 2 min = 660 s
+    t.start("Eleni")
+    clock.advance(12 + 30)  # the delay, then 30 s of bank
+    assert clock_frame(t.view()) == DisplayFrame(2, 1, "10:30", "R", 0, "TO 7")
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    with (
+        SimulatedDisplay() as sim,
+        PlayerDisplay(sim.port_path, ack_timeout_s=0.05, retries=1, keepalive_s=0.2) as display,
+    ):
+        out = DisplayOutput(display, carrom_frame)
+        s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        s.play()
+        assert sim.wait_for(DisplayFrame(0, 0, "15", "L", 1, "BREAK"), 5.0)
+        assert wait_until(lambda: display.status.state == "ok")
+        assert s.poll().faults == ()
+        sim.mute = True  # the display stops acknowledging
+        assert wait_until(lambda: display.status.state == "silent")
+        view = s.poll()
+        assert [f.part for f in view.faults] == ["display"]
+        assert "does not answer" in view.faults[0].message
+        s.confirm(s.proposal.edited(pocketed=["white"]))  # the match goes on
+        sim.mute = False
+        assert wait_until(lambda: display.status.state == "ok")
+        assert s.poll().faults == ()
+        faults = [e for e in s.journal.entries(s.match_id or 0) if e.kind.startswith("fault")]
+        assert [e.kind for e in faults] == ["fault", "fault_cleared"]
