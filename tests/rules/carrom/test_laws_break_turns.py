@@ -18,7 +18,9 @@ def doubles(first: str = "Asha") -> Match:
     return Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), first))
 
 
-def st(*pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True) -> Stroke:
+def st(
+    *pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True
+) -> Stroke:
     return Stroke(pocketed=pocketed, striker=striker, improper=improper, touched=touched)  # type: ignore[arg-type]
 
 
