@@ -49,10 +49,14 @@ def standings(teams: Sequence[str], results: Iterable[GameResult]) -> tuple[Stan
     rows = [Standing(0, t, games[t], master[t], bonus[t], best[t], False) for t in teams]
     ordered = sorted(rows, key=lambda r: r.key(), reverse=True)  # sorted() is stable
     out: list[Standing] = []
-    for i, row in enumerate(ordered):
-        ahead = sum(1 for r in ordered[:i] if r.key() > row.key())
-        level = sum(1 for r in ordered if r.key() == row.key())
-        out.append(
-            Standing(ahead + 1, row.team, row.games, row.master, row.bonus, row.best, level > 1)
-        )
+    i = 0
+    while i < len(ordered):  # a run of equal keys shares the place of its first row
+        j = i
+        while j < len(ordered) and ordered[j].key() == ordered[i].key():
+            j += 1
+        for row in ordered[i:j]:
+            out.append(
+                Standing(i + 1, row.team, row.games, row.master, row.bonus, row.best, j - i > 1)
+            )
+        i = j
     return tuple(out)
