@@ -1,0 +1,44 @@
+"""`tableside export JOURNAL [-o FILE] [--clock]`: the match record from a kiosk's journal.
+
+Prints (or writes to FILE) the record of the latest carrom match in the journal
+(shared/spec/match-record.md), or with --clock the latest backgammon clock record
+(shared/spec/clock-record.md). It can be run while the kiosk is running: the journal is in
+WAL mode, so a reader never blocks the kiosk. Problems go to standard error with exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from kiosk.engine.clock_table import export_clock_record
+from kiosk.engine.journal import Journal, JournalError
+from kiosk.engine.session import export_match_record
+from kiosk.rules.backgammon.match import IllegalAction
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        with Journal(args.journal, create=False) as journal:
+            text = export_clock_record(journal) if args.clock else export_match_record(journal)
+    except (JournalError, IllegalAction, ValueError) as exc:
+        print(f"tableside export: {exc}", file=sys.stderr)
+        return 1
+    if not args.output:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    target = Path(args.output)
+    temporary = target.with_name(f".{target.name}.part")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except OSError as exc:
+        print(f"tableside export: {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,101 @@
+"""`tableside export`: the match record and the clock record from a journal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.cli import main as cli_main
+from kiosk.clocks.record import parse_clock_record
+from kiosk.engine.clock_table import ClockTable
+from kiosk.engine.journal import Journal
+from kiosk.engine.session import CarromSession
+from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.record import match_to_json, parse_record, replay
+
+from .conftest import FakeClock
+
+
+def carrom_journal(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
+    s = CarromSession(Journal(path), clock=clock, wall=wall)
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
+    clock.advance(7.5)
+    s.confirm(s.proposal.edited(pocketed=[]))
+    clock.advance(3)
+    s.confirm(s.proposal.edited(pocketed=["black"], striker=True))
+    s.undo()
+    return s
+
+
+def test_export_match_record_replays_to_the_session_state(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.db"
+    s = carrom_journal(path, clock, wall)
+    assert cli_main(["export", str(path)]) == 0
+    text = capsys.readouterr().out
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0] == {
+        "event": "match",
+        "rules": "icf",
+        "players": ["Asha", "Bina"],
+        "first_break": "Asha",
+        "board_limit": None,
+    }
+    assert [line["event"] for line in lines[1:]] == ["stroke", "stroke"]  # the undone one is gone
+    assert lines[2]["t"] == 7.5
+    assert s.match is not None
+    assert match_to_json(replay(parse_record(text))) == match_to_json(s.match)
+
+
+def test_export_to_a_file_while_the_kiosk_holds_the_journal(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    path = tmp_path / "j.db"
+    s = carrom_journal(path, clock, wall)  # still open: a second process reads it
+    target = tmp_path / "match.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "export", str(path), "-o", str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert len(parse_record(target.read_text())) == 3
+    s.confirm(s.proposal.edited(pocketed=["black"]))  # the kiosk was not blocked
+    assert len(s.journal.confirmed(s.match_id or 0)) == 3
+
+
+def test_export_clock_record(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.db"
+    t = ClockTable(Journal(path), clock=clock, wall=wall)
+    t.start_match(("Nikos", "Eleni"), 5)
+    t.start("Nikos")
+    clock.advance(9.5)
+    t.press("Nikos")
+    assert cli_main(["export", str(path), "--clock"]) == 0
+    record = parse_clock_record(capsys.readouterr().out)
+    assert record.header.players == ("Nikos", "Eleni")
+    assert [type(e).__name__ for _, e in record.events] == ["Start", "Press"]
+    assert record.events[1][1].t == 9.5
+
+
+def test_export_missing_journal_or_match_exits_1_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli_main(["export", str(tmp_path / "none.db")]) == 1
+    assert "none.db" in capsys.readouterr().err
+    Journal(tmp_path / "empty.db").close()
+    assert cli_main(["export", str(tmp_path / "empty.db")]) == 1
+    assert "no carrom match" in capsys.readouterr().err
+    assert cli_main(["export", str(tmp_path / "empty.db"), "--clock"]) == 1
+    assert "no backgammon clock" in capsys.readouterr().err
