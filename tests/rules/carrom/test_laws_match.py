@@ -1,0 +1,247 @@
+"""Laws 137-143 and the match as a whole: void boards, illegal events, undo, outcome."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.rules.carrom import IllegalEvent, Match, MatchState
+from kiosk.rules.carrom.events import (
+    Concede,
+    Event,
+    Foul,
+    ForfeitBoard,
+    MatchStart,
+    Pass,
+    Stroke,
+    Toss,
+    VoidBoard,
+    Waive,
+)
+
+W, B, Q = "white", "black", "queen"
+
+
+def singles(first: str = "Asha", limit: int | None = 8) -> Match:
+    return Match(MatchStart("icf", ("Asha", "Bina"), first, limit))
+
+
+def doubles(first: str = "Asha") -> Match:
+    return Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), first))
+
+
+def st(
+    *pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True
+) -> Stroke:
+    return Stroke(pocketed=pocketed, striker=striker, improper=improper, touched=touched)  # type: ignore[arg-type]
+
+
+def _to_turn_of(m: Match, side: str) -> None:
+    now = m.state.now
+    assert now is not None
+    if now.is_break:
+        m.push(st())
+    while m.state.now is not None and m.state.now.turn_side != side:
+        m.push(st())
+
+
+def win_board(m: Match, side: str, opp_left: int = 9) -> None:
+    """`side` covers the queen and pockets all its coins; the other side keeps `opp_left`."""
+    now = m.state.now
+    assert now is not None
+    other = now.black if side == now.white else now.white
+    if opp_left < 9:
+        _to_turn_of(m, other)
+        m.push(st(*[now.colours[other]] * (9 - opp_left)))
+        m.push(st())
+    _to_turn_of(m, side)
+    own = now.colours[side]
+    m.push(st(own))
+    m.push(st(Q, own))
+    left = m.state.now.on_board[own] if m.state.now else 0
+    m.push(st(*[own] * int(left)))
+
+
+def test_law_137_three_rounds_of_passes_void_the_board() -> None:
+    m = singles()
+    m.push(st(W))
+    m.push(st())  # Bina at turn
+    for _ in range(5):
+        m.push(Pass())
+    assert m.state.now is not None and m.state.now.passes == 5
+    m.push(Pass())
+    now = m.state.now
+    assert now is not None and now.breaker == "Asha" and now.is_break and now.board == 2
+    board = m.state.games[0].boards[0]
+    assert board.void and board.winner is None and board.law == "137"
+
+
+def test_law_137_a_stroke_breaks_the_run_of_passes() -> None:
+    m = singles()
+    m.push(st())
+    for _ in range(5):
+        m.push(Pass())
+    m.push(st())
+    assert m.state.now is not None and m.state.now.passes == 0
+    m.push(Pass())
+    assert len(m.state.games[0].boards) == 1 and not m.state.games[0].boards[0].void
+
+
+def test_law_137_doubles_needs_twelve_passes() -> None:
+    m = Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), "Asha"))
+    m.push(st())
+    for _ in range(11):
+        m.push(Pass())
+    assert not m.state.games[0].boards[0].void
+    m.push(Pass())
+    assert m.state.games[0].boards[0].void
+
+
+def test_law_140_the_umpire_voids_the_board_and_the_breaker_replays_it() -> None:
+    m = singles()
+    win_board(m, "Asha")
+    m.push(st(B))  # Bina breaks board 2
+    m.push(VoidBoard())
+    state = m.state
+    assert state.now is not None and state.now.breaker == "Bina" and state.now.board == 3
+    assert [b.void for b in state.games[0].boards] == [False, True]
+    assert m.outcome().board is not None and m.outcome().board.winner is None  # type: ignore[union-attr]
+
+
+def test_law_142_nothing_to_void_before_the_board_begins() -> None:
+    m = singles()
+    with pytest.raises(IllegalEvent, match="nothing to void"):
+        m.push(VoidBoard())
+
+
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        (Foul(by="Zed"), "'Zed' is not a player of this match"),
+        (Waive(by="Zed"), "not a player"),
+        (ForfeitBoard(by="Zed"), "not a player"),
+        (Concede(by="Zed"), "not a player"),
+        (Toss(winner="Asha"), "no toss is due"),
+        (Stroke(pocketed=("queen", "queen")), "queen"),
+        (Stroke(pocketed=("white",) * 10), "10 white coin"),
+        (Stroke(pocketed=("black",), off_board=("black",) * 9), "only 9 black"),
+    ],
+)
+def test_match_illegal_events_leave_the_state_unchanged(event: Event, reason: str) -> None:
+    m = singles()
+    m.push(st(W, W))
+    before = m.state
+    with pytest.raises(IllegalEvent, match=reason):
+        m.push(event)
+    assert m.state == before and len(m.events) == 1
+
+
+def test_match_the_queen_cannot_be_pocketed_twice() -> None:
+    m = singles()
+    m.push(st(W))
+    m.push(st(Q, W))
+    with pytest.raises(IllegalEvent, match="queen is not on the board"):
+        m.push(st(Q))
+
+
+@pytest.mark.parametrize(
+    ("start", "reason"),
+    [
+        (MatchStart("icf", ("Asha", "Bina", "Chitra"), "Asha"), "2 or 4 players"),
+        (MatchStart("icf", ("Asha", "Asha"), "Asha"), "named twice"),
+        (MatchStart("icf", ("Asha", "Bina"), "Zed"), "'Zed' is not a player"),
+        (MatchStart("pool", ("Asha", "Bina"), "Asha"), "unknown rule set 'pool'"),  # type: ignore[arg-type]
+        (MatchStart("icf", ("Asha", "Bina"), "Asha", 0), "board limit"),
+    ],
+)
+def test_match_bad_start_is_refused(start: MatchStart, reason: str) -> None:
+    with pytest.raises(IllegalEvent, match=reason):
+        Match(start)
+
+
+SCRIPT: list[Event] = [
+    st(W, W),
+    st(Q),
+    st(W, striker=True),
+    st(W),
+    st(),
+    st(striker=True),
+    Foul(by="Asha"),
+    st(B, B, B),
+    Waive(by="Bina"),
+    st(B, improper=True),
+    st(*[W] * 5),
+    Pass(),
+    st(B),
+    st(Q, B),
+    st(*[B] * 5),
+    st(W),
+    ForfeitBoard(by="Asha"),
+    st(touched=False),
+    VoidBoard(),
+    st(),
+    Concede(by="Bina"),
+]
+
+
+def _play_script(m: Match) -> list[MatchState]:
+    states = [m.state]
+    for event in SCRIPT:
+        try:
+            m.push(event)
+        except IllegalEvent:
+            continue
+        states.append(m.state)
+    return states
+
+
+def test_match_pop_restores_every_earlier_state_exactly() -> None:
+    m = singles()
+    states = _play_script(m)
+    assert len(states) > 15
+    assert m.state.winner == "Asha"
+    while m.events:
+        states.pop()
+        m.pop()
+        assert m.state == states[-1]
+    with pytest.raises(IndexError, match="no event to undo"):
+        m.pop()
+
+
+def test_match_replaying_after_undo_gives_the_same_states() -> None:
+    first = _play_script(singles())
+    m = singles()
+    _play_script(m)
+    while m.events:
+        m.pop()
+    assert _play_script(m) == first
+
+
+def test_match_outcome_reports_what_the_last_event_ended() -> None:
+    m = singles()
+    assert m.outcome().board is None
+    win_board(m, "Asha")
+    outcome = m.outcome()
+    assert outcome.board is not None and outcome.board.winner == "Asha" and outcome.game is None
+    m.push(st())
+    assert m.outcome().board is None
+    win_board(m, "Asha")
+    win_board(m, "Asha")
+    outcome = m.outcome()
+    assert outcome.game is not None and outcome.game.winner == "Asha" and outcome.match is None
+
+
+def test_match_state_lists_only_begun_games_and_boards() -> None:
+    m = singles()
+    assert m.state.games == ()
+    m.push(Foul())  # a technical foul before the break begins the board
+    assert len(m.state.games) == 1 and m.state.games[0].boards[0].winner is None
+    assert m.state.now is not None and m.state.now.owed["Asha"] == 1
+
+
+def test_match_calls_name_the_laws_of_the_last_event() -> None:
+    m = singles()
+    m.push(st())
+    m.push(st(B, striker=True))
+    assert m.state.calls == (
+        "law 73: own coin with the striker: it goes back with one due, turn goes on",
+    )
