@@ -5,6 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiosk.rules.bhukhar.record import GameEntry, SessionStart, Team, parse_session, write_session
 from kiosk.rules.bhukhar.scoresheet import GameResult, TeamScore, score_game
 from kiosk.rules.bhukhar.standings import standings
 
@@ -92,3 +93,36 @@ def test_rule_19_standings_order_is_total_and_stable(
             assert teams.index(rows[i - 1].team) < teams.index(row.team)
     assert sum(r.master for r in rows) == 2 * len(results)
     assert standings(teams, results) == rows  # deterministic
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_record_random_games_survive_the_record_round_trip(rnd: random.Random) -> None:
+    start = SessionStart(
+        (
+            Team("A", ("a1", "a2", "a3")),
+            Team("B", ("b1", "b2", "b3")),
+            Team("C", ("c1", "c2", "c3")),
+        )
+    )
+    events: list[GameEntry] = []
+    for round_no in range(1, 4):
+        pair = rnd.sample(["A", "B", "C"], 2)
+        full, totals = random_game(rnd, (pair[0], pair[1]))
+        events.append(GameEntry(round_no, 1, full if rnd.random() < 0.5 else totals))
+    session = parse_session(write_session(start, events))
+    assert [e.game for e, _ in session.games()] == [e.game for e in events]
+    assert [r for _, r in session.games()] == [score_game(e.game) for e in events]
+
+
+@SETTINGS
+@given(games_st, st.randoms(use_true_random=False))
+def test_rule_19_standings_do_not_depend_on_the_order_of_games(
+    games: list[tuple[int, int, int, int, int, int]], rnd: random.Random
+) -> None:
+    teams = [f"T{i}" for i in range(6)]
+    results = [
+        _result(teams[i], teams[j], ta, tb, ba, bb) for i, j, ta, tb, ba, bb in games if i != j
+    ]
+    shuffled = rnd.sample(results, len(results))
+    assert standings(teams, shuffled) == standings(teams, results)
