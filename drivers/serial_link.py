@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Self, TypeAlias
 
 import serial
 
@@ -157,7 +157,7 @@ class SerialWorker:
         self._drop_port()
         self._set_status("closed", f"{self.name} closed")
 
-    def __enter__(self) -> SerialWorker:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
