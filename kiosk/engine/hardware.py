@@ -1,0 +1,189 @@
+"""The parts beside the table, built from the settings: real on the Pi, simulated on a laptop.
+
+Each part is optional and starts on its own: a part that fails to start (a pin in use, no
+serial device, no camera) is recorded in `Parts.problems` and shown as a fault; the table
+goes on with what remains. Nothing here decides anything about the game.
+
+- pocket beams: `[pockets] source` "gpio" (drivers.pockets.PocketBeams on the pin factory of
+  `pin_factory`, lgpio on the Pi), "bridge" (drivers.bridge.SensorBridge on `[bridge] port`),
+  "simulated" (drivers.simulated.SimulatedBeams: keys 1-4 or a script, through MockFactory
+  pins and the same filter);
+- buzzer: drivers.buzzer.BuzzerPlayer on `[buzzer] pin` (a mock pin when simulated);
+- player display: drivers.display.PlayerDisplay on `[display] port` ("" : none);
+- camera: kiosk/engine/camera.py's feed on `[camera] source` ("none": no camera).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.config import Settings
+from kiosk.engine.inputs import PartFault
+from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+
+Sink = Callable[[object], None]
+
+
+@dataclass
+class Parts:
+    """What started. `beams` has `poll(now)` and `next_deadline()` when it is a GPIO or
+    simulated set (the runner calls them for the stuck check); `problems` lists the parts
+    that did not start, as (part, message)."""
+
+    beams: Any = None
+    simulated: Any = None
+    buzzer: Any = None
+    display: Any = None
+    camera: Any = None
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def pockets(self) -> tuple[int, ...]:
+        """The pockets whose beams are fitted and started (none if the beams failed)."""
+        return (1, 2, 3, 4) if self.beams is not None else ()
+
+    def outputs(self, frame_of: Callable[[Any], Any] | None = None) -> list[Output]:
+        out: list[Output] = []
+        if self.buzzer is not None:
+            out.append(BuzzerOutput(self.buzzer))
+        if self.display is not None and frame_of is not None:
+            out.append(DisplayOutput(self.display, frame_of))
+        return out
+
+    def pollers(self) -> list[Callable[[float], object]]:
+        poll = getattr(self.beams, "poll", None)
+        return [poll] if callable(poll) else []
+
+    def deadlines(self) -> list[Callable[[], float | None]]:
+        deadline = getattr(self.beams, "next_deadline", None)
+        return [deadline] if callable(deadline) else []
+
+    def report(self, sink: Sink, now: float) -> None:
+        """Post each part that did not start as a fault input."""
+        for part, message in self.problems:
+            sink(PartFault(now, part, message))
+
+    def close(self) -> None:
+        for part in (self.camera, self.simulated or self.beams, self.buzzer, self.display):
+            close = getattr(part, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):  # one part must not stop the others closing
+                    close()
+
+
+def build_parts(
+    settings: Settings,
+    sink: Sink,
+    *,
+    simulate: bool = False,
+    clock: Callable[[], float] = time.monotonic,
+    camera: bool = True,
+) -> Parts:
+    """Start every part the settings name; `simulate` swaps the beams and the buzzer's pin
+    for MockFactory pins and the camera for the synthetic board. `camera=False` leaves the
+    camera out (the backgammon and Bhukhar tables do not use it)."""
+    parts = Parts()
+    factory: Any = None
+    if not simulate and settings.pockets.pin_factory:
+        # One factory for the beams and the buzzer: one handle on the GPIO chip.
+        try:
+            from drivers.pinfactory import make_pin_factory
+
+            factory = make_pin_factory(settings.pockets.pin_factory)
+        except Exception as exc:
+            parts.problems.append(("gpio", f"GPIO pin factory did not start: {exc}"))
+    _beams(parts, settings, sink, simulate, clock, factory)
+    _buzzer(parts, settings, simulate, factory)
+    _display(parts, settings, clock)
+    if camera and settings.table.game == "carrom":
+        _camera(parts, settings, sink, simulate, clock)
+    return parts
+
+
+def _beams(
+    parts: Parts,
+    settings: Settings,
+    sink: Sink,
+    simulate: bool,
+    clock: Callable[[], float],
+    factory: Any,
+) -> None:
+    p = settings.pockets
+    glitch_s, stuck_s = p.glitch_ms / 1000.0, p.stuck_s
+    try:
+        if simulate or p.source == "simulated":
+            from drivers.simulated import SimulatedBeams
+
+            parts.simulated = SimulatedBeams(
+                sink=sink, clock=clock, pins=p.pins, glitch_s=glitch_s, stuck_s=stuck_s
+            )
+            parts.beams = parts.simulated.beams
+        elif p.source == "bridge":
+            from drivers.bridge import SensorBridge
+
+            parts.beams = SensorBridge(
+                settings.bridge.port,
+                sink=sink,
+                baud=settings.bridge.baud,
+                clock=clock,
+                glitch_s=glitch_s,
+                stuck_s=stuck_s,
+            )
+        else:
+            from drivers.pockets import PocketBeams
+
+            parts.beams = PocketBeams(
+                p.pins,
+                sink=sink,
+                pin_factory=factory,
+                clock=clock,
+                glitch_s=glitch_s,
+                stuck_s=stuck_s,
+            )
+    except Exception as exc:
+        parts.beams = parts.simulated = None
+        parts.problems.append(("beams", f"pocket beams did not start: {exc}"))
+
+
+def _buzzer(parts: Parts, settings: Settings, simulate: bool, factory: Any) -> None:
+    b = settings.buzzer
+    try:
+        from drivers.buzzer import BuzzerPlayer
+
+        if simulate:
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+            factory = MockFactory(pin_class=MockPWMPin) if b.tonal else MockFactory()
+        parts.buzzer = BuzzerPlayer(b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory)
+    except Exception as exc:
+        parts.problems.append(("buzzer", f"buzzer did not start: {exc}"))
+
+
+def _display(parts: Parts, settings: Settings, clock: Callable[[], float]) -> None:
+    d = settings.display
+    if not d.port:
+        return
+    try:
+        from drivers.display import PlayerDisplay
+
+        parts.display = PlayerDisplay(d.port, baud=d.baud, clock=clock)
+    except Exception as exc:
+        parts.problems.append(("display", f"player display did not start: {exc}"))
+
+
+def _camera(
+    parts: Parts, settings: Settings, sink: Sink, simulate: bool, clock: Callable[[], float]
+) -> None:
+    source = "synthetic" if simulate else settings.camera.source
+    if source == "none":
+        return
+    try:
+        from kiosk.engine.camera import start_camera
+
+        parts.camera = start_camera(source, settings, sink, clock=clock)
+    except Exception as exc:
+        parts.problems.append(("camera", f"camera {source!r} did not start: {exc}"))

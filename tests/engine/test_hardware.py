@@ -1,0 +1,136 @@
+"""The parts built from the settings: simulated beams into a session, parts that fail to
+start become faults, the camera feed's heartbeat and loss."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from drivers.hits import BeamHit
+from kiosk.config import Settings, with_values
+from kiosk.engine.camera import CameraFeed
+from kiosk.engine.hardware import build_parts
+from kiosk.engine.inputs import CameraAlive, CameraLost, PartFault
+from kiosk.engine.journal import Journal
+from kiosk.engine.session import CarromSession
+from kiosk.rules.carrom.events import MatchStart
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.005)
+    return condition()
+
+
+def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
+    settings = with_values(Settings(), pockets={"source": "simulated"})
+    s = CarromSession(Journal(tmp_path / "j.db"), settings)
+    parts = build_parts(settings, s.post, simulate=True, camera=False)
+    try:
+        assert parts.problems == []
+        assert parts.pockets == (1, 2, 3, 4) and parts.buzzer is not None
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        parts.simulated.press(3, 0.02)  # key 3: a coin through pocket 3, real MockFactory pins
+        assert wait_until(lambda: s.poll().proposal.hits == 1)
+        assert [v.beam for v in s.view.proposal.pockets] == [0, 0, 1, 0]
+        assert parts.pollers() and parts.deadlines()
+    finally:
+        parts.close()
+
+
+def test_hardware_gpio_beams_on_the_mock_factory(tmp_path: Path) -> None:
+    settings = with_values(Settings(), pockets={"source": "gpio", "pin_factory": "mock"})
+    got: list[object] = []
+    parts = build_parts(settings, got.append, camera=False)
+    try:
+        assert parts.problems == []
+        pin = parts.beams.pin_of(2)
+        pin.drive_low()  # the beam breaks
+        time.sleep(0.01)
+        pin.drive_high()
+        assert wait_until(lambda: any(isinstance(g, BeamHit) and g.pocket == 2 for g in got))
+    finally:
+        parts.close()
+
+
+@pytest.mark.filterwarnings("ignore::gpiozero.PinFactoryFallback")
+def test_hardware_a_part_that_fails_to_start_is_a_fault_not_a_crash(tmp_path: Path) -> None:
+    settings = with_values(
+        Settings(),
+        pockets={"source": "bridge"},
+        bridge={"port": str(tmp_path / "no-such-port")},
+        display={"port": "/dev/null/not-a-port"},
+        camera={"source": f"file:{tmp_path / 'missing.mp4'}"},
+    )
+    s = CarromSession(Journal(tmp_path / "j.db"), settings, camera=True)
+    parts = build_parts(settings, s.post)
+    try:
+        names = {part for part, _ in parts.problems}
+        assert "camera" in names
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        parts.report(s.post, time.monotonic())
+        view = s.poll()
+        assert "camera" in {f.part for f in view.faults}
+        assert all(isinstance(p, str) and m for p, m in parts.problems)
+    finally:
+        parts.close()
+
+
+def test_hardware_part_fault_messages_name_the_part() -> None:
+    got: list[object] = []
+    settings = with_values(Settings(), camera={"source": "none"})
+    parts = build_parts(settings, got.append, simulate=True)
+    try:
+        parts.problems.append(("display", "player display did not start: gone"))
+        parts.report(got.append, 5.0)
+        assert PartFault(5.0, "display", "player display did not start: gone") in got
+    finally:
+        parts.close()
+
+
+class Frames:
+    """Real image arrays, then a camera that stops delivering, then comes back."""
+
+    def __init__(self) -> None:
+        self.failing = threading.Event()
+        self.count = 0
+
+    def read(self) -> Any:
+        if self.failing.is_set():
+            return None
+        self.count += 1
+        return np.full((48, 64, 3), self.count % 255, dtype=np.uint8)
+
+
+def test_camera_feed_heartbeat_loss_and_return() -> None:
+    frames = Frames()
+    seen: list[tuple[float, int]] = []
+    got: list[object] = []
+
+    def watch(t: float, frame: Any) -> list[object]:
+        seen.append((t, int(frame.mean())))
+        return []
+
+    feed = CameraFeed(
+        frames.read, watch, got.append, alive_every_s=0.05, lost_after=3, retry_s=0.01
+    )
+    try:
+        assert wait_until(lambda: any(isinstance(g, CameraAlive) for g in got))
+        assert wait_until(lambda: len(seen) > 5)
+        frames.failing.set()
+        assert wait_until(lambda: any(isinstance(g, CameraLost) for g in got))
+        lost_at = len(got)
+        frames.failing.clear()
+        assert wait_until(lambda: any(isinstance(g, CameraAlive) for g in got[lost_at:]))
+    finally:
+        feed.close()
+    assert feed.frames == len(seen)
