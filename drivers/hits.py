@@ -45,9 +45,9 @@ class BeamFilter:
 
     The rules, in the order they apply:
 
-    - an interruption shorter than `glitch_s` is a glitch and is dropped, unless
-      the beam breaks again within `merge_s` (chatter at the leading edge: the
-      glitch's start becomes the hit's start);
+    - a break shorter than `glitch_s` is held back: if the beam breaks again
+      within `merge_s` it was chatter at the leading edge, and the interruption
+      goes on from its first edge; otherwise it was a glitch and is dropped;
     - a hit is reported at once when the beam clears (lowest latency); if the
       beam breaks again within `merge_s` of that, it is chatter at the trailing
       edge and is absorbed into the hit already reported;
@@ -79,6 +79,7 @@ class BeamFilter:
         self.broken = False
         self.stuck = False
         self._start = 0.0  # start of the current interruption
+        self._pulse = 0.0  # the latest breaking edge (chatter included)
         self._absorbing = False  # current interruption is trailing chatter of a reported hit
         self._last_end: float | None = None  # when the last reported hit cleared
         self._glitch: tuple[float, float] | None = None  # a too-short interruption, held back
@@ -118,6 +119,7 @@ class BeamFilter:
         return None
 
     def _break(self, t: float) -> None:
+        self._pulse = t
         glitch, self._glitch = self._glitch, None
         self._absorbing = False
         if glitch is not None and t - glitch[1] <= self.merge_s:
@@ -137,9 +139,8 @@ class BeamFilter:
             self._absorbing = False
             self._last_end = t  # chatter may go on; keep absorbing from here
             return []
-        duration = t - self._start
-        if duration < self.glitch_s:
-            self._glitch = (self._start, t)
+        if t - self._pulse < self.glitch_s:
+            self._glitch = (self._start, t)  # a glitch, or leading chatter: wait and see
             return []
         self._last_end = t
-        return [BeamHit(self.pocket, self._start, duration)]
+        return [BeamHit(self.pocket, self._start, t - self._start)]

@@ -42,6 +42,15 @@ def test_beams_leading_chatter_merges_into_the_hit_from_the_first_edge() -> None
     assert out == [BeamHit(3, 5.0, pytest.approx(0.015))]
 
 
+def test_beams_leading_chatter_longer_in_all_than_a_glitch_still_merges() -> None:
+    # three 0.3 ms bounces span 1.5 ms, more than the glitch minimum, yet each
+    # bounce is shorter than it: the hit starts at the first and lasts to the end
+    f = BeamFilter(3, glitch_s=0.0005)
+    edges = [(5.0, True), (5.0003, False), (5.0006, True), (5.0009, False), (5.0012, True)]
+    edges.append((5.02, False))
+    assert run(f, edges) == [BeamHit(3, 5.0, pytest.approx(0.02))]
+
+
 def test_beams_trailing_chatter_is_absorbed_into_the_hit_already_reported() -> None:
     f = BeamFilter(4)
     edges = [(2.0, True), (2.010, False), (2.0102, True), (2.0104, False), (2.0110, True)]
