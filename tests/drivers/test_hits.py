@@ -123,7 +123,7 @@ def chattered(
         for _ in range(n):  # leading chatter: break 0.1 ms, clear 0.1 ms
             edges += [(t, True), (t + 0.0001, False)]
             t += 0.0002
-        end = start + length
+        end = t + length  # the main break itself lasts `length`
         edges += [(t, True), (end, False)]
         t = end
         for _ in range(n):  # trailing chatter
