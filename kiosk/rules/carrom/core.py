@@ -14,6 +14,8 @@ doubles players 0 and 2 are partners against 1 and 3, so a player's side is
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, Outcome, QueenState
 
 WHITE, BLACK = 0, 1
@@ -57,6 +59,9 @@ _SLOTS = (
     "began",
 )
 _LISTS = ("points", "games_won", "on", "owed", "placing", "opened")
+_PLAIN = tuple(name for name in _SLOTS if name not in _LISTS)
+# One C-level call reads every immutable field; the six short lists are sliced.
+_GET_PLAIN = attrgetter(*_PLAIN)
 
 
 class Core:
@@ -126,15 +131,22 @@ class Core:
 
     def snapshot(self) -> tuple[object, ...]:
         """The values of every field, lists copied: enough to restore exactly."""
-        values = [getattr(self, name) for name in _SLOTS]
-        for i, name in enumerate(_SLOTS):
-            if name in _LISTS:
-                values[i] = list(values[i])
-        return tuple(values)
+        return (
+            _GET_PLAIN(self),
+            self.points[:],
+            self.games_won[:],
+            self.on[:],
+            self.owed[:],
+            self.placing[:],
+            self.opened[:],
+        )
 
     def restore(self, values: tuple[object, ...]) -> None:
-        for name, value in zip(_SLOTS, values, strict=True):
-            setattr(self, name, list(value) if name in _LISTS else value)  # type: ignore[call-overload]
+        plain, *lists = values
+        for name, value in zip(_PLAIN, plain, strict=True):  # type: ignore[call-overload]
+            setattr(self, name, value)
+        for name, value in zip(_LISTS, lists, strict=True):
+            setattr(self, name, list(value))  # type: ignore[call-overload]
 
     # -- seating and colours ----------------------------------------------
 
