@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.rules.carrom import IllegalEvent, Match
-from kiosk.rules.carrom.events import Foul, MatchStart, Stroke, Waive
+from kiosk.rules.carrom.events import ForfeitBoard, Foul, MatchStart, Stroke, Waive
 
 W, B, Q = "white", "black", "queen"
 
@@ -286,3 +286,32 @@ def test_law_89_a_dues_of_the_two_sides_do_not_cancel() -> None:
     m.push(st(striker=True))  # Bina owes
     m.push(st(striker=True))  # Asha owes
     assert now_of(m).owed == {"Asha": 1, "Bina": 1}
+
+
+def test_law_86_a_foul_while_placing_a_due_costs_the_placer_a_coin() -> None:
+    m = singles()
+    m.push(st(W, W))  # Asha: 7 whites, at turn
+    m.push(st())
+    m.push(st(B))  # Bina: one black in
+    m.push(st(striker=True))  # Bina's due: Asha places it
+    assert now_of(m).placer == "Asha" and now_of(m).turn == "Asha"
+    m.push(Foul(by="Asha"))  # Asha disturbs a coin while placing (laws 86, 114): before her stroke
+    now = now_of(m)
+    assert now.turn == "Asha" and now.on_board["white"] == 8
+
+
+def test_law_116_striker_off_the_board_after_an_own_coin_turn_goes_on() -> None:
+    m = singles()
+    bina_to_play(m)
+    m.push(off("striker", pocketed=(B,)))
+    now = now_of(m)
+    assert now.turn == "Bina" and now.owed == {"Asha": 0, "Bina": 0}
+
+
+def test_law_121_forfeit_with_the_queen_waiting_for_its_cover_gives_the_queen() -> None:
+    m = singles()
+    bina_to_play(m, blacks=3)
+    m.push(st(Q))  # Bina's queen waits for its cover
+    m.push(ForfeitBoard(by="Bina"))
+    board = m.state.games[0].boards[0]
+    assert (board.winner, board.points, board.queen) == ("Asha", 6 + 3, None)
