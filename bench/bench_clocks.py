@@ -188,9 +188,10 @@ def run(seconds: float, seed: int) -> int:
         f"ran {finish - start:.1f} s: {TABLES} carrom tables and {TABLES} backgammon clocks "
         f"in one loop, {presses} presses at random intervals, seed {seed}"
     )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"cpu: {os.cpu_count()} cores, one kept busy by a spinning process; "
-        "other engineers' work was sharing the machine"
+        f"load average {load}: other work was sharing the machine"
     )
     for name, values in (
         ("turn timer warnings+expiries", late_turn),
