@@ -74,6 +74,8 @@ class Match:
         self._events: list[Event] = []
         self._undo: list[tuple[object, ...]] = []
         self._state: MatchState | None = None
+        self._games_key: tuple[object, ...] = ()
+        self._games: tuple[GameResult, ...] = ()
 
     # -- the public face -----------------------------------------------------
 
@@ -292,18 +294,20 @@ class Match:
     def _build(self) -> MatchState:
         c = self._core
         sides = c.side_names
-        games = c.done_games
-        if c.boards or c.began:
-            boards = (*c.boards, c.board_result()) if c.began else c.boards
-            points = {sides[0]: c.points[0], sides[1]: c.points[1]}
-            games = (*games, GameResult(None, points, boards))
-        now = None if c.winner != NO_ONE else self._now()
+        key = (c.done_games, c.boards, c.began, c.queen, c.queen_by, c.breaker, *c.points)
+        if key != self._games_key:  # the games change only when a board does
+            games = c.done_games
+            if c.boards or c.began:
+                boards = (*c.boards, c.board_result()) if c.began else c.boards
+                points = {sides[0]: c.points[0], sides[1]: c.points[1]}
+                games = (*games, GameResult(None, points, boards))
+            self._games_key, self._games = key, games
         return MatchState(
             rules=self.rules.name,
             sides=sides,
             winner=None if c.winner == NO_ONE else sides[c.winner],
-            games=games,
-            now=now,
+            games=self._games,
+            now=None if c.winner != NO_ONE else self._now(),
             players=c.names,
             board_limit=self._limit,
             games_won={sides[0]: c.games_won[0], sides[1]: c.games_won[1]},
