@@ -20,10 +20,12 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
-from kiosk.ui.carrom_setup import CarromSetupScreen
+from kiosk.ui.carrom import CarromScreen
+from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.services import Services
@@ -62,10 +64,12 @@ class TablesideApp(App):
             )
         )
         manager.add_widget(CarromSetupScreen(name="setup_carrom"))
+        manager.add_widget(CarromScreen(name="carrom"))
         manager.add_widget(BackgammonSetupScreen(name="setup_backgammon"))
         manager.add_widget(BackgammonScreen(name="backgammon"))
         self.manager = manager
         Clock.schedule_interval(self._tick, TICK_S)
+        Window.bind(on_key_down=self._key_down)
         return manager
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
@@ -119,7 +123,13 @@ class TablesideApp(App):
     def resume(self) -> None:
         """Home's resume button: the journal's unfinished match, exactly where it was."""
         kind = self.services.unfinished()
-        if kind == "backgammon":
+        if kind == "carrom":
+            session = self.services.carrom_session()
+            carrom_view = session.view if session.match is not None else session.resume()
+            if carrom_view is not None:
+                self.screen("carrom").attach(session, carrom_view)
+                self.show("carrom")
+        elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
             view = table.view() if table.cm is not None else table.resume()
@@ -128,6 +138,19 @@ class TablesideApp(App):
                 self.show("backgammon")
 
     # -- starting matches ---------------------------------------------------------
+    def start_carrom(self, setup: CarromSetupScreen) -> None:
+        """The setup's Start: the record's first line goes to a carrom session."""
+        try:
+            start = setup.match_start()
+            session = self.services.carrom_session(float(setup.stroke_s))
+            view = session.start_match(start)
+        except (SetupError, IllegalEvent) as exc:
+            setup.message = str(exc)
+            return
+        setup.message = ""
+        self.screen("carrom").attach(session, view)
+        self.show("carrom")
+
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
         table = self.services.clock_table()
@@ -149,6 +172,17 @@ class TablesideApp(App):
     def open_settings(self, *_: object) -> bool:
         # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
         self.open_settings_pin()
+        return False
+
+    # -- keys -------------------------------------------------------------------
+    def _key_down(
+        self, _window: object, _key: int, _scancode: int, text: str | None, *_: object
+    ) -> bool:
+        """Keys 1-4 are coins through pockets 1-4 when the beams are simulated."""
+        press = self.services.press_pocket
+        if press is not None and text in ("1", "2", "3", "4"):
+            press(int(text))
+            return True
         return False
 
     # -- time -------------------------------------------------------------------

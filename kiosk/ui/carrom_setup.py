@@ -13,6 +13,7 @@ from kivy.properties import (
     ListProperty,
     NumericProperty,
     OptionProperty,
+    StringProperty,
 )
 from kivy.uix.screenmanager import Screen
 
@@ -38,6 +39,7 @@ class CarromSetupScreen(Screen):
     #: 0: no board limit (quarter-final onward, law 56); else boards per game.
     board_limit = NumericProperty(8)
     stroke_s = NumericProperty(15.0)
+    message = StringProperty("")
 
     def seats(self) -> int:
         return 4 if self.doubles else 2

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.config import Settings
+from kiosk.config import Settings, with_values
 from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.journal import Journal
+from kiosk.engine.session import CarromSession
 
 
 def _keep(_settings: Settings) -> None:
@@ -37,9 +38,15 @@ class Services:
     grab_frame: Callable[[], Any] = lambda: None
     #: The buzzer, the player display, ...: engine Outputs every table session speaks to.
     outputs: list[Any] = field(default_factory=list)
+    #: Simulated beams: a coin through pocket 1-4 (keys 1-4); None on a real table.
+    press_pocket: Callable[[int], None] | None = None
+    #: The pockets with a beam fitted, and whether a camera watches the board.
+    beams: tuple[int, ...] = (1, 2, 3, 4)
+    camera: bool = False
     extras: dict[str, object] = field(default_factory=dict)
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
+    _carrom: CarromSession | None = None
 
     @property
     def journal_path(self) -> Path:
@@ -61,6 +68,31 @@ class Services:
                 settings=self.settings.backgammon,
             )
         return self._clock_table
+
+    def carrom_session(self, stroke_s: float | None = None) -> CarromSession:
+        """The carrom table session; a new one when the match's stroke timer differs from
+        the current session's (the timers are fixed when a session is made)."""
+        session = self._carrom
+        settings = self.settings
+        if stroke_s is not None and stroke_s != settings.timers.stroke_s:
+            settings = with_values(settings, timers={"stroke_s": stroke_s})
+        if session is None or session.settings.timers != settings.timers:
+            session = CarromSession(
+                self.journal(),
+                settings,
+                clock=self.clock,
+                outputs=list(self.outputs),
+                beams=self.beams,
+                camera=self.camera,
+            )
+            self._carrom = session
+        return session
+
+    def post(self, item: object) -> None:
+        """A sensor's input (any thread): to the carrom session, if one is open."""
+        session = self._carrom
+        if session is not None:
+            session.post(item)
 
     def unfinished(self) -> str | None:
         """The kind of the unfinished match to resume ("carrom", "backgammon", ...), or None."""

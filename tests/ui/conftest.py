@@ -14,7 +14,7 @@ PIN = "2468"
 
 @pytest.fixture
 def fake_clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1000.0)
 
 
 @pytest.fixture

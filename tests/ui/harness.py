@@ -53,23 +53,12 @@ from kivy.base import EventLoop, runTouchApp  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
+from drivers.simulated import ManualClock as FakeClock  # noqa: E402
+from drivers.simulated import SimulatedBeams  # noqa: E402
 from kiosk.ui.app import TablesideApp  # noqa: E402
 from kiosk.ui.services import Services  # noqa: E402
 
 _started = False
-
-
-class FakeClock:
-    """The one monotonic clock of the kiosk, moved by the test."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def pump(frames: int = 6) -> None:
@@ -133,6 +122,20 @@ class Kiosk:
         assert found, f"no button {text!r} on screen {self.current}"
         self.tap(found[0])
 
+    def key(self, name: str) -> None:
+        """Press a key on the keyboard (xdotool's key names: "1", "Return", ...)."""
+        pump(2)
+        _xdotool("key", name)
+        pump(4)
+
+    def type(self, wid: str, text: str) -> None:
+        """Tap a text field, select all it holds, and type `text` over it."""
+        self.tap(wid)
+        _xdotool("key", "ctrl+a")
+        pump(2)
+        _xdotool("type", "--delay", "20", text)
+        pump(4)
+
     def advance(self, seconds: float, frames: int = 4) -> None:
         """Move the fake clock and let the app follow it."""
         self.clock.advance(seconds)
@@ -156,6 +159,9 @@ def _start_loop() -> None:
 
 
 def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
+    # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session.
+    beams = SimulatedBeams(sink=services.post, clock=clock)
+    services.press_pocket = beams.press
     app = TablesideApp(services)
     app._run_prepare()
     _start_loop()
@@ -168,5 +174,6 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         from kivy.clock import Clock
 
         Clock.unschedule(app._tick)
+        beams.close()
         services.close()
         pump(2)

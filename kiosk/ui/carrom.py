@@ -1,0 +1,336 @@
+"""The carrom umpire console: scoreboard, the proposed stroke, the umpire's calls, the timer.
+
+Everything shown comes from the engine's CarromView (kiosk/engine/session.py); every
+button calls one session command. The laws are the rules core's: this screen never
+decides a foul, a due or a point. A refused command shows the core's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from kiosk.engine.session import CarromSession, CarromView
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
+from kiosk.ui.kvload import load_kv
+
+TIMER_NAMES = {
+    "stroke": "Stroke (law 50)",
+    "break": "Break (law 46)",
+    "placing": "Placing dues (law 88)",
+    "waive": "Waive? (law 87 a)",
+    "change_sides": "Change sides (law 61)",
+    "interval": "Interval (law 138)",
+}
+#: Who a picked player is for: the command and what the picker asks.
+PICKS = {
+    "foul": "Foul on whom? (law 63 technical / 64)",
+    "concede": "Who concedes the match? (law 139)",
+    "forfeit_board": "Who loses this board? (laws 51, 91, 121, 126)",
+    "toss": "Who won the toss? (law 56 b)",
+}
+
+
+SHEET_HEADER = ("Game", "Board", "Breaker", "Winner", "Points", "Queen", "")
+
+
+class SheetGrid(ScrollView):
+    """The scoresheet's table: one row per board begun (void ones too), newest last."""
+
+    rows_data = ListProperty([])
+
+    def on_rows_data(self, _widget: object, rows: list[list[str]]) -> None:
+        grid = self.ids.grid
+        grid.clear_widgets()
+        for i, row in enumerate([list(SHEET_HEADER), *rows]):
+            for cell in row:
+                grid.add_widget(
+                    Label(text=cell, bold=i == 0, font_size=grid.row_default_height * 0.55)
+                )
+        self.scroll_y = 0
+
+
+def timer_text(seconds: float) -> str:
+    """Whole seconds under a minute ("12"), else minutes ("9:58"), never less than is left."""
+    whole = int(-(-seconds // 1))
+    if whole < 60:
+        return str(whole)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class CarromScreen(Screen):
+    """Mirrors a CarromView into properties the .kv binds to."""
+
+    session: Any = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    status = StringProperty("")
+    queen = StringProperty("")
+    on_board = StringProperty("")
+    names = ListProperty(["", ""])
+    colours = ListProperty(["", ""])
+    points = ListProperty([0, 0])
+    games = ListProperty([0, 0])
+    pocketed = ListProperty([0, 0])
+    owed = ListProperty([0, 0])
+    at_turn = ListProperty([False, False])
+    timer = StringProperty("")
+    timer_kind = StringProperty("")
+    timer_held = BooleanProperty(False)
+    timer_low = BooleanProperty(False)
+    # the proposal
+    prop_white = NumericProperty(0)
+    prop_black = NumericProperty(0)
+    prop_queen = BooleanProperty(False)
+    prop_striker = BooleanProperty(False)
+    prop_off = StringProperty("")
+    prop_improper = BooleanProperty(False)
+    prop_source = StringProperty("")
+    prop_notes = StringProperty("")
+    prop_review = BooleanProperty(False)
+    prop_pockets = StringProperty("")
+    is_break = BooleanProperty(False)
+    touched = BooleanProperty(True)
+    phase = StringProperty("no_match")
+    banner = StringProperty("")
+    banner_kind = StringProperty("")
+    placing = StringProperty("")
+    error = StringProperty("")
+    faults = StringProperty("")
+    can_undo = BooleanProperty(False)
+    over = BooleanProperty(False)
+    # the player picker (foul, concede, forfeit, toss)
+    pick_action = StringProperty("")
+    pick_question = StringProperty("")
+    pick_players = ListProperty([])
+    # the scoresheet
+    sheet_rows = ListProperty([])
+    sheet_totals = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._redraw = Clock.create_trigger(self._show, -1)
+        self._latest: CarromView | None = None
+        self._shown: CarromView | None = None
+        #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
+        self.drawn: Callable[[CarromView], None] | None = None
+
+    # -- following the session -------------------------------------------------------
+    def attach(self, session: CarromSession, view: CarromView) -> None:
+        self.session = session
+        self.pick_action = ""
+        self.changed(view)
+
+    def follow(self, now: float) -> None:
+        """The app's tick: the session takes queued sensor inputs and fires its timers."""
+        if self.session is not None:
+            self.changed(self.session.poll(now))
+
+    def changed(self, view: CarromView) -> None:
+        """A new view; the redraw is coalesced to once a frame."""
+        self._latest = view
+        self._redraw()
+
+    def _show(self, *_: object) -> None:
+        view = self._latest
+        if view is None or view == self._shown:
+            return
+        self._shown = view
+        self._show_state(view)
+        self._show_timer(view)
+        self._show_proposal(view)
+        self.phase = view.phase
+        self.can_undo = view.can_undo
+        self.error = view.last_error or ""
+        self.faults = "  ·  ".join(f.message for f in view.faults)
+        if self.drawn is not None:
+            self.drawn(view)
+
+    def _show_state(self, view: CarromView) -> None:
+        state = view.state
+        if state is None:
+            return
+        board = scoreboard(state)
+        self.title = board.title
+        self.status = board.status
+        self.queen = board.queen
+        self.on_board = board.on_board
+        self.names = [s.name for s in board.sides]
+        self.colours = [s.colour for s in board.sides]
+        self.points = [s.points for s in board.sides]
+        self.games = [s.games for s in board.sides]
+        self.pocketed = [s.pocketed for s in board.sides]
+        self.owed = [s.owed for s in board.sides]
+        self.at_turn = [s.at_turn for s in board.sides]
+        self.over = state.winner is not None
+        now = state.now
+        self.is_break = bool(now and now.is_break)
+        placing = ""
+        if now is not None and now.placer is not None:
+            coins = sum(now.placing.values())
+            if coins:
+                placing = f"{now.placer} places {coins} coin{'s' if coins > 1 else ''} (law 88)"
+        self.placing = placing
+        self.banner, self.banner_kind = self._banner(view)
+        self.sheet_rows = [
+            [
+                str(r.game),
+                str(r.board),
+                r.breaker,
+                r.winner or "-",
+                str(r.points) if r.winner else "",
+                r.queen or "",
+                r.note,
+            ]
+            for r in scoresheet(state)
+        ]
+        self.sheet_totals = "\n".join(game_totals(state))
+
+    @staticmethod
+    def _banner(view: CarromView) -> tuple[str, str]:
+        state = view.state
+        assert state is not None
+        if state.winner is not None:
+            return f"{state.winner} wins the match", "over"
+        if view.expired:
+            name = TIMER_NAMES.get(view.expired, view.expired).split(" (")[0]
+            return f"Time! The {name.lower()} timer ran out: the umpire rules", "expired"
+        if view.timer is not None and view.timer.kind == "interval":
+            return "Interval before the third game (law 138)", "interval"
+        if state.change_sides:
+            return "Change sides (law 60)", "sides"
+        if state.toss_due:
+            return "Tie at the board limit: toss for the extra board (law 56 b)", "toss"
+        ended = view.outcome
+        if ended is not None and ended.game is not None:
+            return f"Game to {ended.game.winner} ({ended.game.reason})", "game"
+        if ended is not None and ended.board is not None:
+            b = ended.board
+            won = f"{b.winner} wins the board, {b.points} points" if b.winner else "Board void"
+            return f"{won} (law {b.law})", "board"
+        return "", ""
+
+    def _show_timer(self, view: CarromView) -> None:
+        t = view.timer
+        if t is None:
+            self.timer, self.timer_kind, self.timer_held, self.timer_low = "", "", False, False
+            if view.awaiting_lift:
+                self.timer_kind = "Starts when the striker is lifted (law 124 b)"
+            elif view.phase == "moving":
+                self.timer_kind = "Stroke under way"
+            elif view.phase == "at_rest":
+                self.timer_kind = "Coins at rest: confirm the stroke"
+            return
+        self.timer = timer_text(t.remaining)
+        self.timer_kind = TIMER_NAMES.get(t.kind, t.kind) + ("  · stopped" if t.held else "")
+        self.timer_held = t.held
+        self.timer_low = t.remaining <= 5 and t.kind in ("stroke", "break", "placing", "waive")
+
+    def _show_proposal(self, view: CarromView) -> None:
+        p = view.proposal
+        self.prop_white = p.pocketed.count("white")
+        self.prop_black = p.pocketed.count("black")
+        self.prop_queen = "queen" in p.pocketed
+        self.prop_striker = p.striker
+        self.prop_off = ", ".join(p.off_board)
+        self.prop_improper = p.improper
+        self.touched = p.touched
+        self.prop_source = {
+            "beams+camera": "beams + camera",
+            "beams": "beams only: check the colours",
+            "camera": "camera",
+            "manual": "enter the stroke",
+            "umpire": "as the umpire set it",
+        }.get(p.source, p.source)
+        self.prop_review = p.review and p.source != "manual"
+        self.prop_notes = "; ".join(p.notes) if p.source != "manual" else ""
+        seen = []
+        for pv in p.pockets:
+            beam = "-" if pv.beam is None else str(pv.beam)
+            cam = "" if pv.camera is None else "/" + "".join(c[0].upper() for c in pv.camera)
+            if pv.beam or pv.camera:
+                seen.append(f"P{pv.pocket}: {beam}{cam}")
+        self.prop_pockets = "  ".join(seen)
+
+    # -- commands ----------------------------------------------------------------------
+    def _do(self, command: str, *args: Any, **kw: Any) -> None:
+        if self.session is None:
+            return
+        try:
+            view = getattr(self.session, command)(*args, **kw)
+        except (IllegalEvent, ValueError) as exc:
+            self.error = str(exc)
+            return
+        self.changed(view)
+
+    def _pocketed(self) -> list[str]:
+        return list(self.session.proposal.pocketed) if self.session is not None else []
+
+    def coin(self, colour: str, delta: int) -> None:
+        """The proposal's quick edit: one more (or one fewer) coin of `colour` pocketed."""
+        pocketed = self._pocketed()
+        if delta > 0:
+            pocketed.append(colour)
+        elif colour in pocketed:
+            pocketed.reverse()
+            pocketed.remove(colour)
+            pocketed.reverse()
+        else:
+            return
+        self._do("edit", pocketed=pocketed)
+
+    def toggle_queen(self) -> None:
+        self.coin("queen", -1 if self.prop_queen else 1)
+
+    def toggle_striker(self) -> None:
+        self._do("edit", striker=not self.prop_striker)
+
+    def toggle_improper(self) -> None:
+        self._do("edit", improper=not self.prop_improper)
+
+    def toggle_touched(self) -> None:
+        self._do("edit", touched=not self.touched)
+
+    def off_board(self, what: str) -> None:
+        """A coin (or the striker) jumped off the board; "" clears the list."""
+        current = [] if not what or self.session is None else list(self.session.proposal.off_board)
+        self._do("edit", off_board=[*current, what] if what else [])
+
+    def confirm(self) -> None:
+        self._do("confirm")
+
+    def command(self, name: str) -> None:
+        """A plain call: waive, pass_turn, undo, void_board, play, striker_lifted,
+        dues_placed, ask_waive, stop_clock, restart_clock."""
+        self._do(name)
+
+    def ask(self, action: str) -> None:
+        """Open the player picker for `action` (foul, concede, forfeit_board, toss)."""
+        state = self.session.view.state if self.session is not None else None
+        if state is None:
+            return
+        self.pick_players = list(state.players)
+        self.pick_question = PICKS[action]
+        self.pick_action = action
+
+    def picked(self, player: str) -> None:
+        action, self.pick_action = self.pick_action, ""
+        if action == "toss":
+            self._do("toss", player)
+        elif action:
+            self._do(action, by=player)
+
+
+load_kv(__file__)

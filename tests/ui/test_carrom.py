@@ -1,0 +1,91 @@
+"""The carrom umpire console with real taps: a whole board from setup to result, the beams'
+proposal, quick edits, undo, a refused event, fouls and the scoresheet."""
+
+from __future__ import annotations
+
+from .harness import Kiosk
+
+
+def _setup(kiosk: Kiosk, first: str = "Asha", second: str = "Bina") -> None:
+    kiosk.tap("carrom_icf")
+    assert kiosk.current == "setup_carrom"
+    kiosk.type("name_0", first)
+    kiosk.type("name_1", second)
+    assert list(kiosk.screen().names[:2]) == [first, second]
+    kiosk.shot("carrom_setup")
+    kiosk.tap("start")
+    assert kiosk.current == "carrom"
+
+
+def test_carrom_whole_board_from_setup_to_result(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    assert screen.names == ["Asha", "Bina"] and screen.colours == ["white", "black"]
+    assert screen.status == "Asha to break"
+    kiosk.tap("play")  # the umpire's "play": 15 s to break (law 46)
+    kiosk.advance(3.0)
+    assert screen.timer == "12" and screen.timer_kind.startswith("Break")
+    # A coin through pocket 1 on the simulated beams (key 1): the proposal is drawn.
+    kiosk.key("1")
+    kiosk.advance(0.5)
+    assert screen.prop_white == 1 and screen.prop_review
+    assert "beams" in screen.prop_source
+    kiosk.shot("carrom_proposal")
+    # The umpire adds the queen (law 97 b: with the first own coin, still to cover).
+    kiosk.tap("queen_in")
+    assert screen.prop_queen and screen.prop_white == 1
+    kiosk.tap("confirm")
+    assert screen.queen.startswith("Queen pocketed, to cover")
+    assert screen.at_turn == [True, False]
+    # The next stroke pockets the other eight whites: the board is Asha's, 9 + 3 (law 52 a).
+    for _ in range(8):
+        kiosk.tap("white_plus")
+    assert screen.prop_white == 8
+    kiosk.tap("confirm")
+    assert screen.points == [12, 0]
+    assert screen.banner == "Asha wins the board, 12 points (law 52 a)"
+    assert screen.status == "Bina to break"
+    kiosk.shot("carrom_board_won")
+    kiosk.tap("sheet")
+    assert ["1", "1", "Asha", "Asha", "12", "Asha", "law 52 a"] in screen.sheet_rows
+    kiosk.shot("carrom_scoresheet")
+    kiosk.tap("sheet_close")
+
+
+def test_carrom_undo_takes_back_the_last_confirmed_stroke(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    assert screen.ids.undo.disabled
+    kiosk.tap("white_plus")
+    kiosk.tap("queen_in")
+    kiosk.tap("confirm")
+    assert screen.queen.startswith("Queen pocketed")
+    assert not screen.ids.undo.disabled
+    kiosk.tap("undo")
+    assert screen.queen == "Queen on the board"
+    assert screen.on_board == "On the board: 9 white, 9 black"
+    assert screen.ids.undo.disabled
+    assert screen.session.view.events == 0
+
+
+def test_carrom_refused_event_shows_the_core_reason_and_changes_nothing(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    kiosk.tap("waive")  # nothing is owed: the core refuses
+    assert screen.error
+    assert screen.session.view.events == 0
+    kiosk.shot("carrom_refused")
+
+
+def test_carrom_technical_foul_on_the_player_not_at_turn(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")  # Asha pockets a white on the break and plays on
+    kiosk.tap("foul")
+    assert screen.pick_action == "foul"
+    kiosk.shot("carrom_foul_picker")
+    kiosk.tap("pick_1")  # Bina, not at turn: a technical foul (law 63)
+    assert screen.pick_action == ""
+    assert screen.session.view.events == 2
+    assert screen.at_turn == [True, False]
