@@ -82,10 +82,12 @@ def build_parts(
     simulate: bool = False,
     clock: Callable[[], float] = time.monotonic,
     camera: bool = True,
+    beams: bool = True,
 ) -> Parts:
     """Start every part the settings name; `simulate` swaps the beams and the buzzer's pin
-    for MockFactory pins and the camera for the synthetic board. `camera=False` leaves the
-    camera out (the backgammon and Bhukhar tables do not use it)."""
+    for MockFactory pins and the camera for the synthetic board (unless the camera source is
+    "none"). `camera=False` and `beams=False` leave those out (the backgammon and Bhukhar
+    tables use neither)."""
     parts = Parts()
     factory: Any = None
     if not simulate and settings.pockets.pin_factory:
@@ -96,7 +98,8 @@ def build_parts(
             factory = make_pin_factory(settings.pockets.pin_factory)
         except Exception as exc:
             parts.problems.append(("gpio", f"GPIO pin factory did not start: {exc}"))
-    _beams(parts, settings, sink, simulate, clock, factory)
+    if beams:
+        _beams(parts, settings, sink, simulate, clock, factory)
     _buzzer(parts, settings, simulate, factory)
     _display(parts, settings, clock)
     if camera and settings.table.game == "carrom":
@@ -178,9 +181,10 @@ def _display(parts: Parts, settings: Settings, clock: Callable[[], float]) -> No
 def _camera(
     parts: Parts, settings: Settings, sink: Sink, simulate: bool, clock: Callable[[], float]
 ) -> None:
-    source = "synthetic" if simulate else settings.camera.source
+    source = settings.camera.source
     if source == "none":
         return
+    source = "synthetic" if simulate else source
     try:
         from kiosk.engine.camera import start_camera
 

@@ -206,6 +206,16 @@ class CarromSession:
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
 
+    def fit(self, beams: Iterable[int], camera: bool) -> None:
+        """Say which parts started (kiosk/engine/hardware.py builds them after the session,
+        since they post to it): the pockets with beams, and whether a camera is watching."""
+        self._fitted_beams = frozenset(beams)
+        self._working = set(self._fitted_beams)
+        self.camera_fitted = camera
+        self._camera_ok = camera
+        self._camera_seen = None
+        self._started = self._now()
+
     # -- sensors (any thread) -------------------------------------------------------
 
     def post(self, item: object) -> None:
