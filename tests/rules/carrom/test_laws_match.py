@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_h
 
 from kiosk.rules.carrom import IllegalEvent, Match, MatchState
 from kiosk.rules.carrom.events import (
     Concede,
     Event,
-    Foul,
     ForfeitBoard,
+    Foul,
     MatchStart,
     Pass,
     Stroke,
@@ -245,3 +247,61 @@ def test_match_calls_name_the_laws_of_the_last_event() -> None:
     assert m.state.calls == (
         "law 73: own coin with the striker: it goes back with one due, turn goes on",
     )
+
+
+_COIN = st_h.sampled_from(["white", "black", "queen"])
+_EVENT = st_h.one_of(
+    st_h.builds(
+        Stroke,
+        pocketed=st_h.lists(_COIN, max_size=4).map(tuple),
+        striker=st_h.booleans(),
+        off_board=st_h.lists(_COIN, max_size=1).map(tuple),
+        improper=st_h.booleans(),
+        touched=st_h.booleans(),
+    ),
+    st_h.builds(Stroke, pocketed=st_h.lists(_COIN, min_size=1, max_size=9).map(tuple)),
+    st_h.builds(Foul, by=st_h.sampled_from([None, "Asha", "Bina", "Chitra", "Dev"])),
+    st_h.builds(Waive, by=st_h.sampled_from([None, "Asha", "Bina"])),
+    st_h.just(Pass()),
+    st_h.builds(ForfeitBoard, by=st_h.sampled_from(["Asha", "Bina"])),
+    st_h.builds(Toss, winner=st_h.sampled_from(["Asha", "Bina"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rules=st_h.sampled_from(["icf", "club"]),
+    four=st_h.booleans(),
+    events=st_h.lists(_EVENT, max_size=120),
+)
+def test_match_invariants_hold_and_undo_is_exact_for_any_events(
+    rules: str, four: bool, events: list[Event]
+) -> None:
+    players = ("Asha", "Bina", "Chitra", "Dev") if four else ("Asha", "Bina")
+    m = Match(MatchStart(rules, players, "Asha", 8))  # type: ignore[arg-type]
+    states = [m.state]
+    for event in events:
+        before = m.state
+        try:
+            m.push(event)
+        except IllegalEvent:
+            assert m.state == before
+            continue
+        states.append(m.state)
+        now = m.state.now
+        if now is None:
+            break
+        for side in m.state.sides:
+            colour = now.colours[side]
+            assert 0 <= now.on_board[colour] <= 9
+            assert now.pocketed[side] == 9 - now.on_board[colour]
+            # owed only while the side has nothing to give back (RULES.md)
+            assert now.owed[side] == 0 or now.pocketed[side] == 0
+        assert (now.queen == "on_board") == now.on_board["queen"]
+        for game in m.state.games:
+            for board in game.boards:
+                assert board.points <= 12 or rules == "club"
+    while m.events:
+        m.pop()
+        states.pop()
+        assert m.state == states[-1]
