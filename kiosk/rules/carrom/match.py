@@ -314,6 +314,7 @@ class Match:
             toss_due=c.toss_due,
             change_sides=c.change_sides,
             calls=tuple(c.calls),
+            score={sides[0]: c.points[0], sides[1]: c.points[1]},
         )
 
     def _now(self) -> Now:

@@ -111,6 +111,8 @@ class MatchState:
     toss_due: bool
     change_sides: bool
     calls: tuple[str, ...]
+    #: Each side's points in the game being played (zeros before its first board).
+    score: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -275,3 +275,11 @@ def test_law_143_doubles_concession_names_a_player_of_the_losing_side() -> None:
     m = Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), "Asha"))
     m.push(Concede(by="Dev"))
     assert m.state.winner == "Asha & Chitra"
+
+
+def test_law_56_the_state_shows_the_score_of_the_game_being_played() -> None:
+    m = singles()
+    win_board(m, "Asha", opp_left=5)
+    assert m.state.score == {"Asha": 8, "Bina": 0}
+    game_won_by(m, "Asha")
+    assert m.state.score == {"Asha": 0, "Bina": 0} and m.state.games[0].points["Asha"] >= 25
