@@ -171,16 +171,23 @@ class IcfRules:
     def _queen_pocketed(
         self, c: Core, s: Stroke, me: int, own_n: int, owed: int, opened: bool
     ) -> bool:
-        """The queen went in on this stroke (laws 92, 95, 97-99); True if the turn goes on."""
+        """The queen went in on this stroke (laws 92, 95, 97-99); True if the turn goes on.
+
+        "Before an own coin" (95 a) means the side has pocketed none of its coins
+        on this board yet (`opened`, which stays true after a due returns one,
+        95 c); "all nine on the board" (95 d, 97 b) is the count before the stroke.
+        """
+        nine = c.on[c.colour(me)] + own_n == 9
         if owed:
             c.call("law 95 b: queen pocketed while a due is owed: it goes back, the turn ends")
             c.return_queen()
             return False
+        if s.striker and own_n == 0 and (nine or not opened):
+            c.call("law 95 d: queen with the striker, all own coins on the board: queen back")
+            c.return_queen()
+            return False
         if not opened and own_n == 0:
-            if s.striker:
-                c.call("law 95 d: queen with the striker, all own coins on the board: queen back")
-            else:
-                c.call("law 95 a: queen pocketed before an own coin: it goes back, the turn ends")
+            c.call("law 95 a: queen pocketed before an own coin: it goes back, the turn ends")
             c.return_queen()
             return False
         if s.striker:
@@ -190,12 +197,12 @@ class IcfRules:
             else:
                 c.call("law 99 a: queen with the striker: queen and one coin back, turn goes on")
             return True
-        if own_n >= 2 or (own_n == 1 and opened):
+        if own_n >= 2 or (own_n == 1 and not nine):
             c.call("law 97 a: queen and own coin in one stroke: the queen is covered")
             c.queen, c.queen_by = "covered", me
         else:
             if own_n == 1:
-                c.call("law 97 b: first own coin with the queen: the queen must still be covered")
+                c.call("law 97 b: one coin with the queen, all nine were on the board: cover it")
             else:
                 c.call("law 92: queen pocketed: cover it with an own coin on the next stroke")
             c.queen, c.queen_by = "pending", me

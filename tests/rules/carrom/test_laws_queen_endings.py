@@ -477,3 +477,22 @@ def test_law_102_doubles_the_covering_side_wins() -> None:
     board = m.state.games[0].boards[0]
     assert (board.winner, board.points, board.law) == ("Asha & Chitra", 3, "102 a")
     assert now_of(m).breaker == "Bina"
+
+
+def test_law_97_b_all_nine_back_on_the_board_queen_and_one_coin_must_be_covered() -> None:
+    m = singles()
+    bina_to_play(m, blacks=1)
+    m.push(st(striker=True))  # the black goes back: nine on the board again
+    m.push(st())
+    m.push(st(Q, B))
+    assert now_of(m).queen == "pending" and now_of(m).turn == "Bina"
+
+
+def test_law_95_d_all_nine_on_the_board_queen_and_striker_end_the_turn() -> None:
+    m = singles()
+    bina_to_play(m, blacks=1)
+    m.push(st(striker=True))  # nine blacks on the board again
+    m.push(st())
+    m.push(st(Q, striker=True))
+    now = now_of(m)
+    assert now.queen == "on_board" and now.turn == "Asha" and now.owed["Bina"] == 1
