@@ -165,6 +165,13 @@ class ClubRules(IcfRules):
             return Ending(c.side_names[best], c.points[best], "club V ii", "ahead after 3 rounds")
         return None
 
+    def match_over(self, c: Core) -> Ending | None:
+        """V ii: the match is the one game of rounds."""
+        for side in (0, 1):
+            if c.games_won[side]:
+                return Ending(c.side_names[side], c.points[side], "club V ii", "the rounds won")
+        return None
+
     def game_first_breaker(self, c: Core, first: int) -> int:
         return first
 

@@ -225,6 +225,9 @@ def test_club_v_ii_first_to_15_wins_the_match() -> None:
     state = m.state
     assert state.winner == "Asha" and len(state.games) == 1 and state.now is None
     assert state.games[0].points == {"Asha": 20, "Bina": 0}
+    outcome = m.outcome()
+    assert outcome.match is not None and outcome.match.law == "club V ii"
+    assert outcome.match.points == 20
 
 
 def test_club_v_ii_after_three_rounds_the_side_ahead_wins() -> None:
