@@ -115,7 +115,10 @@ class SerialWorker:
         self._set_status("closed", f"{self.name} closed")
 
     def _session(self) -> None:
-        port = self._opener(self.url, baudrate=self.baud, timeout=self._read_timeout)
+        # A write timeout, so a wedged device becomes an error and a reopen, not a hang.
+        port = self._opener(
+            self.url, baudrate=self.baud, timeout=self._read_timeout, write_timeout=0.5
+        )
         with self._lock:
             self._port = port
         buffer = b""
