@@ -6,6 +6,8 @@ import queue
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drivers.bridge import SensorBridge
 from drivers.bridge_protocol import (
@@ -168,3 +170,25 @@ def test_bridge_silent_then_unplugged_is_reported_never_raised() -> None:
         sim.close()  # unplugged
         assert wait_until(lambda: bridge.status.state == "unplugged")
         assert wait_until(lambda: bridge.reconnects >= 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    start_us=st.integers(0, WRAP_US - 1),
+    delays_ms=st.lists(st.floats(0.0, 20.0), min_size=3, max_size=40),
+    back_ms=st.floats(0.0, 500.0),
+)
+def test_bridge_clock_maps_any_counter_start_within_the_best_delay(
+    start_us: int, delays_ms: list[float], back_ms: float
+) -> None:
+    """Heartbeats every 250 ms with random serial delays; a hit stamped up to
+    0.5 s before the latest heartbeat maps within the smallest delay seen."""
+    cm = ClockMap()
+    kiosk0 = 1000.0
+    for n, delay in enumerate(delays_ms):
+        device_s = n * 0.25
+        cm.observe((start_us + round(device_s * 1e6)) % WRAP_US, kiosk0 + device_s + delay / 1e3)
+    last = (len(delays_ms) - 1) * 0.25
+    hit_s = last - back_ms / 1e3
+    mapped = cm.to_kiosk((start_us + round(hit_s * 1e6)) % WRAP_US)
+    assert mapped - (kiosk0 + hit_s) == pytest.approx(min(delays_ms) / 1e3, abs=2e-6)
