@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.clocks.record import (
     Adjust,
+    ClockEvent,
     ClockHeader,
     ClockRecordError,
     GameEnd,
@@ -86,3 +89,22 @@ def test_clock_record_bad_first_line_is_refused(head: str, reason: str) -> None:
 def test_clock_record_empty_is_refused() -> None:
     with pytest.raises(ClockRecordError, match="empty"):
         parse_clock_record("\n")
+
+
+NAMES = st.sampled_from(["Nikos", "Eleni"])
+TIMES = st.floats(0.0, 1e5, allow_nan=False)
+EVENTS = st.one_of(
+    st.builds(Start, TIMES, NAMES),
+    st.builds(Adjust, TIMES, NAMES, st.floats(0.0, 1e4)),
+    st.builds(GameEnd, TIMES, NAMES, st.integers(1, 64)),
+    st.builds(Query, TIMES),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(EVENTS, max_size=20))
+def test_clock_record_write_then_parse_gives_the_same_events(events: list[ClockEvent]) -> None:
+    events = sorted(events, key=lambda e: e.t)
+    header = ClockHeader(("Nikos", "Eleni"), 7)
+    rec = parse_clock_record(write_clock_record(header, events))
+    assert [e for _, e in rec.events] == events
