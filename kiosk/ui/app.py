@@ -68,7 +68,7 @@ class TablesideApp(App):
         manager.add_widget(BackgammonSetupScreen(name="setup_backgammon"))
         manager.add_widget(BackgammonScreen(name="backgammon"))
         self.manager = manager
-        Clock.schedule_interval(self._tick, TICK_S)
+        Clock.schedule_interval(self.tick, TICK_S)
         Window.bind(on_key_down=self._key_down)
         return manager
 
@@ -186,7 +186,7 @@ class TablesideApp(App):
         return False
 
     # -- time -------------------------------------------------------------------
-    def _tick(self, _dt: float) -> None:
+    def tick(self, _dt: float = 0.0) -> None:
         assert self.manager is not None
         screen = self.manager.current_screen
         follow = getattr(screen, "follow", None)

@@ -139,6 +139,8 @@ class Kiosk:
     def advance(self, seconds: float, frames: int = 4) -> None:
         """Move the fake clock and let the app follow it."""
         self.clock.advance(seconds)
+        pump(1)
+        self.app.tick()  # the app's own tick, at once rather than at the next interval
         pump(frames)
 
     def shot(self, name: str) -> Path:
@@ -173,7 +175,7 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         Window.remove_widget(app.root)
         from kivy.clock import Clock
 
-        Clock.unschedule(app._tick)
+        Clock.unschedule(app.tick)
         beams.close()
         services.close()
         pump(2)
