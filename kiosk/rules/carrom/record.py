@@ -53,6 +53,9 @@ class RecordError(ValueError):
         self.reason = reason
 
 
+_DECODER = json.JSONDecoder()
+
+
 def _lines(text: str) -> Iterable[tuple[int, str]]:
     # JSON Lines separates records by "\n" only; str.splitlines() would also
     # split on form feeds and U+2028 and so shift the line numbers.
@@ -74,7 +77,7 @@ def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
     out: list[tuple[int, AnyEvent]] = []
     for number, line in _lines(text):
         try:
-            obj: Any = json.loads(line)
+            obj: Any = _DECODER.decode(line)
         except json.JSONDecodeError as exc:
             raise RecordError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
         except RecursionError:
@@ -149,7 +152,7 @@ def replay(events: Sequence[AnyEvent], *, lines: Sequence[int] | None = None) ->
                 raise RecordError(
                     line_of(index), f"{key} {name!r} is not a player of this match ({known})"
                 )
-        if match.state.winner is not None:
+        if match.is_over():
             raise RecordError(
                 line_of(index), f"the match is over ({match.state.winner} won): nothing may follow"
             )
