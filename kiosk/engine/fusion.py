@@ -201,33 +201,38 @@ def _with_camera(
         PocketView(p, counts[p] if p in working else None, tuple(placed[p])) for p in POCKETS
     )
     if working:
-        # Beam hits the camera's pocketed coins do not account for: the striker, if it went
-        # in, takes one; the rest may be coins the camera lost track of.
-        spare = sum(max(0, counts[p] - len(placed[p])) for p in working)
-        if diff.striker_gone and "striker" not in off_board:
-            if spare:
-                spare -= 1
-            else:
-                notes.append("the camera saw the striker go in but no beam counted it")
+        # Beam hits the camera's pocketed coins do not account for, per pocket: the striker,
+        # if it went in, explains one; coins the camera lost track of may explain the rest.
+        excess = {p: counts[p] - len(placed[p]) for p in working}
+
+        def take_spare() -> bool:
+            for p in sorted(working):
+                if excess[p] > 0:
+                    excess[p] -= 1
+                    return True
+            return False
+
+        if diff.striker_gone and "striker" not in off_board and not take_spare():
+            notes.append("the camera saw the striker go in but no beam counted it")
         for colour in list(unexplained):
-            if spare:
-                spare -= 1
+            if take_spare():
                 pocketed.append(colour)
                 unexplained.remove(colour)
                 notes.append(f"a {colour} coin vanished away from the pockets: taken as pocketed")
-        for view in views:
-            if view.beam is not None and view.camera is not None and not view.agree:
+        for p in sorted(working):
+            if excess[p]:
                 notes.append(
-                    f"pocket {view.pocket}: the beam counted {view.beam}, "
-                    f"the camera saw {len(view.camera)}"
+                    f"pocket {p}: the beam counted {counts[p]}, the camera saw {len(placed[p])}"
                 )
         source = "beams+camera"
     else:
         source = "camera"
     for colour in unexplained:
         notes.append(f"a {colour} coin vanished away from the pockets: where did it go?")
+    review = bool(notes)
     out = [p for p in POCKETS if p not in working]
     if out and working:
+        # Said, but not flagged: the camera sees that pocket, and the fault is on screen.
         notes.append("beam out at pocket " + ", ".join(map(str, out)) + ": the camera's count")
     return Proposal(
         pocketed=_coins(pocketed),
@@ -236,7 +241,7 @@ def _with_camera(
         source=source,
         pockets=views,
         notes=tuple(notes),
-        review=bool(notes),
+        review=review,
         hits=total,
     )
 

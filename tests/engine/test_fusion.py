@@ -61,3 +61,86 @@ def test_fusion_umpire_edit_refuses_a_colour_that_is_not_one() -> None:
         Proposal().edited(pocketed=["red"])
     with pytest.raises(ValueError, match="off_board"):
         Proposal().edited(off_board=["table"])
+
+
+# -- with the camera (the journaled diff form, kiosk/engine/session.py RecordedDiff) -------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kiosk.engine.session import RecordedDiff, RecordedGone  # noqa: E402
+
+
+def camera(*gone: tuple[str, int | None], striker: bool = False, off: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    return RecordedDiff(tuple(RecordedGone(c, p) for c, p in gone), striker, off)
+
+
+def test_fusion_striker_in_explains_one_extra_beam_hit() -> None:
+    proposal = fuse(hits(1, 4), camera(("white", 1), striker=True))
+    assert proposal.pocketed == ("white",) and proposal.striker
+    assert not proposal.review
+
+
+def test_fusion_camera_striker_without_a_beam_hit_is_flagged() -> None:
+    proposal = fuse(hits(1), camera(("white", 1), striker=True))
+    assert proposal.striker and proposal.review
+    assert any("no beam counted it" in n for n in proposal.notes)
+
+
+def test_fusion_coin_lost_away_from_pockets_taken_as_pocketed_when_a_beam_counted_it() -> None:
+    proposal = fuse(hits(2, 3), camera(("black", 2), ("queen", None)))
+    assert proposal.pocketed == ("black", "queen")
+    assert proposal.review  # said so in the notes
+    lost_alone = fuse([], camera(("queen", None)))
+    assert lost_alone.pocketed == () and lost_alone.review
+
+
+def test_fusion_off_board_coins_are_not_pocketed() -> None:
+    proposal = fuse([], camera(("white", None), off=("white",)))
+    assert proposal.pocketed == () and proposal.off_board == ("white",)
+    assert not proposal.review
+
+
+def test_fusion_camera_alone_when_every_beam_is_out() -> None:
+    proposal = fuse(hits(1), camera(("black", 3)), beams=())
+    assert proposal.source == "camera" and proposal.pocketed == ("black",)
+    assert [v.beam for v in proposal.pockets] == [None] * 4
+
+
+coins_at_pockets = st.lists(
+    st.tuples(st.sampled_from(["white", "black", "queen"]), st.integers(1, 4)), max_size=6
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(coins_at_pockets, st.booleans())
+def test_fusion_sources_that_agree_are_confirmed_as_seen(
+    coins: list[tuple[str, int]], striker: bool
+) -> None:
+    beam_hits = [BeamHit(p, 0.01 * n, 0.01) for n, (_, p) in enumerate(coins)]
+    if striker:
+        beam_hits.append(BeamHit(1, 1.0, 0.02))
+    proposal = fuse(beam_hits, camera(*coins, striker=striker))
+    assert sorted(proposal.pocketed) == sorted(c for c, _ in coins)
+    assert proposal.striker == striker
+    assert not proposal.review
+
+
+@settings(max_examples=150, deadline=None)
+@given(coins_at_pockets, st.integers(1, 4))
+def test_fusion_a_missed_or_extra_beam_hit_is_always_flagged(
+    coins: list[tuple[str, int]], pocket: int
+) -> None:
+    beam_hits = [BeamHit(p, 0.01 * n, 0.01) for n, (_, p) in enumerate(coins)]
+    extra = fuse([*beam_hits, BeamHit(pocket, 2.0, 0.01)], camera(*coins))
+    assert extra.review
+    if coins:
+        missed = fuse(beam_hits[1:], camera(*coins))
+        assert missed.review
+
+
+def test_fusion_stuck_beam_with_the_camera_working_is_noted_not_flagged() -> None:
+    proposal = fuse(hits(1), camera(("white", 1), ("black", 2)), beams=(1, 3, 4))
+    assert proposal.pocketed == ("white", "black")
+    assert not proposal.review
+    assert any("beam out at pocket 2" in n for n in proposal.notes)
