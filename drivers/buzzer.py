@@ -65,6 +65,8 @@ class BuzzerPlayer:
                 else:
                     reason = str(exc) or type(exc).__name__
                 raise PinError("buzzer", pin, reason) from exc
+            except Exception as exc:  # e.g. lgpio.error "GPIO busy": held by another process
+                raise PinError("buzzer", pin, str(exc) or type(exc).__name__) from exc
         self._cond = threading.Condition()
         self._cut = threading.Event()  # set: stop the tone playing now
         self._waiting: Pattern | None = None

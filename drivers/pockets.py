@@ -155,6 +155,8 @@ class PocketBeams:
             raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
         except (GPIODeviceError, GpioPinError) as exc:
             raise PinError(f"pocket {pocket}", pin, _pin_problem(exc)) from exc
+        except Exception as exc:  # e.g. lgpio.error "GPIO busy": held by another process
+            raise PinError(f"pocket {pocket}", pin, _pin_problem(exc)) from exc
 
     def _edge(self, pocket: int, ticks: float, broken: bool) -> None:
         now = self._clock()

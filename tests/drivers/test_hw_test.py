@@ -6,8 +6,11 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from gpiozero import Buzzer
 
+from drivers.mockpins import ClockedMockFactory
 from kiosk.cli import main
+from kiosk.commands import hw_test
 
 
 def test_hw_test_simulated_shows_hits_buzzer_and_display(
@@ -55,3 +58,17 @@ def test_hw_test_without_gpio_says_so(tmp_path: Path, capsys: pytest.CaptureFixt
     config.write_text('[pockets]\npin_factory = "lgpio"\n')
     assert main(["hw-test", "--seconds", "0.1", "--config", str(config)]) == 2
     assert "pockets.pin_factory: lgpio cannot start" in capsys.readouterr().err
+
+
+def test_hw_test_pin_in_use_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Another program already holds GPIO 22 (pocket 3's beam) on this pin factory.
+    factory = ClockedMockFactory(pwm=True)
+    holder = Buzzer(22, pin_factory=factory)
+    monkeypatch.setattr(hw_test, "make_pin_factory", lambda name: factory)
+    try:
+        assert main(["hw-test", "--simulate", "--seconds", "0.1"]) == 2
+    finally:
+        holder.close()
+    assert "hw-test: pocket 3, GPIO pin 22: already in use" in capsys.readouterr().err
