@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from drivers.errors import DriverError
 from drivers.lines import LineError, seal, unseal
 
 Turn: TypeAlias = Literal["L", "R", "-"]
@@ -24,7 +25,7 @@ _CLOCK = re.compile(r"^(?:-|\d{1,3}:\d{2}|\d{1,4})$")
 _MESSAGE = re.compile(r"^[A-Z0-9 .:!?+/-]{0,12}$")
 
 
-class FrameError(ValueError):
+class FrameError(DriverError, ValueError):
     """A frame that cannot be shown, naming the field."""
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import binascii
 
+from drivers.errors import DriverError
+
 MAX_LINE = 120  # bytes, newline included; longer input is garbage, not a line
 
 
-class LineError(ValueError):
+class LineError(DriverError, ValueError):
     """A received line that is not a sealed line (bad checksum, no seal, not ASCII)."""
 
 
