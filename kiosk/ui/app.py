@@ -19,10 +19,13 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
+from kiosk.engine.bhukhar_table import TableFileError
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
+from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
@@ -67,6 +70,8 @@ class TablesideApp(App):
         manager.add_widget(CarromScreen(name="carrom"))
         manager.add_widget(BackgammonSetupScreen(name="setup_backgammon"))
         manager.add_widget(BackgammonScreen(name="backgammon"))
+        manager.add_widget(BhukharSetupScreen(name="setup_bhukhar"))
+        manager.add_widget(BhukharScreen(self.services.sound, name="bhukhar"))
         self.manager = manager
         Clock.schedule_interval(self.tick, TICK_S)
         Window.bind(on_key_down=self._key_down)
@@ -116,7 +121,11 @@ class TablesideApp(App):
     def refresh_home(self) -> None:
         """Offer the unfinished match on the home screen, if the journal holds one."""
         kind = self.services.unfinished()
-        words = {"carrom": "carrom match", "backgammon": "backgammon clock"}
+        words = {
+            "carrom": "carrom match",
+            "backgammon": "backgammon clock",
+            "bhukhar": "Bhukhar session",
+        }
         home = self.screen("home")
         home.resume_text = f"Resume the unfinished {words.get(kind, kind)}" if kind else ""
 
@@ -129,6 +138,17 @@ class TablesideApp(App):
             if carrom_view is not None:
                 self.screen("carrom").attach(session, carrom_view)
                 self.show("carrom")
+        elif kind == "bhukhar":
+            screen = self.screen("bhukhar")
+            try:
+                table = screen.table or self.services.open_bhukhar()
+            except TableFileError as exc:
+                self.screen("home").resume_text = ""
+                self.screen("home").problem = str(exc)
+                return
+            if table is not None:
+                screen.attach(table)
+                self.show("bhukhar")
         elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
@@ -138,6 +158,21 @@ class TablesideApp(App):
                 self.show("backgammon")
 
     # -- starting matches ---------------------------------------------------------
+    def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
+        """The setup's Start: a new session record with teams of three (rule 2)."""
+        teams = tuple(
+            Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
+        )
+        start = SessionStart(teams, float(setup.round_minutes), (5.0, 1.0))
+        try:
+            table = self.services.new_bhukhar(start)
+        except (TableFileError, SessionError, ValueError) as exc:
+            setup.message = str(exc)
+            return
+        setup.message = ""
+        self.screen("bhukhar").attach(table)
+        self.show("bhukhar")
+
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
         try:

@@ -12,6 +12,8 @@ class HomeScreen(Screen):
     """Four big game buttons; `resume_text` is empty when nothing is unfinished."""
 
     resume_text = StringProperty("")
+    #: Why the unfinished match cannot be resumed (a damaged record names its line).
+    problem = StringProperty("")
 
 
 load_kv(__file__)

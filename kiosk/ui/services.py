@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.clocks.patterns import Pattern
 from kiosk.config import Settings, with_values
+from kiosk.engine.bhukhar_table import BhukharTable
 from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.journal import Journal
 from kiosk.engine.session import CarromSession
+from kiosk.rules.bhukhar.record import SessionStart
 
 
 def _keep(_settings: Settings) -> None:
@@ -94,10 +97,33 @@ class Services:
         if session is not None:
             session.post(item)
 
+    def sound(self, pattern: Pattern) -> None:
+        """A pattern for the buzzer (and any output that plays sounds)."""
+        for output in self.outputs:
+            output.sound(pattern)
+
+    # -- Bhukhar sessions: one record file each, in the data folder ---------------------
+    def bhukhar_files(self) -> list[Path]:
+        return sorted(self.data_dir.glob("bhukhar-*.jsonl"))
+
+    def new_bhukhar(self, start: SessionStart) -> BhukharTable:
+        """A new session record (TableFileError if it cannot be written)."""
+        number = len(self.bhukhar_files()) + 1
+        path = self.data_dir / f"bhukhar-{number:03d}.jsonl"
+        return BhukharTable.create(path, start, clock=self.clock)
+
+    def open_bhukhar(self) -> BhukharTable | None:
+        """The latest session record, resumed; None if there is none."""
+        files = self.bhukhar_files()
+        return BhukharTable.open(files[-1], clock=self.clock) if files else None
+
     def unfinished(self) -> str | None:
-        """The kind of the unfinished match to resume ("carrom", "backgammon", ...), or None."""
+        """What to resume: "carrom" or "backgammon" (the journal's unfinished match), else
+        "bhukhar" when a Bhukhar session record exists, else None."""
         row = self.journal().unfinished()
-        return None if row is None else str(row.kind)
+        if row is not None:
+            return str(row.kind)
+        return "bhukhar" if self.bhukhar_files() else None
 
     def close(self) -> None:
         if self._journal is not None:
