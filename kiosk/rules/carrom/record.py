@@ -31,7 +31,7 @@ from kiosk.rules.carrom.events import (
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
-from kiosk.rules.carrom.state import BoardResult, GameResult, MatchState, Now
+from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, MatchState, Now
 
 __all__ = [
     "RecordError",
@@ -203,12 +203,13 @@ def _now(now: Now) -> dict[str, Any]:
     }
 
 
-def state_to_json(state: MatchState) -> dict[str, Any]:
+def state_to_json(state: MatchState, ending: Ending | None = None) -> dict[str, Any]:
     """The spec's `tableside replay --json` object for a match state.
 
     The required keys come first, in the spec's order and with its types; then
-    `players`, `board_limit` and `games_won` (the spec allows more keys), and
-    each board's `law`, the law that decided it, for the scoresheet.
+    `players`, `board_limit`, `games_won` and `ending` (how the match ended:
+    the law and the reason, null while it goes on); the spec allows more keys.
+    Each board also carries `law`, the law that decided it.
     """
     return {
         "rules": state.rules,
@@ -219,9 +220,12 @@ def state_to_json(state: MatchState) -> dict[str, Any]:
         "players": list(state.players),
         "board_limit": state.board_limit,
         "games_won": dict(state.games_won),
+        "ending": None
+        if ending is None or state.winner is None
+        else {"law": ending.law, "reason": ending.reason},
     }
 
 
 def match_to_json(match: Match) -> dict[str, Any]:
     """The spec's `tableside replay --json` object for a match."""
-    return state_to_json(match.state)
+    return state_to_json(match.state, match.outcome().match)

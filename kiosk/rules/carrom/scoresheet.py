@@ -34,7 +34,9 @@ def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
 def _board_rows(
     game: Mapping[str, Any], sides: Sequence[str], unit: str, in_progress: bool
 ) -> list[list[str]]:
-    header = [unit, "breaker", "winner", "points", "queen", *sides]
+    # The law that decided each board, when the object carries it (kiosk extension).
+    laws = any("law" in board for board in game["boards"])
+    header = [unit, "breaker", "winner", "points", "queen", *sides] + (["law"] if laws else [])
     rows = [header]
     running = dict.fromkeys(sides, 0)
     boards = game["boards"]
@@ -49,10 +51,11 @@ def _board_rows(
             winner, points = board["winner"], str(board["points"])
             running[board["winner"]] = running.get(board["winner"], 0) + board["points"]
         queen = board["queen"] or "-"
-        rows.append(
-            [str(number), board["breaker"], winner, points, queen]
-            + [str(running[side]) for side in sides]
-        )
+        row = [str(number), board["breaker"], winner, points, queen]
+        row += [str(running[side]) for side in sides]
+        if laws:
+            row.append(board.get("law") or "")
+        rows.append(row)
     return rows
 
 
@@ -85,6 +88,15 @@ def _now(now: Mapping[str, Any], sides: Sequence[str], unit: str) -> list[str]:
     return lines
 
 
+def _how(data: Mapping[str, Any]) -> str:
+    ending = data.get("ending")
+    if not ending:
+        return ""
+    law: str = ending["law"]
+    where = f"club rules {law.removeprefix('club ')}" if law.startswith("club") else f"law {law}"
+    return f" ({where}: {ending['reason']})"
+
+
 def _result(data: Mapping[str, Any], sides: Sequence[str]) -> str:
     games = data["games"]
     if data["rules"] == "club":
@@ -92,12 +104,12 @@ def _result(data: Mapping[str, Any], sides: Sequence[str]) -> str:
         score = "-".join(str(points.get(side, 0)) for side in sides)
         if data["winner"] is None:
             return f"Match in progress: {' v '.join(sides)} {score}."
-        return f"Match won by {data['winner']}, {score}."
+        return f"Match won by {data['winner']}, {score}{_how(data)}."
     won = {side: sum(1 for game in games if game["winner"] == side) for side in sides}
     score = "-".join(str(won[side]) for side in sides)
     if data["winner"] is None:
         return f"Match in progress: games {' v '.join(sides)} {score}."
-    return f"Match won by {data['winner']}, games {score}."
+    return f"Match won by {data['winner']}, games {score}{_how(data)}."
 
 
 def render(data: Mapping[str, Any]) -> str:
@@ -117,9 +129,11 @@ def render(data: Mapping[str, Any]) -> str:
         points = game["points"]
         score = "-".join(str(points.get(side, 0)) for side in sides)
         if club:
-            head = "Rounds"
+            head = "Rounds" if data["winner"] is not None else "Rounds, in progress"
         elif game["winner"] is not None:
             head = f"Game {number}: won by {game['winner']}, {score}"
+        elif now is not None and number == len(games):
+            head = f"Game {number}, in progress: {score}"
         else:
             head = f"Game {number}: {score}"
         lines.append(head)

@@ -142,3 +142,20 @@ def test_scoresheet_queen_pending_and_covered_are_spelled_out() -> None:
     assert "queen: pocketed by Asha, waiting for its cover" in render(data)
     data["now"]["queen"] = "covered"
     assert "queen: covered by Asha" in render(data)
+
+
+def test_scoresheet_names_the_law_of_each_board_and_of_the_match_ending() -> None:
+    data = _spec_example()
+    laws = ["52 a", "137", "107 a", "106 a", "52 a"]
+    for board, law in zip(data["games"][0]["boards"], laws, strict=True):
+        board["law"] = law
+    data["winner"], data["now"] = "Asha", None
+    data["ending"] = {"law": "139", "reason": "conceded"}
+    lines = render(data).splitlines()
+    header = next(line for line in lines if line.strip().startswith("board"))
+    assert header.split()[-1] == "law"
+    assert lines[lines.index(header) + 3].split()[-2:] == ["107", "a"]
+    assert lines[-1] == "Match won by Asha, games 1-0 (law 139: conceded)."
+    data["rules"] = "club"
+    data["ending"] = {"law": "club V ii", "reason": "15 points"}
+    assert render(data).endswith("(club rules V ii: 15 points).\n")
