@@ -31,6 +31,7 @@ from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.pin import PinScreen
+from kiosk.ui.players import PlayersScreen
 from kiosk.ui.services import Services
 from kiosk.ui.settings_screen import SettingsScreen
 
@@ -43,6 +44,8 @@ class TablesideApp(App):
     is a multiple of it, so the layout fits 800x480 and 1024x600 alike."""
 
     unit = NumericProperty(10.0)
+    #: The screen of the table in play (carrom, backgammon or bhukhar), or None.
+    game_screen: Screen | None = None
     title = "Tableside"
     use_kivy_settings = False
 
@@ -72,6 +75,7 @@ class TablesideApp(App):
         manager.add_widget(BackgammonScreen(name="backgammon"))
         manager.add_widget(BhukharSetupScreen(name="setup_bhukhar"))
         manager.add_widget(BhukharScreen(self.services.sound, name="bhukhar"))
+        manager.add_widget(PlayersScreen(name="players"))
         self.manager = manager
         Clock.schedule_interval(self.tick, TICK_S)
         Window.bind(on_key_down=self._key_down)
@@ -137,7 +141,7 @@ class TablesideApp(App):
             carrom_view = session.view if session.match is not None else session.resume()
             if carrom_view is not None:
                 self.screen("carrom").attach(session, carrom_view)
-                self.show("carrom")
+                self._playing("carrom")
         elif kind == "bhukhar":
             screen = self.screen("bhukhar")
             try:
@@ -148,16 +152,23 @@ class TablesideApp(App):
                 return
             if table is not None:
                 screen.attach(table)
-                self.show("bhukhar")
+                self._playing("bhukhar")
         elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
             view = table.view() if table.cm is not None else table.resume()
             if view is not None:
                 self.screen("backgammon").attach(table, view)
-                self.show("backgammon")
+                self._playing("backgammon")
 
     # -- starting matches ---------------------------------------------------------
+    def _playing(self, name: str) -> None:
+        """`name`'s table is now the one in play: it follows its session, and the player
+        display shows it."""
+        self.game_screen = self.screen(name)
+        self.screen("players").show_game(self.game_screen)
+        self.show(name)
+
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
         teams = tuple(
@@ -171,7 +182,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("bhukhar").attach(table)
-        self.show("bhukhar")
+        self._playing("bhukhar")
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
@@ -184,7 +195,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("carrom").attach(session, view)
-        self.show("carrom")
+        self._playing("carrom")
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
@@ -199,7 +210,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("backgammon").attach(table, view)
-        self.show("backgammon")
+        self._playing("backgammon")
 
     def open_settings_pin(self) -> None:
         self.show("pin")
@@ -222,11 +233,17 @@ class TablesideApp(App):
 
     # -- time -------------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
+        """The table in play follows its session even while another screen shows (its
+        timers must sound); then the screen in front follows."""
         assert self.manager is not None
+        now = self.services.clock()
+        game = self.game_screen
+        if game is not None:
+            game.follow(now)
         screen = self.manager.current_screen
         follow = getattr(screen, "follow", None)
-        if follow is not None:
-            follow(self.services.clock())
+        if follow is not None and screen is not game:
+            follow(now)
 
     @staticmethod
     def post(callback: Callable[[], None]) -> None:

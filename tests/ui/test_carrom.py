@@ -89,3 +89,20 @@ def test_carrom_technical_foul_on_the_player_not_at_turn(kiosk: Kiosk) -> None:
     assert screen.pick_action == ""
     assert screen.session.view.events == 2
     assert screen.at_turn == [True, False]
+
+
+def test_carrom_player_display_shows_the_timer_and_score_large(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    kiosk.tap("play")
+    kiosk.tap("players")
+    assert kiosk.current == "players"
+    players = kiosk.screen()
+    kiosk.advance(4.0)
+    assert players.big == "11"
+    assert (players.left_name, players.left_score, players.left_turn) == ("Asha", "0", True)
+    assert players.ids.big.font_size >= kiosk.app.unit * 20  # digits about a third of the height
+    kiosk.shot("players_carrom")
+    kiosk.advance(8.0)
+    assert players.big == "3" and players.urgent
+    kiosk.tap("back")
+    assert kiosk.current == "carrom"
