@@ -53,7 +53,12 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-_DECODER = json.JSONDecoder()
+def _no_constant(name: str) -> Any:
+    # Python's json reads NaN and Infinity, which JSON itself does not have.
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _lines(text: str) -> Iterable[tuple[int, str]]:
@@ -82,6 +87,8 @@ def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
             raise RecordError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
         except RecursionError:
             raise RecordError(number, "not JSON: nested too deeply") from None
+        except ValueError as exc:
+            raise RecordError(number, f"not JSON: {exc}") from None
         try:
             event = event_from_dict(obj)
         except EventError as exc:

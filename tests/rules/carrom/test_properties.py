@@ -141,6 +141,8 @@ def check_invariants(state: MatchState) -> None:
     for side in state.sides:
         assert now.pocketed[side] >= 0
         assert now.owed[side] >= 0
+        # Laws 78 a, 81, 83 (RULES.md): a due is owed only while nothing can pay it.
+        assert now.owed[side] == 0 or now.pocketed[side] == 0, now
     assert 0 <= now.break_attempts <= 3
     assert now.turn in state.players and now.breaker in state.players
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.rules.carrom.events import (
+    COINS,
+    OFF_BOARD,
+    RULE_SETS,
     AnyEvent,
     Concede,
     ForfeitBoard,
@@ -75,6 +80,8 @@ def test_record_crlf_and_byte_order_mark_are_read() -> None:
         ('{"event": "stroke", "striker": "yes"}', "'striker' must be true or false"),
         ('{"event": "forfeit_board"}', "'by' must be a non-empty name"),
         ('{"event": "pass", "t": -1}', "'t'"),
+        ('{"event": "pass", "t": NaN}', "NaN is not a JSON number"),
+        ('{"event": "pass", "t": Infinity}', "Infinity is not a JSON number"),
         (MATCH, 'one "match" event'),
     ],
 )
@@ -185,3 +192,59 @@ def test_record_replay_pushes_every_event() -> None:
     events: list[AnyEvent] = [START, Stroke(pocketed=("white",)), Stroke(), Pass()]
     match = replay(events)
     assert tuple(match.events)[-3:] == tuple(events[1:])
+
+
+NAMES = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=12).filter(
+    lambda name: name.strip() != ""
+)
+TIMES = st.none() | st.floats(min_value=0, max_value=1e7, allow_nan=False, allow_infinity=False)
+COIN_LISTS = st.lists(st.sampled_from(COINS), max_size=6).map(tuple)
+OFF_LISTS = st.lists(st.sampled_from(OFF_BOARD), max_size=3).map(tuple)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> list[AnyEvent]:
+    players = tuple(draw(st.lists(NAMES, min_size=2, max_size=2, unique=True)))
+    if draw(st.booleans()):
+        players += tuple(
+            draw(
+                st.lists(
+                    NAMES.filter(lambda n: n not in players), min_size=2, max_size=2, unique=True
+                )
+            )
+        )
+    start = MatchStart(
+        draw(st.sampled_from(RULE_SETS)),
+        players,
+        draw(st.sampled_from(players)),
+        draw(st.none() | st.integers(1, 20)),
+        draw(TIMES),
+    )
+    name = st.sampled_from(players)
+    event = st.one_of(
+        st.builds(
+            Stroke,
+            pocketed=COIN_LISTS,
+            striker=st.booleans(),
+            off_board=OFF_LISTS,
+            improper=st.booleans(),
+            touched=st.booleans(),
+            t=TIMES,
+        ),
+        st.builds(Foul, by=st.none() | name, t=TIMES),
+        st.builds(Waive, by=st.none() | name, t=TIMES),
+        st.builds(Pass, t=TIMES),
+        st.builds(VoidBoard, t=TIMES),
+        st.builds(ForfeitBoard, by=name, t=TIMES),
+        st.builds(Toss, winner=name, t=TIMES),
+        st.builds(Concede, by=name, t=TIMES),
+    )
+    return [start, *draw(st.lists(event, max_size=30))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(records())
+def test_record_any_events_round_trip_through_text(events: list[AnyEvent]) -> None:
+    text = write_record(events)
+    assert text.count("\n") == len(events)
+    assert parse_record(text) == events
