@@ -271,10 +271,26 @@ class BackgammonSettings:
     delay_s: float = field(default=12.0, metadata=_check(_seconds(0.0, 120.0)))
 
 
+def _minutes_list(value: Any) -> tuple[float, ...]:
+    """Minutes before the end of a round at which a warning sounds ([] for none)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list):
+        raise _Bad(f"must be a list of minutes, e.g. [5, 1], not {_number_text(value)}")
+    out: list[float] = []
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int | float) or item <= 0:
+            raise _Bad(f"{_number_text(item)} is not a number of minutes above 0")
+        out.append(float(item))
+    return tuple(sorted(set(out), reverse=True))
+
+
 @dataclass(frozen=True, slots=True)
 class BhukharSettings:
-    round_minutes: float = field(default=60.0, metadata=_check(_seconds(1.0, 600.0)))
-    warn_minutes: float = field(default=5.0, metadata=_check(_seconds(0.0, 600.0)))
+    """Bhukhar rule 10: each game lasts 30 to 35 minutes, as the organisers decide."""
+
+    round_minutes: float = field(default=30.0, metadata=_check(_seconds(30.0, 35.0)))
+    warn_minutes: tuple[float, ...] = field(default=(5.0, 1.0), metadata=_check(_minutes_list))
 
 
 #: The hash of the PIN "1234", so a new kiosk can be configured; change it (docs/configuration.md).
@@ -383,8 +399,8 @@ def _cross_checks(s: Settings) -> list[tuple[str, str]]:
         out.append(
             ("timers.warn_at_s", f"must be less than the shortest turn timer ({shortest:g} s)")
         )
-    if s.bhukhar.warn_minutes >= s.bhukhar.round_minutes:
-        out.append(("bhukhar.warn_minutes", "must be less than bhukhar.round_minutes"))
+    if any(w >= s.bhukhar.round_minutes for w in s.bhukhar.warn_minutes):
+        out.append(("bhukhar.warn_minutes", "each must be less than bhukhar.round_minutes"))
     if s.display.port and s.display.port == s.bridge.port:
         out.append(("display.port", "is the same port as bridge.port"))
     return out

@@ -192,3 +192,14 @@ def test_config_save_settings_writes_a_file_that_loads_back(tmp_path: Path) -> N
 def test_config_beep_from_is_whole_seconds(tmp_path: Path) -> None:
     (problem,) = check_settings(write(tmp_path, "[timers]\nbeep_from_s = 2.5\n"))
     assert problem.key == "timers.beep_from_s" and "whole" in problem.message
+
+
+def test_config_bhukhar_rule_10_round_of_30_to_35_minutes(tmp_path: Path) -> None:
+    assert Settings().bhukhar.round_minutes == 30.0
+    assert Settings().bhukhar.warn_minutes == (5.0, 1.0)
+    (problem,) = check_settings(write(tmp_path, "[bhukhar]\nround_minutes = 40\n"))
+    assert problem.key == "bhukhar.round_minutes" and "35" in problem.message
+    ok = load_settings(write(tmp_path, "[bhukhar]\nround_minutes = 35\nwarn_minutes = [1, 10]\n"))
+    assert ok.bhukhar.warn_minutes == (10.0, 1.0)
+    (problem,) = check_settings(write(tmp_path, "[bhukhar]\nwarn_minutes = [5, 0]\n"))
+    assert problem.key == "bhukhar.warn_minutes"
