@@ -52,6 +52,7 @@ def test_systemd_unit_has_what_the_kiosk_needs() -> None:
         "Environment=SDL_VIDEODRIVER=kmsdrm",
         "Environment=KIVY_WINDOW=sdl2",
         "Environment=GPIOZERO_PIN_FACTORY=lgpio",
+        "CPUSchedulingPolicy=fifo",
     ):
         assert line in text.splitlines(), line
     assert any(line.startswith("WatchdogSec=") for line in text.splitlines())
