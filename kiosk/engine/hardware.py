@@ -9,7 +9,8 @@ goes on with what remains. Nothing here decides anything about the game.
   "simulated" (drivers.simulated.SimulatedBeams: keys 1-4 or a script, through MockFactory
   pins and the same filter);
 - buzzer: drivers.buzzer.BuzzerPlayer on `[buzzer] pin` (a mock pin when simulated);
-- player display: drivers.display.PlayerDisplay on `[display] port` ("" : none);
+- player display: drivers.display.PlayerDisplay on `[display] port` ("" : none; when
+  simulated, a drivers.display_sim.SimulatedDisplay on a pseudo-terminal);
 - camera: kiosk/engine/camera.py's feed on `[camera] source` ("none": no camera).
 """
 
@@ -38,6 +39,7 @@ class Parts:
     simulated: Any = None
     buzzer: Any = None
     display: Any = None
+    display_sim: Any = None
     camera: Any = None
     problems: list[tuple[str, str]] = field(default_factory=list)
 
@@ -68,7 +70,8 @@ class Parts:
             sink(PartFault(now, part, message))
 
     def close(self) -> None:
-        for part in (self.camera, self.simulated or self.beams, self.buzzer, self.display):
+        parts = (self.camera, self.simulated or self.beams, self.buzzer, self.display)
+        for part in (*parts, self.display_sim):
             close = getattr(part, "close", None)
             if callable(close):
                 with contextlib.suppress(Exception):  # one part must not stop the others closing
@@ -101,7 +104,7 @@ def build_parts(
     if beams:
         _beams(parts, settings, sink, simulate, clock, factory)
     _buzzer(parts, settings, simulate, factory)
-    _display(parts, settings, clock)
+    _display(parts, settings, clock, simulate)
     if camera and settings.table.game == "carrom":
         _camera(parts, settings, sink, simulate, clock)
     return parts
@@ -166,14 +169,22 @@ def _buzzer(parts: Parts, settings: Settings, simulate: bool, factory: Any) -> N
         parts.problems.append(("buzzer", f"buzzer did not start: {exc}"))
 
 
-def _display(parts: Parts, settings: Settings, clock: Callable[[], float]) -> None:
+def _display(parts: Parts, settings: Settings, clock: Callable[[], float], simulate: bool) -> None:
+    """The player display on `[display] port`; simulated without a port, a simulated display
+    (drivers/display_sim.py) on a pseudo-terminal, so `make run` exercises the real protocol."""
     d = settings.display
-    if not d.port:
+    if not d.port and not simulate:
         return
     try:
         from drivers.display import PlayerDisplay
 
-        parts.display = PlayerDisplay(d.port, baud=d.baud, clock=clock)
+        port = d.port
+        if not port:
+            from drivers.display_sim import SimulatedDisplay
+
+            parts.display_sim = SimulatedDisplay()
+            port = parts.display_sim.port_path
+        parts.display = PlayerDisplay(port, baud=d.baud, clock=clock)
     except Exception as exc:
         parts.problems.append(("display", f"player display did not start: {exc}"))
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
 from kiosk.config import Settings, with_values
 from kiosk.engine.camera import CameraFeed
@@ -43,6 +44,11 @@ def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
         assert wait_until(lambda: s.poll().proposal.hits == 1)
         assert [v.beam for v in s.view.proposal.pockets] == [0, 0, 1, 0]
         assert parts.pollers() and parts.deadlines()
+        # Simulated without a port: a simulated display on a pty speaks the real protocol.
+        assert parts.display_sim is not None and parts.display is not None
+        frame = DisplayFrame(3, 4, "15", "L", 1, "BREAK")
+        parts.display.show(frame)
+        assert parts.display_sim.wait_for(frame, 5.0)
     finally:
         parts.close()
 
