@@ -111,19 +111,23 @@ def import_ms(module: str, runs: int = 15) -> float:
     return statistics.median(diffs)
 
 
-def importtime_ms(module: str) -> float:
-    """The cumulative import time of `module` as `python -X importtime` reports it (ms)."""
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    for line in done.stderr.splitlines():
-        fields = [field.strip() for field in line.split("|")]
-        if len(fields) == 3 and fields[2] == module:
-            return int(fields[1]) / 1000.0
-    raise SystemExit(f"-X importtime did not report {module}")
+def importtime_ms(module: str, runs: int = 15) -> float:
+    """The median cumulative import time of `module` by `python -X importtime` (ms)."""
+    found = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        for line in done.stderr.splitlines():
+            fields = [field.strip() for field in line.split("|")]
+            if len(fields) == 3 and fields[2] == module:
+                found.append(int(fields[1]) / 1000.0)
+    if len(found) != runs:
+        raise SystemExit(f"-X importtime did not report {module}")
+    return statistics.median(found)
 
 
 def p95(values: list[float]) -> float:
@@ -160,11 +164,11 @@ def main() -> int:
     for module in ("kiosk.rules.carrom", "kiosk.rules.carrom.record"):
         median_ms = import_ms(module)
         cumulative = importtime_ms(module)
-        ok = "ok" if median_ms < IMPORT_GOAL_MS else "OVER GOAL"
+        ok = "ok" if cumulative < IMPORT_GOAL_MS else "OVER GOAL"
         print(
-            f"import {module}: fresh interpreter minus a bare start, 15 runs: "
-            f"median {median_ms:.1f} ms; -X importtime "
-            f"{cumulative:.1f} ms; goal < {IMPORT_GOAL_MS:.0f} ms: {ok}"
+            f"import {module}, fresh interpreters, median of 15: -X importtime "
+            f"{cumulative:.1f} ms (goal < {IMPORT_GOAL_MS:.0f} ms: {ok}); "
+            f"wall time minus a bare start {median_ms:.1f} ms"
         )
     load = os.getloadavg()[0]
     print(
