@@ -66,7 +66,10 @@ class TablesideApp(App):
         manager.add_widget(SettingsScreen(self._settings, self._keep_settings, name="settings"))
         manager.add_widget(
             CalibrationScreen(
-                self.services.grab_frame, self._settings, self._keep_settings, name="calibration"
+                lambda: self.services.grab_frame(),
+                self._settings,
+                self._keep_settings,
+                name="calibration",
             )
         )
         manager.add_widget(CarromSetupScreen(name="setup_carrom"))

@@ -14,7 +14,7 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, InstructionGroup
 from kivy.graphics.texture import Texture
-from kivy.properties import ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
@@ -68,6 +68,7 @@ class CalibrationScreen(Screen):
 
     points = ListProperty([])
     message = StringProperty("")
+    no_picture = BooleanProperty(False)
 
     def __init__(
         self,
@@ -96,9 +97,9 @@ class CalibrationScreen(Screen):
         """The app's tick: show the newest frame (a camera that gives none leaves the last)."""
         frame = self._grab()
         if frame is None:
-            if not self.ids.live.frame_size[0]:
-                self.message = "No picture from the camera"
+            self.no_picture = not self.ids.live.frame_size[0]
             return
+        self.no_picture = False
         self.ids.live.show_frame(frame)
         self._draw_marks()
 

@@ -110,6 +110,18 @@ class Kiosk:
         _xdotool("mouseup", "1")
         pump(3)
 
+    def tap_at(self, x: float, y: float) -> None:
+        """Tap a point of the window (Kivy coordinates: origin bottom-left)."""
+        pump(2)
+        _xdotool(
+            "mousemove", str(round(Window.left + x)), str(round(Window.top + Window.height - y))
+        )
+        pump(2)
+        _xdotool("mousedown", "1")
+        pump(2)
+        _xdotool("mouseup", "1")
+        pump(3)
+
     def tap_text(self, text: str) -> None:
         """Tap the visible button whose text is `text` on the current screen."""
         from kivy.uix.button import Button
