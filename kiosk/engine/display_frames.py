@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from drivers.display_protocol import DisplayFrame
+from drivers.display_protocol import DisplayFrame, Turn
 from kiosk.engine.clock_table import ClockView
 from kiosk.engine.session import CarromView
 
@@ -55,14 +55,14 @@ def carrom_frame(view: CarromView) -> DisplayFrame:
         text = "BREAK"
     else:
         text = ""
-    turn = "-"
+    turn: Turn = "-"
     if now is not None:
         turn = "L" if now.turn_side == left else "R"
     return DisplayFrame(
         left=min(999, points.get(left, 0)),
         right=min(999, points.get(right, 0)),
         clock=clock,
-        turn=turn,  # type: ignore[arg-type]
+        turn=turn,
         board=0 if now is None else min(999, now.board),
         message=message(text),
     )

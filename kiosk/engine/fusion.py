@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, cast
 
 from kiosk.rules.carrom.events import COINS, OFF_BOARD, Coin, OffBoard, Stroke
 
@@ -278,8 +278,8 @@ def _beams_only(
 
 
 def _coins(values: Iterable[str]) -> tuple[Coin, ...]:
-    return tuple(v for v in values if v in COINS)  # type: ignore[misc]
+    return tuple(cast(Coin, v) for v in values if v in COINS)
 
 
 def _off(values: Iterable[str]) -> tuple[OffBoard, ...]:
-    return tuple(v for v in values if v in OFF_BOARD)  # type: ignore[misc]
+    return tuple(cast(OffBoard, v) for v in values if v in OFF_BOARD)

@@ -391,9 +391,10 @@ class CarromSession:
         now = self._now()
         self._tap(now, "play")
         t = self._timer_now(now)
+        state_now = self._state_now()
         if self.timers.held:
             self.timers.umpire_play(t)
-        elif self._state_now() is not None and self._state_now().is_break:  # type: ignore[union-attr]
+        elif state_now is not None and state_now.is_break:
             self.timers.play_called(t)
         return self._emit(now)
 
