@@ -251,7 +251,8 @@ def _powder(tex: FloatImage, look: Look) -> None:
     blotch = np.clip((blotch - 0.45) * 2.5, 0, 1)
     speck: FloatImage = (rng.random((_TEX, _TEX)) < 0.35).astype(np.float32)
     speck = cv2.GaussianBlur(speck, (0, 0), 0.8)
-    alpha = look.powder * blotch * (0.5 + speck)
+    # Powder is spread thin and even (law I ऊ): patches of at most look.powder * 1.4 white.
+    alpha = look.powder * blotch * (0.6 + 0.8 * speck)
     white = np.array([238.0, 240.0, 240.0], np.float32)
     tex += (white - tex) * np.clip(alpha, 0, 1)[:, :, None]
 
@@ -522,7 +523,7 @@ def random_look(rng: np.random.Generator, difficulty: int, seed: int) -> Look:
         glare=rng.uniform(25, 60) if hard else 0.0,
         glare_mm=(rng.uniform(150, 590), rng.uniform(150, 590)),
         glare_sigma_mm=rng.uniform(40, 90),
-        powder=rng.uniform(0.1, 0.3) if hard else 0.0,
+        powder=rng.uniform(0.05, 0.2) if hard else 0.0,
         exposure=rng.uniform(0.9, 1.08) if difficulty else 1.0,
         blur=(0.3, 0.6, 0.8, 0.8)[min(difficulty, 3)] + rng.uniform(0, 0.3),
         noise=(1.0, 2.5, 4.0, 4.0)[min(difficulty, 3)],

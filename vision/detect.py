@@ -1,0 +1,366 @@
+"""Coins and the striker on the top view: colour, position (mm) and confidence.
+
+The detector compares the top view with a reference view of the empty board
+taken under the same lamp (`Reference`, recorded at calibration). Against the
+reference the board's own markings, its grain, the lamp's fall-off and a fixed
+glare all cancel out, and the red centre circle (law I अ.6), the same size as
+the queen, is never mistaken for her.
+
+Steps, all on the `board.SCALE` top view:
+
+1. Gain: the median brightness ratio to the reference (the camera's exposure
+   drifts); then per pixel the brightness ratio `q` and the change of
+   chromaticity `dc`.
+2. Pixel classes: black (much darker than the board), red (red chromaticity),
+   white (near-neutral and bright) and other (changed but none of those: a
+   hand, a sleeve, a strong shadow). A coin whose inside looks like the board
+   (under glare, a cream coin is nearly the board's colour) still shows its rim:
+   small holes ringed by changed pixels are filled in as white.
+3. Per class, connected regions are split into discs of the known sizes
+   (coin 31 mm, striker 41.3 mm, law I आ, इ) by repeatedly taking the deepest
+   point of the distance transform, refining its centre from the pixels
+   around it, and removing the disc. A light disc wider than a coin is the
+   striker (one at most).
+4. Regions too thick to be coins (a palm, an arm) and large "other" regions
+   are occluders: `BoardView.hidden` says which points could not be seen, so
+   a coin under a hand is not reported gone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+
+Array = npt.NDArray[Any]
+
+# Pixel classes.
+BOARD, WHITE, BLACK, RED, OTHER = 0, 1, 2, 3, 4
+# Unchanged pixels of the board's black lines and red dots: a black coin on a
+# line, or the queen on a red dot, looks like the board there, so these pixels
+# may belong to a black coin or to the queen.
+INK, RED_INK = 5, 6
+
+R_COIN = B.COIN_D_MM / 2 * B.SCALE
+R_STRIKER = B.STRIKER_D_MM / 2 * B.SCALE
+A_COIN = math.pi * R_COIN**2
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Thresholds of the detector (see docs/vision.md)."""
+
+    chroma: float = 0.045  # chromaticity change that marks a pixel as changed
+    dark: float = 0.5  # brightness ratio below which a pixel is black
+    shade: float = 0.78  # below this a pixel is changed: a shadow (of a hand) at least
+    bright: float = 1.12  # brightness ratio above which a pixel is changed
+    powder: float = 0.45  # share of the way to neutral white that powder goes at most
+    powder_bright: float = 1.12  # and the most it brightens the board
+    red: float = 0.17  # red chromaticity excess over green and blue for the queen
+    neutral: float = 0.11  # largest chromaticity spread of a white coin
+    white_min: float = 0.72  # brightness ratio a white coin's pixels reach at least
+    min_peak: float = 0.62  # least depth of a coin, in coin radii
+    fat: float = 1.3  # a region this many radii deep is not a coin
+    occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
+
+
+@dataclass(frozen=True, slots=True)
+class Coin:
+    """One detected piece: colour ("white", "black", "queen", "striker"), centre
+    in board mm, confidence 0-1 (the share of its disc with its colour)."""
+
+    colour: str
+    x_mm: float
+    y_mm: float
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardView:
+    """What the camera saw on the board in one frame."""
+
+    coins: tuple[Coin, ...]
+    #: Top-view mask (uint8, 255 = hidden) of what could not be seen.
+    occlusion: Array = field(repr=False)
+
+    @property
+    def occluded(self) -> float:
+        """The share of the playing surface hidden."""
+        return float(np.count_nonzero(self.occlusion)) / self.occlusion.size
+
+    def count(self, colour: str) -> int:
+        return sum(1 for c in self.coins if c.colour == colour)
+
+    def counts(self) -> dict[str, int]:
+        return {c: self.count(c) for c in B.COLOURS}
+
+    def hidden(self, x_mm: float, y_mm: float, margin_mm: float = 16.0) -> bool:
+        """Whether anything within `margin_mm` of a point was hidden."""
+        u, v = B.mm_to_top(x_mm, y_mm)
+        m = margin_mm * B.SCALE
+        h, w = self.occlusion.shape
+        x0, x1 = max(0, int(u - m)), min(w, int(u + m) + 1)
+        y0, y1 = max(0, int(v - m)), min(h, int(v + m) + 1)
+        if x0 >= x1 or y0 >= y1:
+            return False
+        return bool(self.occlusion[y0:y1, x0:x1].any())
+
+
+class Reference:
+    """The empty board's top view, against which frames are compared."""
+
+    def __init__(self, views: Sequence[Array]) -> None:
+        if not views:
+            raise ValueError("a reference needs at least one view of the empty board")
+        stack = np.stack([np.asarray(v, np.float32) for v in views])
+        ref = np.median(stack, axis=0) if len(views) > 1 else stack[0]
+        if ref.shape != (B.TOP_PX, B.TOP_PX, 3):
+            raise ValueError(f"a reference view must be a {B.TOP_PX}x{B.TOP_PX} BGR top view")
+        ref = cv2.GaussianBlur(ref, (3, 3), 0)
+        self.intensity: Array = ref.sum(axis=2) + 3.0
+        self.chroma: Array = ref / self.intensity[:, :, None]
+        self.median = float(np.median(self.intensity))
+        self.hole: Array = self.intensity < 0.35 * self.median
+        dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
+        # Lines, not pockets: what a 7 px disc cannot fit into.
+        wide = cv2.morphologyEx(
+            dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+        )
+        self.ink: Array = (dark > 0) & (wide == 0)
+        # The light falling on the board with the lines closed over: how bright the
+        # plywood would be at each pixel.
+        self.light: Array = cv2.morphologyEx(
+            self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+        )
+        c = self.chroma
+        excess = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
+        self.red_ink: Array = excess > float(np.median(excess)) + 0.12
+        self._sample = (slice(2, None, 4), slice(2, None, 4))
+
+
+def classify(top: Array, ref: Reference, settings: Settings = Settings()) -> Array:
+    """The class of every top-view pixel (BOARD, WHITE, BLACK, RED, OTHER)."""
+    return classify_soft(top, ref, settings)[0]
+
+
+def classify_soft(
+    top: Array, ref: Reference, settings: Settings = Settings()
+) -> tuple[Array, Array]:
+    """The class of every pixel, and how strongly it differs from the board (0-1):
+    the weight that places a coin's centre to a fraction of a pixel."""
+    img = top.astype(np.float32)
+    inten = img.sum(axis=2) + 3.0
+    ratio = inten / ref.intensity
+    gain = float(np.median(ratio[ref._sample]))
+    q = ratio / max(gain, 1e-3)
+    chroma = img / inten[:, :, None]
+    dc = np.sqrt(((chroma - ref.chroma) ** 2).sum(axis=2))
+    b, g, r = chroma[:, :, 0], chroma[:, :, 1], chroma[:, :, 2]
+    spread = chroma.max(axis=2) - chroma.min(axis=2)
+    changed = (dc > settings.chroma) | (q < settings.shade) | (q > settings.bright)
+    # Powder (law 119) is white dust: it moves a pixel's colour part of the way from
+    # the board's towards neutral white and brightens it a little. `toward` is how
+    # far along that way a pixel went (a cream coin goes most of the way), `aside`
+    # how far it strayed from it.
+    toward_n = (1.0 / 3.0) - ref.chroma
+    span2 = (toward_n**2).sum(axis=2)
+    step = chroma - ref.chroma
+    toward = (step * toward_n).sum(axis=2) / (span2 + 1e-4)
+    aside = np.sqrt(((step - toward[:, :, None] * toward_n) ** 2).sum(axis=2))
+    powder = (
+        (span2 > 0.05**2)
+        & (toward > -0.1)
+        & (toward < settings.powder)
+        & (aside < settings.chroma)
+        & (q > 0.93)
+        & (q < settings.powder_bright)
+    )
+    # A red dot under powder grows paler and brighter; the queen on it does not.
+    powder |= ref.red_ink & (toward > -0.1) & (toward < 0.8) & (aside < settings.chroma) & (q > 1.0)
+    changed &= ~powder
+    # Over the pockets the reference is nearly black and its colour is noise: only
+    # something clearly brighter (a coin hanging over the edge, law 71) counts there.
+    hole = ref.hole
+    changed[hole] = (inten - gain * ref.intensity)[hole] > 0.3 * ref.median
+    cls: Array = np.full(q.shape, BOARD, np.uint8)
+    cls[changed] = OTHER
+    cls[changed & (spread < settings.neutral) & (q >= settings.white_min)] = WHITE
+    red = changed & (r - np.maximum(g, b) > settings.red) & (q >= settings.dark * 0.5)
+    cls[(q < settings.dark) & ~red] = BLACK
+    cls[red] = RED
+    _fill_rings(cls, q)
+    strength = np.minimum(
+        1.0, dc / (2 * settings.chroma) + np.abs(np.log(np.maximum(q, 1e-3))) / 0.5
+    ).astype(np.float32)
+    # On a line, anything dark may be the line or a black coin; on a red dot,
+    # anything red may be the dot or the queen.
+    dark_here = inten / (gain * ref.light) < settings.dark
+    cls[ref.ink & ((dark_here & (cls != RED)) | (cls == BOARD))] = INK
+    cls[ref.red_ink & (cls == BOARD)] = RED_INK
+    strength[(cls == INK) | (cls == RED_INK)] = 1.0
+    return cls, strength
+
+
+def _fill_rings(cls: Array, q: Array) -> None:
+    """Coin-sized holes of board ringed by changed pixels, a little brighter than
+    the board: a pale coin under glare (a printed dot ringed by ink is not brighter)."""
+    fg = (cls != BOARD).astype(np.uint8)
+    inv = 1 - fg
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+    h, w = cls.shape
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area > 1.3 * A_COIN or area < 0.15 * A_COIN:
+            continue
+        if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue
+        if max(bw, bh) > 2.4 * R_COIN or min(bw, bh) < 0.8 * R_COIN:
+            continue
+        sub = cls[y : y + bh, x : x + bw]
+        inside = labels[y : y + bh, x : x + bw] == i
+        if float(q[y : y + bh, x : x + bw][inside].mean()) > 1.03:
+            sub[inside] = WHITE
+
+
+def _disc_pixels(mask: Array, cx: float, cy: float, r: float) -> tuple[Array, Array]:
+    h, w = mask.shape
+    x0, x1 = max(0, int(cx - r - 1)), min(w, int(cx + r + 2))
+    y0, y1 = max(0, int(cy - r - 1)), min(h, int(cy + r + 2))
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+    return ys[inside], xs[inside]
+
+
+def _refine(mask: Array, weight: Array, cx: float, cy: float, r: float) -> tuple[float, float]:
+    """A sub-pixel centre: the centroid, weighted by the difference from the board,
+    of the pixels within a disc a pixel wider than the piece that are of its class
+    or of the board (the soft edge), repeated as the disc moves."""
+    for _ in range(3):
+        ys, xs = _disc_pixels(mask, cx, cy, r + 1.0)
+        wts = weight[ys, xs] * (mask[ys, xs] > 0)
+        total = float(wts.sum())
+        if total < 3:
+            break
+        cx, cy = float((xs * wts).sum() / total), float((ys * wts).sum() / total)
+    return cx, cy
+
+
+def _fill_holes(region: Array) -> Array:
+    """A region with its enclosed holes filled (a printed striker, a gloss spot)."""
+    h, w = region.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    outside = region.copy()
+    cv2.floodFill(outside, flood, (0, 0), 1)
+    filled: Array = region | (1 - outside)
+    return filled
+
+
+def _fit_discs(
+    region: Array,
+    soft: Array,
+    weight: Array,
+    colour: str,
+    settings: Settings,
+    striker_left: list[bool],
+) -> tuple[list[tuple[str, float, float, float]], bool]:
+    """Split one connected region of one class into discs. Returns the discs
+    (colour, x, y, confidence in top-view px) and whether the region is an occluder.
+    `soft` marks the region's pixels and the board pixels around it, `weight` their
+    difference from the board."""
+    region = _fill_holes(region)
+    mask = region.copy()
+    full = region.copy()
+    out: list[tuple[str, float, float, float]] = []
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    peak = float(dist.max())
+    limit = (R_STRIKER if colour == "white" else R_COIN) * settings.fat + 1.0
+    if peak > limit:
+        return [], True
+    for _ in range(40):
+        if peak < settings.min_peak * R_COIN:
+            break
+        py, px = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        name, r = colour, R_COIN
+        if colour == "white" and peak > (R_COIN + R_STRIKER) / 2 + 0.3 and striker_left[0]:
+            name, r = "striker", R_STRIKER
+            striker_left[0] = False
+        cx, cy = _refine(soft, weight, float(px), float(py), r)
+        ys, xs = _disc_pixels(full, cx, cy, r)
+        conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
+        if conf >= 0.5:
+            out.append((name, cx, cy, conf))
+        ys, xs = _disc_pixels(mask, cx, cy, r + 1.0)
+        mask[ys, xs] = 0
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        peak = float(dist.max())
+    return out, False
+
+
+def detect(top: Array, ref: Reference, settings: Settings = Settings()) -> BoardView:
+    """Every coin and the striker on a top view (see the module docstring)."""
+    cls, strength = classify_soft(top, ref, settings)
+    return detect_classes(cls, strength, settings)
+
+
+def detect_classes(cls: Array, strength: Array, settings: Settings = Settings()) -> BoardView:
+    """Coins from an already classified top view."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    occlusion: Array = np.zeros(cls.shape, np.uint8)
+    found: list[tuple[str, float, float, float]] = []
+    striker_left = [True]
+    for klass, wild, colour in (
+        (WHITE, WHITE, "white"),
+        (BLACK, INK, "black"),
+        (RED, RED_INK, "queen"),
+    ):
+        real = cv2.morphologyEx((cls == klass).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        # Line or dot pixels next to a coin of the colour may be under it.
+        near = cv2.dilate(real, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+        mask = real | (((cls == wild) | (cls == INK)) & (near > 0)).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for i in range(1, n):
+            x, y, w, h, area = stats[i]
+            if area < 0.35 * A_COIN:
+                continue
+            if (
+                np.count_nonzero(real[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i])
+                < 0.3 * A_COIN
+            ):
+                continue
+            p = 3
+            x0, y0 = max(0, x - p), max(0, y - p)
+            x1, y1 = min(cls.shape[1], x + w + p), min(cls.shape[0], y + h + p)
+            region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+            sub = cls[y0:y1, x0:x1]
+            soft = (region > 0) | (sub == BOARD)
+            discs, occluder = _fit_discs(
+                region, soft, strength[y0:y1, x0:x1], colour, settings, striker_left
+            )
+            if occluder:
+                occlusion[y0:y1, x0:x1][region > 0] = 255
+                continue
+            found.extend((name, cx + x0, cy + y0, conf) for name, cx, cy, conf in discs)
+    other = cv2.morphologyEx((cls == OTHER).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] > settings.occluder_area * A_COIN:
+            occlusion[labels == i] = 255
+    if occlusion.any():
+        occlusion = cv2.dilate(occlusion, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    coins = []
+    for name, cx, cy, conf in found:
+        # A disc mostly inside an occluder is a piece of hand, not a coin.
+        ys, xs = _disc_pixels(occlusion, cx, cy, R_COIN)
+        if len(ys) and float((occlusion[ys, xs] > 0).mean()) > 0.5:
+            continue
+        x_mm, y_mm = B.top_to_mm(cx, cy)
+        coins.append(Coin(name, float(x_mm), float(y_mm), round(conf, 3)))
+    coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
+    return BoardView(tuple(coins), occlusion)
