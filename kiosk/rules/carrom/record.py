@@ -40,6 +40,7 @@ __all__ = [
     "parse_record",
     "replay",
     "replay_text",
+    "state_to_json",
     "write_record",
 ]
 
