@@ -240,6 +240,8 @@ class TablesideApp(App):
         timers must sound); then the screen in front follows."""
         assert self.manager is not None
         now = self.services.clock()
+        for ticker in self.services.tickers:
+            ticker(now)
         game = self.game_screen
         if game is not None:
             game.follow(now)

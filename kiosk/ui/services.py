@@ -18,6 +18,7 @@ from kiosk.clocks.patterns import Pattern
 from kiosk.config import Settings, with_values
 from kiosk.engine.bhukhar_table import BhukharTable
 from kiosk.engine.clock_table import ClockTable
+from kiosk.engine.inputs import PartFault
 from kiosk.engine.journal import Journal
 from kiosk.engine.session import CarromSession
 from kiosk.rules.bhukhar.record import SessionStart
@@ -46,6 +47,10 @@ class Services:
     #: The pockets with a beam fitted, and whether a camera watches the board.
     beams: tuple[int, ...] = (1, 2, 3, 4)
     camera: bool = False
+    #: Called with `now` on every tick of the app: the beams' stuck check, the watchdog.
+    tickers: list[Callable[[float], object]] = field(default_factory=list)
+    #: Parts that did not start, as (part, message): shown as faults on the carrom table.
+    startup_faults: list[tuple[str, str]] = field(default_factory=list)
     extras: dict[str, object] = field(default_factory=dict)
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
@@ -88,6 +93,8 @@ class Services:
                 beams=self.beams,
                 camera=self.camera,
             )
+            for part, message in self.startup_faults:
+                session.post(PartFault(self.clock(), part, message))
             self._carrom = session
         return session
 
