@@ -403,3 +403,23 @@ def test_session_bad_start_is_refused_and_nothing_written(
     assert s.journal.matches() == []
     with pytest.raises(IllegalEvent, match="no match"):
         s.confirm()
+
+
+def test_session_outputs_hear_only_of_changes(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    s = session(path, clock, wall, out)
+    s.start_match(START)
+    seen = out.views
+    for _ in range(5):
+        s.poll()
+    assert out.views == seen  # nothing changed, nothing said
+    s.play()
+    seen = out.views
+    clock.advance(0.05)
+    s.poll()
+    assert out.views == seen  # the count shows tenths: 15.0 still
+    clock.advance(0.1)
+    s.poll()
+    assert out.views == seen + 1 and out.view.timer.remaining == 14.9
