@@ -14,6 +14,7 @@ be pocketed by name, so the simulated kiosk sees them vanish.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -284,7 +285,17 @@ def _pieces(tex: FloatImage, look: Look, pieces: Sequence[Piece]) -> None:
         _circle(tex, p.x_mm - r * 0.3, p.y_mm - r * 0.3, r * 0.25, gloss)
 
 
-def _light(tex: FloatImage, look: Look) -> None:
+@functools.lru_cache(maxsize=4)
+def _static(look: Look) -> tuple[FloatImage, FloatImage, FloatImage]:
+    """The board with its powder, the light falling on it, and the glare: what
+    does not change while the pieces move (kept for a few looks)."""
+    tex = _board_texture(look)
+    _powder(tex, look)
+    illum, glare = _light_fields(look)
+    return tex, illum, glare
+
+
+def _light_fields(look: Look) -> tuple[FloatImage, FloatImage]:
     n = _TEX
     ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
     xs -= _OFF
@@ -296,11 +307,13 @@ def _light(tex: FloatImage, look: Look) -> None:
         ca, sa = math.cos(look.gradient_angle), math.sin(look.gradient_angle)
         t = ((xs - B.SURFACE_MM / 2) * ca + (ys - B.SURFACE_MM / 2) * sa) / B.SURFACE_MM + 0.5
         illum *= 1.0 - look.gradient * np.clip(t, 0, 1)
-    tex *= (illum * look.exposure)[:, :, None]
+    illum = (illum * look.exposure).astype(np.float32)
+    glare: FloatImage = np.zeros((n, n), np.float32)
     if look.glare:
         gx, gy = look.glare_mm
         g = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * look.glare_sigma_mm**2))
-        tex += (look.glare * g)[:, :, None]
+        glare = (look.glare * g).astype(np.float32)
+    return illum, glare
 
 
 def _cloth(look: Look) -> FloatImage:
@@ -396,10 +409,12 @@ def visible_fraction(scene: Scene, piece: Piece) -> float:
 def render(scene: Scene) -> Image:
     """Render the camera image of a scene (BGR, uint8)."""
     look = scene.look
-    tex = _board_texture(look)
-    _powder(tex, look)
+    board, illum, glare = _static(look)
+    tex = board.copy()
     _pieces(tex, look, scene.pieces)
-    _light(tex, look)
+    tex *= illum[:, :, None]
+    if look.glare:
+        tex += glare[:, :, None]
     tex = cv2.GaussianBlur(tex, (0, 0), 0.7)
     h = homography_mm_to_image(look)
     tex_to_mm = np.array([[1, 0, 0.5 - _OFF], [0, 1, 0.5 - _OFF], [0, 0, 1]], np.float64)

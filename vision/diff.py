@@ -1,0 +1,177 @@
+"""The board before and after a stroke: which coins left it, and near which pocket.
+
+The engine fuses this with the pocket beams into a proposed stroke (the
+`stroke` event of shared/spec/match-record.md: `pocketed`, `striker`,
+`off_board`). The camera alone cannot tell a coin that dropped into a pocket
+from one that jumped off the board unseen; what it can say is where each
+vanished coin was last seen during the stroke:
+
+- last seen within `pocket_zone_mm` of a pocket: gone, near that pocket;
+- last seen within `edge_zone_mm` of an edge and away from the pockets:
+  off the board (law 65);
+- otherwise: gone, pocket unknown (`pocket` None; the beams will tell).
+
+Coins the before-view had where the after-view was hidden (a hand over the
+board) are `unseen`, never gone. `striker_gone` says the striker is no longer
+on the board; after law 123 the player lifts it at once, so only the beams
+tell a pocketed striker from a lifted one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vision import board as B
+from vision.detect import BoardView, Coin
+
+
+@dataclass(frozen=True, slots=True)
+class GoneCoin:
+    """A coin that left the board: where it was last seen (mm), the nearest pocket
+    (1-4) if it was seen near one, and its distance from that pocket's centre."""
+
+    colour: str
+    x_mm: float
+    y_mm: float
+    pocket: int | None
+    distance_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class StrokeDiff:
+    gone: tuple[GoneCoin, ...]
+    striker_gone: bool
+    off_board: tuple[str, ...]
+    #: Colours of coins that were hidden in the after-view and could not be checked.
+    unseen: tuple[str, ...] = ()
+
+    def pocketed(self) -> tuple[str, ...]:
+        """The colours gone, as the record's `pocketed` would list them."""
+        return tuple(g.colour for g in self.gone)
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A coin seen during the stroke at time t."""
+
+    t: float
+    coin: Coin
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSettings:
+    match_mm: float = 25.0  # a coin that moved less than this is the same coin
+    pocket_zone_mm: float = 75.0
+    edge_zone_mm: float = 30.0
+
+
+def _pairs(before: Sequence[Coin], after: Sequence[Coin]) -> list[tuple[int, int]]:
+    """Greedy closest-first pairing of coins of the same colour."""
+    cand = sorted(
+        (math.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm), i, j)
+        for i, b in enumerate(before)
+        for j, a in enumerate(after)
+        if a.colour == b.colour
+    )
+    used_b: set[int] = set()
+    used_a: set[int] = set()
+    out = []
+    for _, i, j in cand:
+        if i in used_b or j in used_a:
+            continue
+        used_b.add(i)
+        used_a.add(j)
+        out.append((i, j))
+    return out
+
+
+def _near_edge(x: float, y: float, zone: float) -> bool:
+    return min(x, y, B.SURFACE_MM - x, B.SURFACE_MM - y) < zone
+
+
+def _place_gone(
+    colour: str,
+    missing: Sequence[Coin],
+    after: Sequence[Coin],
+    sightings: Sequence[Sighting],
+    settings: DiffSettings,
+) -> tuple[list[GoneCoin], list[str]]:
+    """Where each vanished coin of a colour went, from the last places a coin of
+    that colour was seen that no coin of the after-view explains."""
+    track = [
+        s
+        for s in sightings
+        if s.coin.colour == colour
+        and not any(
+            math.hypot(a.x_mm - s.coin.x_mm, a.y_mm - s.coin.y_mm) < settings.match_mm
+            for a in after
+        )
+    ]
+    gone: list[GoneCoin] = []
+    off: list[str] = []
+    claimed: list[tuple[float, float]] = []
+    for coin in missing:
+        free = [
+            s
+            for s in track
+            if all(
+                math.hypot(s.coin.x_mm - x, s.coin.y_mm - y) > 2 * B.COIN_D_MM for x, y in claimed
+            )
+        ]
+        near = [
+            s
+            for s in free
+            if B.nearest_pocket(s.coin.x_mm, s.coin.y_mm)[1] <= settings.pocket_zone_mm
+        ]
+        if near:
+            last = near[-1].coin
+            pocket, dist = B.nearest_pocket(last.x_mm, last.y_mm)
+            claimed.append((last.x_mm, last.y_mm))
+            gone.append(GoneCoin(colour, last.x_mm, last.y_mm, pocket, round(dist, 1)))
+            continue
+        if free and _near_edge(free[-1].coin.x_mm, free[-1].coin.y_mm, settings.edge_zone_mm):
+            claimed.append((free[-1].coin.x_mm, free[-1].coin.y_mm))
+            off.append(colour)
+            continue
+        _, dist = B.nearest_pocket(coin.x_mm, coin.y_mm)
+        gone.append(GoneCoin(colour, coin.x_mm, coin.y_mm, None, round(dist, 1)))
+    return gone, off
+
+
+def stroke_diff(
+    before: BoardView,
+    after: BoardView,
+    sightings: Sequence[Sighting] = (),
+    settings: DiffSettings = DiffSettings(),
+) -> StrokeDiff:
+    """Compare the board at rest before a stroke with the board at rest after it.
+    `sightings` are the coins detected in the frames in between, oldest first."""
+    pieces_before = [c for c in before.coins if c.colour != "striker"]
+    pieces_after = [c for c in after.coins if c.colour != "striker"]
+    striker_before = any(c.colour == "striker" for c in before.coins) or any(
+        s.coin.colour == "striker" for s in sightings
+    )
+    striker_gone = striker_before and not any(c.colour == "striker" for c in after.coins)
+    gone: list[GoneCoin] = []
+    off: list[str] = []
+    unseen: list[str] = []
+    # Pair by colour, closest first; unpaired before-coins are candidates for gone.
+    # Coins may have moved anywhere, so counts decide how many of a colour left.
+    for colour in ("white", "black", "queen"):
+        b = [c for c in pieces_before if c.colour == colour]
+        a = [c for c in pieces_after if c.colour == colour]
+        paired = {i for i, _ in _pairs(b, a)}
+        missing = [c for i, c in enumerate(b) if i not in paired]
+        hidden = [c for c in missing if after.hidden(c.x_mm, c.y_mm)]
+        unseen.extend(c.colour for c in hidden)
+        n_gone = len(missing) - len(hidden)
+        if n_gone <= 0:
+            continue
+        gone_here, off_here = _place_gone(
+            colour, [c for c in missing if c not in hidden], a, sightings, settings
+        )
+        gone.extend(gone_here)
+        off.extend(off_here)
+    return StrokeDiff(tuple(gone), striker_gone, tuple(off), tuple(unseen))
