@@ -59,28 +59,34 @@ class TablesideApp(App):
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())
-        manager.add_widget(HomeScreen(name="home"))
-        manager.add_widget(
-            PinScreen(self.services.check_pin, lambda: self.show("settings"), name="pin")
-        )
-        manager.add_widget(SettingsScreen(self._settings, self._keep_settings, name="settings"))
-        manager.add_widget(
-            CalibrationScreen(
+        # Screens are made when first shown: a quicker start and less memory on the Pi.
+        self._factories: dict[str, Callable[[], Screen]] = {
+            "home": lambda: HomeScreen(name="home"),
+            "pin": lambda: PinScreen(
+                self.services.check_pin, lambda: self.show("settings"), name="pin"
+            ),
+            "settings": lambda: SettingsScreen(
+                self._settings, self._keep_settings, name="settings"
+            ),
+            "calibration": lambda: CalibrationScreen(
                 lambda: self.services.grab_frame(),
                 self._settings,
                 self._keep_settings,
                 name="calibration",
-            )
-        )
-        manager.add_widget(CarromSetupScreen(name="setup_carrom"))
-        manager.add_widget(CarromScreen(name="carrom"))
-        manager.add_widget(BackgammonSetupScreen(name="setup_backgammon"))
-        manager.add_widget(BackgammonScreen(name="backgammon"))
-        manager.add_widget(BhukharSetupScreen(name="setup_bhukhar"))
-        manager.add_widget(BhukharScreen(self.services.sound, name="bhukhar"))
-        manager.add_widget(PlayersScreen(name="players"))
+            ),
+            "setup_carrom": lambda: CarromSetupScreen(name="setup_carrom"),
+            "carrom": lambda: CarromScreen(name="carrom"),
+            "setup_backgammon": lambda: BackgammonSetupScreen(name="setup_backgammon"),
+            "backgammon": lambda: BackgammonScreen(name="backgammon"),
+            "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
+            "bhukhar": lambda: BhukharScreen(self.services.sound, name="bhukhar"),
+            "players": lambda: PlayersScreen(name="players"),
+        }
+        manager.add_widget(self._factories["home"]())
         self.manager = manager
         Clock.schedule_interval(self.tick, TICK_S)
+        # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
+        self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
         Window.bind(on_key_down=self._key_down)
         return manager
 
@@ -91,13 +97,17 @@ class TablesideApp(App):
     def show(self, name: str) -> None:
         """Bring a screen to the front by name."""
         assert self.manager is not None
-        if self.manager.has_screen(name):
+        if name in self._factories:
+            self.screen(name)
             self.manager.current = name
         if name == "home":
             self.refresh_home()
 
     def screen(self, name: str) -> Screen:
+        """The screen called `name`, made at its first use."""
         assert self.manager is not None
+        if not self.manager.has_screen(name):
+            self.manager.add_widget(self._factories[name]())
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:

@@ -51,8 +51,18 @@ class SheetGrid(ScrollView):
     """The scoresheet's table: one row per board begun (void ones too), newest last."""
 
     rows_data = ListProperty([])
+    #: Built only while the sheet is open: a long match would otherwise keep many labels.
+    live = BooleanProperty(False)
+
+    def on_live(self, _widget: object, live: bool) -> None:
+        if live:
+            self.on_rows_data(self, self.rows_data)
+        else:
+            self.ids.grid.clear_widgets()
 
     def on_rows_data(self, _widget: object, rows: list[list[str]]) -> None:
+        if not self.live:
+            return
         grid = self.ids.grid
         grid.clear_widgets()
         for i, row in enumerate([list(SHEET_HEADER), *rows]):

@@ -47,6 +47,9 @@ class Services:
     #: The pockets with a beam fitted, and whether a camera watches the board.
     beams: tuple[int, ...] = (1, 2, 3, 4)
     camera: bool = False
+    #: Wakes the UI thread at once (the app sets it: Clock.schedule_once), so a sensor's
+    #: input is drawn at the next frame rather than at the next tick.
+    wake: Callable[[], None] = lambda: None
     #: Called with `now` on every tick of the app: the beams' stuck check, the watchdog.
     tickers: list[Callable[[float], object]] = field(default_factory=list)
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
@@ -103,6 +106,7 @@ class Services:
         session = self._carrom
         if session is not None:
             session.post(item)
+            self.wake()
 
     def sound(self, pattern: Pattern) -> None:
         """A pattern for the buzzer (and any output that plays sounds)."""
