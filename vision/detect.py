@@ -123,7 +123,21 @@ class Reference:
         ref = np.median(stack, axis=0) if len(views) > 1 else stack[0]
         if ref.shape != (B.TOP_PX, B.TOP_PX, 3):
             raise ValueError(f"a reference view must be a {B.TOP_PX}x{B.TOP_PX} BGR top view")
-        ref = cv2.GaussianBlur(ref, (3, 3), 0)
+        self.image: Array = cv2.GaussianBlur(ref, (3, 3), 0)
+        self._derive()
+
+    def blend(self, top: Array, mask: Array, rate: float) -> None:
+        """Move the reference towards a top view where `mask` is set (pixels seen
+        to be bare board): powder and a drifting lamp become part of the board."""
+        view = cv2.GaussianBlur(top.astype(np.float32), (3, 3), 0)
+        m = (mask > 0)[:, :, None]
+        self.image = np.where(m, self.image + rate * (view - self.image), self.image).astype(
+            np.float32
+        )
+        self._derive()
+
+    def _derive(self) -> None:
+        ref = self.image
         self.intensity: Array = ref.sum(axis=2) + 3.0
         self.chroma: Array = ref / self.intensity[:, :, None]
         self.median = float(np.median(self.intensity))

@@ -1,0 +1,139 @@
+"""BoardWatcher: frames in, the events the engine consumes out.
+
+Fed `(t, frame)` from one monotonic clock, it warps each frame to the top
+view, detects the coins, measures motion and returns, in order:
+
+- `StrokeStarted(t)` when coins start to move away from any hand;
+- `CoinsAtRest(t, board)` when they have stopped (t is the moment they
+  stopped, law 123; reported `rest_s` later);
+- `StrokeDiff` comparing the board before the stroke with the board after
+  it, once the after-view is clear of hands (or `clear_wait_s` after rest,
+  with the hidden coins listed as unseen).
+
+Between strokes the watcher keeps the latest clear view at rest as the
+"before" of the next stroke, so coins the umpire puts back (laws 65, 78) are
+part of it, and slowly blends the board's own pixels into the reference so
+that powder and a drifting lamp do not pile up as differences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import Calibration
+from vision.detect import BOARD, BoardView, Reference, Settings, classify_soft, detect_classes
+from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
+from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
+
+Array = npt.NDArray[Any]
+WatchEvent: TypeAlias = StrokeStarted | CoinsAtRest | StrokeDiff
+
+
+@dataclass(frozen=True, slots=True)
+class WatcherSettings:
+    detect: Settings = field(default_factory=Settings)
+    motion: MotionSettings = field(default_factory=MotionSettings)
+    diff: DiffSettings = field(default_factory=DiffSettings)
+    clear_wait_s: float = 3.0  # how long to wait for hands to leave before diffing anyway
+    learn_rate: float = 0.05  # how fast the board's own pixels are blended into the reference
+    learn_every: int = 15  # frames between blends
+
+
+class BoardWatcher:
+    """Turns camera frames into stroke events (see the module docstring)."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        reference: Reference,
+        settings: WatcherSettings = WatcherSettings(),
+    ) -> None:
+        self.calibration = calibration
+        self.reference = reference
+        self.settings = settings
+        self._h = calibration.homography()
+        self._meter = MotionMeter(settings.motion)
+        self._tracker = RestTracker(settings.motion.rest_s)
+        self._before: BoardView | None = None
+        self._sightings: list[Sighting] = []
+        self._pending_since: float | None = None
+        self._frames = 0
+        self.board: BoardView | None = None  # the latest view
+
+    @classmethod
+    def from_empty_board(
+        cls,
+        calibration: Calibration,
+        frames: Sequence[Array],
+        settings: WatcherSettings = WatcherSettings(),
+    ) -> BoardWatcher:
+        """Start from views of the empty board (the reference, law I अ)."""
+        h = calibration.homography()
+        ref = Reference([calibration.warp(f, h) for f in frames])
+        return cls(calibration, ref, settings)
+
+    @property
+    def moving(self) -> bool:
+        """Whether a stroke is in progress (coins not yet at rest)."""
+        return self._tracker.moving
+
+    def top_view(self, frame: Array) -> Array:
+        return self.calibration.warp(frame, self._h)
+
+    def feed(self, t: float, frame: Array) -> list[WatchEvent]:
+        """Process one frame taken at `t` (seconds, monotonic)."""
+        top = self.top_view(frame)
+        cls, strength = classify_soft(top, self.reference, self.settings.detect)
+        view = detect_classes(cls, strength, self.settings.detect)
+        self.board = view
+        motion = self._meter.update(top, view.occlusion)
+        events: list[WatchEvent] = []
+        change = self._tracker.update(t, motion.coins_moving)
+        if change is not None and change[0] == "started":
+            if self._pending_since is not None:
+                # A new stroke before the last diff: diff with what there is.
+                events.append(self._diff(view))
+            events.append(StrokeStarted(change[1]))
+            self._sightings = []
+        if self._tracker.moving or change is not None:
+            self._sightings.extend(Sighting(t, c) for c in view.coins)
+        if change is not None and change[0] == "rest":
+            events.append(CoinsAtRest(change[1], view))
+            self._pending_since = t
+        pending = self._pending_since
+        if (
+            pending is not None
+            and not self._tracker.moving
+            and (self._clear_for_diff(view) or t - pending >= self.settings.clear_wait_s)
+        ):
+            events.append(self._diff(view))
+        if not self._tracker.moving and self._pending_since is None:
+            if self._before is None or not view.occlusion.any():
+                self._before = view
+            self._frames += 1
+            if not view.occlusion.any() and self._frames % self.settings.learn_every == 0:
+                self._learn(top, cls)
+        return events
+
+    def _clear_for_diff(self, view: BoardView) -> bool:
+        if not view.occlusion.any():
+            return True
+        before = self._before
+        return before is not None and not any(view.hidden(c.x_mm, c.y_mm) for c in before.coins)
+
+    def _diff(self, view: BoardView) -> StrokeDiff:
+        before = self._before if self._before is not None else view
+        diff = stroke_diff(before, view, self._sightings, self.settings.diff)
+        self._pending_since = None
+        self._sightings = []
+        self._before = view
+        return diff
+
+    def _learn(self, top: Array, cls: Array) -> None:
+        board: Array = (cls == BOARD).astype(np.uint8)
+        self.reference.blend(top, board, self.settings.learn_rate)
