@@ -164,6 +164,64 @@ class Reference:
         self._sample = (slice(2, None, 4), slice(2, None, 4))
 
 
+def bootstrap_reference(top: Array) -> Reference:
+    """A reference from a top view with coins on it, when no view of the empty
+    board was taken: the coins are painted over with the board around them, and
+    the red centre circle (law I अ.6), which the queen covers at the start of a
+    board, is painted back where the laws put it, in the red of the base circles
+    (अ.4 ख) that are seen. A view of the empty board is better; this lets the
+    kiosk start without one. (The markings under other coins are not restored:
+    until the reference learns them, a line uncovered there reads as a change.)
+    """
+    img = np.asarray(top, np.uint8)
+    if img.shape != (B.TOP_PX, B.TOP_PX, 3):
+        raise ValueError(f"a reference view must be a {B.TOP_PX}x{B.TOP_PX} BGR top view")
+    f = img.astype(np.float32)
+    inten = f.sum(axis=2) + 3.0
+    chroma = f / inten[:, :, None]
+    board_c = np.median(chroma.reshape(-1, 3), axis=0)
+    dc = np.sqrt(((chroma - board_c) ** 2).sum(axis=2))
+    # The light on the board: the brightness with lines closed over, smoothed widely.
+    k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    light = cv2.GaussianBlur(cv2.morphologyEx(inten, cv2.MORPH_CLOSE, k9), (0, 0), 25)
+    q = inten / light
+    coins = ((dc > 0.06) | (q < 0.6) | (q > 1.15)).astype(np.uint8)
+    # Lines are thinner than a coin: an opening with a 7 px disc keeps only coins.
+    coins = cv2.morphologyEx(
+        coins, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    )
+    coins = cv2.dilate(coins, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # Keep the pockets and the red base-circle dots as they are.
+    red_dots = np.zeros_like(coins)
+    s = B.SURFACE_MM
+    half = B.BASELINE_LEN_MM / 2
+    d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2
+    dots = []
+    for e in (s / 2 - half, s / 2 + half):
+        dots += [(e, d), (d, e), (e, s - d), (s - d, e)]
+    r_dot = B.BASE_RED_D_MM / 2 * B.SCALE
+    for x, y in dots:
+        u, v = B.mm_to_top(x, y)
+        cv2.circle(red_dots, (round(u), round(v)), round(r_dot + 1), 1, -1)
+    for x, y in B.POCKETS_MM:
+        u, v = B.mm_to_top(x, y)
+        cv2.circle(coins, (round(u), round(v)), round(B.POCKET_D_MM / 2 * B.SCALE + 2), 0, -1)
+    seen_dots = red_dots > 0
+    coins[seen_dots] = 0
+    painted = cv2.inpaint(img, coins, 5, cv2.INPAINT_TELEA)
+    c = chroma
+    redness = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
+    red_px = seen_dots & (redness > float(np.median(redness)) + 0.15)
+    if red_px.any():
+        red = tuple(float(v) for v in np.median(f[red_px], axis=0))
+        u, v = B.mm_to_top(s / 2, s / 2)
+        r = B.CENTRE_D_MM / 2 * B.SCALE
+        f16 = 16
+        centre = (round(u * f16), round(v * f16))
+        cv2.circle(painted, centre, round(r * f16), red, -1, cv2.LINE_AA, 4)
+    return Reference([painted])
+
+
 def classify(top: Array, ref: Reference, settings: Settings = Settings()) -> Array:
     """The class of every top-view pixel (BOARD, WHITE, BLACK, RED, OTHER)."""
     return classify_soft(top, ref, settings)[0]

@@ -25,8 +25,17 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import Calibration
-from vision.detect import BOARD, BoardView, Reference, Settings, classify_soft, detect_classes
+from vision.calibration import Calibration, auto_calibrate
+from vision.capture import Frame
+from vision.detect import (
+    BOARD,
+    BoardView,
+    Reference,
+    Settings,
+    bootstrap_reference,
+    classify_soft,
+    detect_classes,
+)
 from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
 from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
 
@@ -49,16 +58,22 @@ class BoardWatcher:
 
     def __init__(
         self,
-        calibration: Calibration,
-        reference: Reference,
-        settings: WatcherSettings = WatcherSettings(),
+        calibration: Calibration | Sequence[Sequence[float]] | None = None,
+        reference: Reference | None = None,
+        settings: WatcherSettings | None = None,
     ) -> None:
-        self.calibration = calibration
-        self.reference = reference
-        self.settings = settings
-        self._h = calibration.homography()
-        self._meter = MotionMeter(settings.motion)
-        self._tracker = RestTracker(settings.motion.rest_s)
+        """`calibration`: a Calibration, or the config's four [x, y] pocket centres,
+        or None to calibrate from the first frame (auto_calibrate). `reference`: the
+        empty board's top view, or None to build one from the first frame
+        (detect.bootstrap_reference)."""
+        if calibration is not None and not isinstance(calibration, Calibration):
+            calibration = Calibration.from_config([list(p) for p in calibration])
+        self.calibration: Calibration | None = calibration
+        self.reference: Reference | None = reference
+        self.settings = settings if settings is not None else WatcherSettings()
+        self._h = calibration.homography() if calibration is not None else None
+        self._meter = MotionMeter(self.settings.motion)
+        self._tracker = RestTracker(self.settings.motion.rest_s)
         self._before: BoardView | None = None
         self._sightings: list[Sighting] = []
         self._pending_since: float | None = None
@@ -70,7 +85,7 @@ class BoardWatcher:
         cls,
         calibration: Calibration,
         frames: Sequence[Array],
-        settings: WatcherSettings = WatcherSettings(),
+        settings: WatcherSettings | None = None,
     ) -> BoardWatcher:
         """Start from views of the empty board (the reference, law I अ)."""
         h = calibration.homography()
@@ -83,11 +98,18 @@ class BoardWatcher:
         return self._tracker.moving
 
     def top_view(self, frame: Array) -> Array:
+        if self.calibration is None or self._h is None:
+            self.calibration = auto_calibrate(frame)
+            self._h = self.calibration.homography()
         return self.calibration.warp(frame, self._h)
 
-    def feed(self, t: float, frame: Array) -> list[WatchEvent]:
-        """Process one frame taken at `t` (seconds, monotonic)."""
-        top = self.top_view(frame)
+    def feed(self, t: float, frame: Array | Frame) -> list[WatchEvent]:
+        """Process one frame taken at `t` (seconds, monotonic); a capture `Frame`
+        is taken for its image."""
+        image = frame.image if isinstance(frame, Frame) else frame
+        top = self.top_view(image)
+        if self.reference is None:
+            self.reference = bootstrap_reference(top)
         cls, strength = classify_soft(top, self.reference, self.settings.detect)
         view = detect_classes(cls, strength, self.settings.detect)
         self.board = view
@@ -136,4 +158,5 @@ class BoardWatcher:
 
     def _learn(self, top: Array, cls: Array) -> None:
         board: Array = (cls == BOARD).astype(np.uint8)
-        self.reference.blend(top, board, self.settings.learn_rate)
+        if self.reference is not None:
+            self.reference.blend(top, board, self.settings.learn_rate)
