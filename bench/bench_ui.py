@@ -88,14 +88,11 @@ class HitBench:
     """The app in this process; see the module docstring, parts 2 and 3."""
 
     def __init__(self, hits: int, seed: int) -> None:
-        os.environ.setdefault("KIVY_NO_ARGS", "1")
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-        os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
         os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="bench-kivy-")
-        from kivy.config import Config
+        from kiosk.ui.window import configure_kivy
 
-        Config.set("graphics", "width", "1024")
-        Config.set("graphics", "height", "600")
+        configure_kivy(fullscreen=False)  # as `tableside run --simulate`
         from drivers.simulated import SimulatedBeams
         from kiosk.ui.app import TablesideApp
         from kiosk.ui.services import Services

@@ -14,7 +14,6 @@ given, else to `<data>/settings.toml`.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -70,24 +69,6 @@ def _rgb(frame: Any) -> Any:
     import numpy as np
 
     return np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame
-
-
-def _configure_kivy(simulate: bool) -> None:
-    """Window settings must be set before Kivy's window module is imported."""
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    from kivy.config import Config
-
-    Config.set("kivy", "exit_on_escape", "0")
-    Config.set("input", "mouse", "mouse,disable_multitouch")
-    if simulate:
-        Config.set("graphics", "width", "1024")
-        Config.set("graphics", "height", "600")
-        Config.set("kivy", "keyboard_mode", "system")
-    else:
-        Config.set("graphics", "fullscreen", "auto")
-        Config.set("graphics", "show_cursor", "0")
-        Config.set("kivy", "keyboard_mode", "systemanddock")  # no keyboard at the table
 
 
 def _every(seconds: float | None, action: Callable[[], object]) -> Callable[[float], None]:
@@ -148,7 +129,9 @@ def main(args: argparse.Namespace) -> int:
     notifier = Notifier()
     services.tickers.append(_every(notifier.ping_every_s, notifier.watchdog))
 
-    _configure_kivy(simulate)
+    from kiosk.ui.window import configure_kivy
+
+    configure_kivy(fullscreen=not simulate)
     from kiosk.ui.app import TablesideApp
 
     app = TablesideApp(services)
