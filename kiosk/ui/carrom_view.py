@@ -38,20 +38,23 @@ class Scoreboard:
 
 
 def _game_points(state: MatchState, side: str) -> int:
-    if not state.games:
+    """The side's score in the game being played (0 before its first board has begun); once
+    the match is over, in its last game."""
+    number = state.now.game if state.now is not None else len(state.games)
+    if not 1 <= number <= len(state.games):
         return 0
-    return int(state.games[-1].points.get(side, 0))
+    return int(state.games[number - 1].points.get(side, 0))
 
 
 def scoreboard(state: MatchState) -> Scoreboard:
     """The scoreboard's words: board and game, each side's points, colour and turn, the queen."""
     now = state.now
-    rules = "ICF laws" if state.rules == "icf" else "club rules"
+    rules = "ICF" if state.rules == "icf" else "club rules"
     if now is None:
         title = f"Match over ({rules})"
     else:
         unit = "Round" if state.rules == "club" else "Board"
-        limit = f" of {state.board_limit}" if state.board_limit and state.rules == "icf" else ""
+        limit = f"/{state.board_limit}" if state.board_limit and state.rules == "icf" else ""
         game = "" if state.rules == "club" else f"Game {now.game} · "
         title = f"{game}{unit} {now.board}{limit} · {rules}"
     panels = []

@@ -106,3 +106,53 @@ def test_carrom_player_display_shows_the_timer_and_score_large(kiosk: Kiosk) -> 
     assert players.big == "3" and players.urgent
     kiosk.tap("back")
     assert kiosk.current == "carrom"
+
+
+def _win_board(kiosk: Kiosk) -> None:
+    """The player at turn clears the board: own coin and queen, then the other eight, which
+    the simulated beams count (keys 1-4) and guess as the striker's own colour."""
+    screen = kiosk.screen()
+    own = screen.colours[0] if screen.at_turn[0] else screen.colours[1]
+    kiosk.tap(f"{own}_plus")
+    kiosk.tap("queen_in")
+    kiosk.tap("confirm")
+    for pocket in "12341234":
+        kiosk.key(pocket)
+    kiosk.advance(0.2)
+    assert getattr(screen, f"prop_{own}") == 8, screen.prop_source
+    kiosk.tap("confirm")
+
+
+def test_carrom_change_sides_banner_after_the_first_game_law_60(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    boards = 0
+    while not screen.games[0] and not screen.games[1] and boards < 8:
+        _win_board(kiosk)
+        boards += 1
+    assert max(screen.games) == 1
+    assert screen.banner_kind == "sides" and screen.banner == "Change sides (law 60)"
+    assert screen.points == [0, 0] and screen.title.startswith("Game 2 · Board 1/8")
+    assert screen.timer_kind.startswith("Change sides (law 61)")
+    kiosk.shot("carrom_change_sides")
+    kiosk.tap("players")
+    assert kiosk.screen().banner == "Change sides (law 60)"
+    kiosk.shot("players_change_sides")
+
+
+def test_carrom_resume_after_a_restart_comes_back_to_the_last_confirmed_event(
+    kiosk: Kiosk,
+) -> None:
+    _setup(kiosk)
+    kiosk.tap("white_plus")
+    kiosk.tap("queen_in")
+    kiosk.tap("confirm")
+    before = kiosk.screen().session.view.state
+    kiosk.tap("home")
+    kiosk.services._carrom = None  # as after a restart: only the journal on disk remains
+    assert kiosk.widget("resume").text == "Resume the unfinished carrom match"
+    kiosk.tap("resume")
+    assert kiosk.current == "carrom"
+    screen = kiosk.screen()
+    assert screen.session is not None and screen.session.view.state == before
+    assert screen.queen.startswith("Queen pocketed, to cover")
