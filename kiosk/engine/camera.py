@@ -55,6 +55,8 @@ class CameraFeed:
         lost_after: int = 10,
         retry_s: float = 2.0,
         reopen: Callable[[], ReadFrame] | None = None,
+        pace_s: float = 0.0,
+        source: Any = None,
         name: str = "camera",
     ) -> None:
         self._read = read
@@ -65,7 +67,12 @@ class CameraFeed:
         self.lost_after = lost_after
         self.retry_s = retry_s
         self._reopen = reopen
+        self.pace_s = pace_s
+        #: The capture source (vision/capture.py), e.g. for `make run` to reach the
+        #: simulated board (`source.board.strike(...)`) or the calibration screen.
+        self.source = source
         self.frames = 0
+        self.watcher: Any = None
         self.lost = False
         self.last_error: str | None = None
         self._stop = threading.Event()
@@ -82,6 +89,8 @@ class CameraFeed:
             except Exception as exc:
                 frame, problem = None, f"{type(exc).__name__}: {exc}"
             now = self._clock()
+            if frame is not None and hasattr(frame, "image"):
+                now = float(getattr(frame, "t", now))  # a capture Frame carries its time
             if frame is None:
                 failures += 1
                 self.last_error = problem
@@ -109,47 +118,41 @@ class CameraFeed:
                         self._sink(item)
             except Exception as exc:  # a frame the watcher chokes on is skipped, not fatal
                 self.last_error = f"watcher: {type(exc).__name__}: {exc}"
+            if self.pace_s:
+                # A rendered or recorded source delivers at once: keep to a camera's rate.
+                self._stop.wait(max(0.0, self.pace_s - (self._clock() - now)))
 
     def close(self) -> None:
         self._stop.set()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=2.0)
+        close = getattr(self.source, "close", None)
+        if callable(close):
+            close()
 
 
 def start_camera(
     source: str, settings: Settings, sink: Sink, *, clock: Callable[[], float] = time.monotonic
 ) -> CameraFeed:
     """The camera of `source` ("usb:N", "picamera2", "file:PATH", "synthetic") with the board
-    watcher of vision/watcher.py; raises when the camera or the vision code cannot start."""
+    watcher of vision/watcher.py; raises (vision's CameraError names the source) when the
+    camera cannot be opened, so the kiosk records it as a fault and goes on without it."""
     # Imported by name: OpenCV loads only on a kiosk that has a camera.
     capture: Any = importlib.import_module("vision.capture")
     watcher: Any = importlib.import_module("vision.watcher")
-
-    camera = capture.open_camera(source)
-    board = watcher.BoardWatcher(*_watcher_args(settings))
-
-    def read() -> Any:
-        return _read(camera)
-
-    return CameraFeed(
-        read, board.feed, sink, clock=clock, reopen=lambda: _reader(capture.open_camera(source))
+    size = {"width": settings.camera.width, "height": settings.camera.height, "clock": clock}
+    camera = capture.open_camera(source, **size)
+    calibration = [list(p) for p in settings.camera.calibration] or None
+    board = watcher.BoardWatcher(calibration)
+    paced = source == "synthetic" or source.startswith("file:")
+    feed = CameraFeed(
+        camera.read,
+        board.feed,
+        sink,
+        clock=clock,
+        reopen=lambda: capture.open_camera(source, **size).read,
+        pace_s=1 / 15 if paced else 0.0,
+        source=camera,
     )
-
-
-def _watcher_args(settings: Settings) -> tuple[Any, ...]:
-    calibration = settings.camera.calibration
-    return (list(calibration),) if calibration else ()
-
-
-def _reader(camera: Any) -> ReadFrame:
-    return lambda: _read(camera)
-
-
-def _read(camera: Any) -> Any:
-    """One frame from a capture object: `read()` giving a frame, or (ok, frame) like
-    cv2.VideoCapture."""
-    got = camera.read()
-    if isinstance(got, tuple):
-        ok, frame = got
-        return frame if ok else None
-    return got
+    feed.watcher = board
+    return feed

@@ -229,6 +229,10 @@ def _with_camera(
         source = "camera"
     for colour in unexplained:
         notes.append(f"a {colour} coin vanished away from the pockets: where did it go?")
+    unseen = tuple(getattr(diff, "unseen", ()) or ())
+    if unseen:
+        # Coins hidden (a hand over the board) when the camera looked after the stroke.
+        notes.append("the camera could not see " + ", ".join(unseen) + ": check them")
     review = bool(notes)
     out = [p for p in POCKETS if p not in working]
     if out and working:
