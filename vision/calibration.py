@@ -205,6 +205,12 @@ def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
     area = int(stats[label, cv2.CC_STAT_AREA])
     if area < 0.1 * h * w:
         raise CalibrationError(f"no playing surface found: the largest light area is {area} px")
+    x, y, bw, bh = (int(v) for v in stats[label, :4])
+    if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
+        raise CalibrationError(
+            "no playing surface found: the light area runs off the image "
+            "(the camera must see the whole board and its frame)"
+        )
     comp = (labels == label).astype(np.uint8)
     contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea)
@@ -255,11 +261,18 @@ def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
             normal = -normal
         lines.append(_refine_edge(grey_f, line, normal, pts))
     corners = [_intersect(lines[(i + 3) % 4], lines[i]) for i in range(4)]
+    quad_area = cv2.contourArea(np.array(corners, np.float32))
+    # The light area must fill the quadrilateral (less the pocket cut-outs), or it
+    # was not a board.
+    if not 0.85 * quad_area <= area <= 1.05 * quad_area:
+        raise CalibrationError("no playing surface found: the light area is not a four-sided board")
     return corners
 
 
 def auto_calibrate(frame: npt.NDArray[Any], quarter_turns: int = 0) -> Calibration:
-    """Calibrate from a view of the empty board (see the module docstring)."""
+    """Calibrate from a view of the board (see the module docstring).
+    `quarter_turns` k: the first breaker's base line is k quarter turns clockwise
+    from the bottom of the image (1: on the left)."""
     corners = find_surface_corners(frame)
     k = quarter_turns % 4
     corners = corners[k:] + corners[:k]

@@ -390,6 +390,27 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
     occlusion: Array = np.zeros(cls.shape, np.uint8)
     found: list[tuple[str, float, float, float]] = []
     striker_left = [True]
+    cls = cls.copy()
+    # Anything of a coin's colour, taken together with the unknown pixels next to it,
+    # that is thicker than any coin is part of a hand or an arm (a dark palm reads as
+    # black in places): it hides what is under it and holds no coins.
+    for klass, r in ((BLACK, R_COIN), (RED, R_COIN), (WHITE, R_STRIKER)):
+        m = cv2.morphologyEx(
+            ((cls == klass) | (cls == OTHER)).astype(np.uint8), cv2.MORPH_OPEN, kernel
+        )
+        dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+        if float(dt.max()) <= r * settings.fat + 1.0:
+            continue
+        core = (dt > r * settings.fat + 1.0).astype(np.uint8)
+        n, labels = cv2.connectedComponents(m, connectivity=8, ltype=cv2.CV_16U)
+        fat_labels = np.unique(labels[core > 0])
+        fat = np.isin(labels, fat_labels[fat_labels > 0])
+        # The lines across a hand cut it into pieces; take the pieces near its core too.
+        k = 2 * round(r * settings.fat + 1.0 + R_COIN) + 1
+        near = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+        fat |= near & ((m > 0) | (cls == INK))
+        occlusion[fat] = 255
+        cls[fat] = OTHER
     for klass, wild, colour in (
         (WHITE, WHITE, "white"),
         (BLACK, INK, "black"),
@@ -397,8 +418,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
     ):
         real = cv2.morphologyEx((cls == klass).astype(np.uint8), cv2.MORPH_OPEN, kernel)
         # Line or dot pixels next to a coin of the colour may be under it.
-        near = cv2.dilate(real, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-        mask = real | (((cls == wild) | (cls == INK)) & (near > 0)).astype(np.uint8)
+        grown: Array = cv2.dilate(real, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+        mask = real | (((cls == wild) | (cls == INK)) & (grown > 0)).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(
             mask, connectivity=8, ltype=cv2.CV_16U
         )
@@ -424,18 +445,26 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
                 occlusion[y0:y1, x0:x1][region > 0] = 255
                 continue
             found.extend((name, cx + x0, cy + y0, conf) for name, cx, cy, conf in discs)
-    other = cv2.morphologyEx((cls == OTHER).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8, ltype=cv2.CV_16U)
+    # What no disc explains is an occluder: a hand, an arm, a sleeve, its shadow.
+    fg = ((cls == WHITE) | (cls == BLACK) | (cls == RED) | (cls == OTHER)).astype(np.uint8)
+    explained: Array = np.zeros_like(fg)
+    for name, cx, cy, _ in found:
+        r = (R_STRIKER if name == "striker" else R_COIN) + 2.0
+        cv2.circle(explained, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
+    rest = cv2.morphologyEx(fg & (1 - explained), cv2.MORPH_OPEN, kernel)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8, ltype=cv2.CV_16U)
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] > settings.occluder_area * A_COIN:
-            occlusion[labels == i] = 255
+        x, y, w, h, area = stats[i]
+        if area > settings.occluder_area * A_COIN:
+            occlusion[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i] = 255
     if occlusion.any():
         occlusion = cv2.dilate(occlusion, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     coins = []
     for name, cx, cy, conf in found:
-        # A disc mostly inside an occluder is a piece of hand, not a coin.
-        ys, xs = _disc_pixels(occlusion, cx, cy, R_COIN)
-        if len(ys) and float((occlusion[ys, xs] > 0).mean()) > 0.5:
+        # A disc inside an occluder, or ringed by one, is a piece of hand, not a coin.
+        r = R_STRIKER if name == "striker" else R_COIN
+        ys, xs = _disc_pixels(occlusion, cx, cy, r + 4.0)
+        if len(ys) and float((occlusion[ys, xs] > 0).mean()) > 0.45:
             continue
         x_mm, y_mm = B.top_to_mm(cx, cy)
         coins.append(Coin(name, float(x_mm), float(y_mm), round(conf, 3)))

@@ -65,6 +65,9 @@ class DiffSettings:
     match_mm: float = 25.0  # a coin that moved less than this is the same coin
     pocket_zone_mm: float = 75.0
     edge_zone_mm: float = 30.0
+    #: A before-coin this near what the after-view could not see may be under the
+    #: hand (the detector sees sleeves and shadows better than pale skin).
+    hidden_margin_mm: float = 70.0
 
 
 def _pairs(before: Sequence[Coin], after: Sequence[Coin]) -> list[tuple[int, int]]:
@@ -164,7 +167,7 @@ def stroke_diff(
         a = [c for c in pieces_after if c.colour == colour]
         paired = {i for i, _ in _pairs(b, a)}
         missing = [c for i, c in enumerate(b) if i not in paired]
-        hidden = [c for c in missing if after.hidden(c.x_mm, c.y_mm)]
+        hidden = [c for c in missing if after.hidden(c.x_mm, c.y_mm, settings.hidden_margin_mm)]
         unseen.extend(c.colour for c in hidden)
         n_gone = len(missing) - len(hidden)
         if n_gone <= 0:

@@ -61,6 +61,8 @@ class Hand:
     y_mm: float
     angle: float
     skin: tuple[int, int, int] = (130, 160, 205)
+    #: The shirt sleeve over the forearm (BGR), or None for a bare arm.
+    sleeve: tuple[int, int, int] | None = (110, 70, 45)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,9 +342,11 @@ def hand_polygons_mm(hand: Hand) -> list[np.ndarray]:
         return hand.x_mm + along * ca - across * sa, hand.y_mm + along * sa + across * ca
 
     polys: list[np.ndarray] = []
+    # The forearm first: hand_polygons_mm(...)[0] is what a sleeve covers.
+    polys.append(np.array([at(-140, -40), at(-540, -48), at(-540, 48), at(-140, 40)]))
     palm = [at(-95 + 55 * math.cos(t), 48 * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 24)]
     polys.append(np.array(palm))
-    polys.append(np.array([at(-120, -38), at(-520, -45), at(-520, 45), at(-120, 38)]))
+    polys.append(np.array([at(-150, -38), at(-60, -45), at(-60, 45), at(-150, 38)]))
     for k, (across, length) in enumerate(((-30, 62), (-10, 75), (10, 72), (30, 58))):
         tip = -(75 - length) - (5 if k in (0, 3) else 0)
         pts = [
@@ -372,6 +376,12 @@ def _hand(img: FloatImage, look: Look, hand: Hand, h: npt.NDArray[np.float64]) -
     skin = np.array(hand.skin, np.float32)
     skin_img = skin[None, None, :] * (1.0 + 0.1 * shade[:, :, None])
     img += (skin_img - img) * mask[:, :, None]
+    if hand.sleeve is not None:
+        arm = np.zeros(img.shape[:2], np.float32)
+        pts = project(h, [tuple(p) for p in hand_polygons_mm(hand)[0]])
+        cv2.fillPoly(arm, [np.round(pts * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+        cloth = np.array(hand.sleeve, np.float32)[None, None, :] * (1.0 + 0.15 * shade[:, :, None])
+        img += (cloth - img) * arm[:, :, None]
 
 
 def hand_mask_image(scene: Scene) -> Image:
@@ -559,7 +569,11 @@ def random_hand(rng: np.random.Generator) -> Hand:
         (B.SURFACE_MM - reach, along, math.pi),
     ][side]
     skin = tuple(int(c) for c in np.array([120, 150, 195]) * rng.uniform(0.45, 1.1))
-    return Hand(x, y, ang + rng.uniform(-0.4, 0.4), (skin[0], skin[1], skin[2]))
+    sleeve = None
+    if rng.random() < 0.8:
+        c = rng.integers(20, 230, 3)
+        sleeve = (int(c[0]), int(c[1]), int(c[2]))
+    return Hand(x, y, ang + rng.uniform(-0.4, 0.4), (skin[0], skin[1], skin[2]), sleeve)
 
 
 def random_scene(seed: int, difficulty: int) -> Scene:

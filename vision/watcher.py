@@ -146,7 +146,10 @@ class BoardWatcher:
         if not view.occlusion.any():
             return True
         before = self._before
-        return before is not None and not any(view.hidden(c.x_mm, c.y_mm) for c in before.coins)
+        margin = self.settings.diff.hidden_margin_mm
+        return before is not None and not any(
+            view.hidden(c.x_mm, c.y_mm, margin) for c in before.coins
+        )
 
     def _diff(self, view: BoardView) -> StrokeDiff:
         before = self._before if self._before is not None else view

@@ -1,0 +1,120 @@
+"""Coin detection on rendered camera images (tests/vision/conftest.py renders them)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from vision import board as B
+from vision import synthetic as S
+from vision.diff import DiffSettings
+from vision.synthetic import Hand, Look, Piece, Scene
+
+from .conftest import detect_scene, match_errors, truth_counts
+
+ANGLED = Look(
+    corners=((140.0, 52.0), (505.0, 40.0), (528.0, 440.0), (118.0, 430.0)),
+    lamp_falloff=0.25,
+    noise=3.0,
+    blur=0.8,
+    seed=4,
+)
+HARD = replace(
+    ANGLED,
+    glare=55.0,
+    glare_mm=(300.0, 420.0),
+    glare_sigma_mm=70.0,
+    gradient=0.3,
+    gradient_angle=0.8,
+    powder=0.15,
+    cloth=77,
+)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_detect_counts_and_positions_at_three_difficulties(seed: int) -> None:
+    scene = S.random_scene(1000 + seed, seed % 3)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
+    assert max(match_errors(scene, view), default=0.0) < 4.0
+
+
+@pytest.mark.parametrize("look", [ANGLED, HARD], ids=["angled", "glare-powder-cloth"])
+def test_detect_start_arrangement_touching_coins(look: Look) -> None:
+    # Law 41: nineteen coins packed round the queen, all touching.
+    pieces = [*S.start_arrangement(), Piece("striker", 300.0, 622.0, 41.0)]
+    scene = Scene(tuple(pieces), look)
+    view = detect_scene(scene)
+    assert view.counts() == {"white": 9, "black": 9, "queen": 1, "striker": 1}
+    errs = match_errors(scene, view)
+    assert sum(errs) / len(errs) < 1.5
+    assert max(errs) < 3.0
+
+
+def test_detect_black_coin_on_a_base_line_and_a_white_chain() -> None:
+    y_line = B.SURFACE_MM - B.BASELINE_IN_MM  # on the outer base line (law I अ.4 क)
+    d = 31.3
+    pieces = [
+        Piece("black", 370.0, y_line),
+        Piece("black", B.BASELINE_IN_MM + 8, 300.0),
+        *(Piece("white", 250.0 + k * d, 250.0) for k in range(3)),
+    ]
+    scene = Scene(tuple(pieces), ANGLED)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
+    assert max(match_errors(scene, view)) < 3.0
+
+
+def test_detect_red_centre_circle_is_not_the_queen() -> None:
+    # Law I अ.6: the centre circle is red and the queen's size; only a queen is a queen.
+    empty = detect_scene(Scene((), ANGLED))
+    assert empty.coins == ()
+    with_queen = detect_scene(Scene((Piece("queen", 370.0, 370.0),), ANGLED))
+    assert [c.colour for c in with_queen.coins] == ["queen"]
+
+
+def test_detect_powder_and_glare_are_not_coins() -> None:
+    look = replace(HARD, powder=0.2, glare=60.0)
+    assert detect_scene(Scene((), look)).coins == ()
+
+
+def test_detect_white_coin_under_glare() -> None:
+    look = replace(ANGLED, glare=60.0, glare_mm=(370.0, 370.0), glare_sigma_mm=60.0)
+    scene = Scene((Piece("white", 380.0, 350.0), Piece("white", 420.0, 420.0)), look)
+    view = detect_scene(scene)
+    assert view.counts()["white"] == 2
+    assert max(match_errors(scene, view)) < 3.0
+
+
+def test_detect_striker_touching_a_white_coin_is_the_striker() -> None:
+    pieces = (Piece("striker", 300.0, 500.0, 41.0), Piece("white", 300.0 + 36.3, 500.0))
+    view = detect_scene(Scene(pieces, ANGLED))
+    assert sorted(c.colour for c in view.coins) == ["striker", "white"]
+
+
+@pytest.mark.parametrize("skin", [(130, 160, 205), (60, 80, 115)], ids=["light-skin", "dark-skin"])
+def test_detect_hand_over_the_board_hides_coins_not_adds_them(skin: tuple[int, int, int]) -> None:
+    hand = Hand(370.0, 560.0, -math.pi / 2, skin)  # reaching in from the bottom to the middle
+    under = Piece("white", 370.0, 640.0)  # under the palm
+    clear = [
+        Piece("black", 150.0, 150.0),
+        Piece("white", 600.0, 200.0),
+        Piece("queen", 200.0, 420.0),
+    ]
+    scene = Scene((*clear, under), ANGLED, hand)
+    assert S.visible_fraction(scene, under) == 0.0
+    view = detect_scene(scene)
+    assert view.counts() == {"white": 1, "black": 1, "queen": 1, "striker": 0}
+    # The palm of a pale hand is nearly the board's colour; its sleeve and shadow are
+    # not: the coin is within the diff's margin of what was seen to be hidden.
+    assert view.hidden(under.x_mm, under.y_mm, DiffSettings().hidden_margin_mm)
+    assert not any(view.hidden(p.x_mm, p.y_mm, DiffSettings().hidden_margin_mm) for p in clear)
+    assert 0.005 < view.occluded < 0.5
+
+
+def test_detect_confidence_is_the_share_of_the_disc() -> None:
+    view = detect_scene(Scene((Piece("black", 300.0, 300.0),), ANGLED))
+    (coin,) = view.coins
+    assert 0.9 <= coin.confidence <= 1.0
