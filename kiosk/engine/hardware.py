@@ -42,11 +42,25 @@ class Parts:
     display_sim: Any = None
     camera: Any = None
     problems: list[tuple[str, str]] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
 
     @property
     def pockets(self) -> tuple[int, ...]:
         """The pockets whose beams are fitted and started (none if the beams failed)."""
         return (1, 2, 3, 4) if self.beams is not None else ()
+
+    def press(self, pocket: int, colour: str | None = None, now: float | None = None) -> None:
+        """Simulation (`make run`, keys 1-4): a coin through `pocket`'s beam and, when the
+        synthetic camera runs and `colour` is given, the same coin leaving its board, so the
+        beams and the camera agree as they would at a real table."""
+        if self.simulated is None:
+            raise RuntimeError("the beams are not simulated")
+        board = getattr(getattr(self.camera, "source", None), "board", None)
+        if board is not None and colour is not None:
+            with contextlib.suppress(ValueError):  # no such coin left on the board
+                t = self.clock() if now is None else now
+                board.strike(t, [(colour, pocket)])
+        self.simulated.press(pocket)
 
     def outputs(self, frame_of: Callable[[Any], Any] | None = None) -> list[Output]:
         out: list[Output] = []
@@ -91,7 +105,7 @@ def build_parts(
     for MockFactory pins and the camera for the synthetic board (unless the camera source is
     "none"). `camera=False` and `beams=False` leave those out (the backgammon and Bhukhar
     tables use neither)."""
-    parts = Parts()
+    parts = Parts(clock=clock)
     factory: Any = None
     if not simulate and settings.pockets.pin_factory:
         # One factory for the beams and the buzzer: one handle on the GPIO chip.

@@ -140,3 +140,22 @@ def test_camera_feed_heartbeat_loss_and_return() -> None:
     finally:
         feed.close()
     assert feed.frames == len(seen)
+
+
+def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_path: Path) -> None:
+    settings = with_values(Settings(), camera={"source": "synthetic"})
+    s = CarromSession(Journal(tmp_path / "j.db"), settings)
+    parts = build_parts(settings, s.post, simulate=True)
+    try:
+        assert parts.problems == [] and parts.camera is not None
+        s.fit(parts.pockets, camera=True)
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        assert wait_until(lambda: s.poll().camera, 10)
+        parts.press(4, "black")
+        assert wait_until(lambda: s.poll().phase == "at_rest" and s.view.proposal.hits == 1, 20)
+        assert wait_until(lambda: s.poll().proposal.source == "beams+camera", 10)
+        proposal = s.view.proposal
+        assert proposal.pocketed == ("black",), proposal
+        assert not proposal.review, proposal.notes
+    finally:
+        parts.close()
