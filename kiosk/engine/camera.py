@@ -72,6 +72,8 @@ class CameraFeed:
         #: simulated board (`source.board.strike(...)`) or the calibration screen.
         self.source = source
         self.frames = 0
+        #: The latest image (BGR array) for the calibration screen's live picture.
+        self.latest: Any = None
         self.watcher: Any = None
         self.lost = False
         self.last_error: str | None = None
@@ -107,6 +109,7 @@ class CameraFeed:
                 continue
             failures = 0
             self.frames += 1
+            self.latest = getattr(frame, "image", frame)
             if self.lost or now >= next_alive:
                 self.lost = False
                 self._sink(CameraAlive(now))

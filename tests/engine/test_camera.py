@@ -73,6 +73,7 @@ def test_camera_feed_on_the_synthetic_source_reports_frames(tmp_path: Path) -> N
         assert any(isinstance(g, CameraAlive) for g in got)
         assert type(feed.source).__name__ == "SyntheticSource"
         assert feed.watcher is not None
+        assert feed.latest is not None and feed.latest.ndim == 3  # the calibration picture
     finally:
         feed.close()
     assert feed.source.stopped  # closed with the feed
