@@ -125,10 +125,11 @@ class Journal:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def begin_match(self, kind: str, header: dict[str, Any], wall: float) -> int:
         """A new match; returns its id. Any unfinished match of the same kind is left as it is
@@ -144,13 +145,17 @@ class Journal:
     def append(
         self, match_id: int, t: float, wall: float, source: str, kind: str, data: dict[str, Any]
     ) -> int:
-        """Write one entry and sync it to disk before returning; returns its sequence number."""
-        with self._transaction():
-            cursor = self._db.execute(
-                "INSERT INTO entries (match_id, t, wall, source, kind, data)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, t, wall, source, kind, _dumps(data)),
-            )
+        """Write one entry and sync it to disk before returning; returns its sequence number.
+        JournalError (naming the file) if it cannot be written; nothing is half-written."""
+        try:
+            with self._transaction():
+                cursor = self._db.execute(
+                    "INSERT INTO entries (match_id, t, wall, source, kind, data)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, t, wall, source, kind, _dumps(data)),
+                )
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot write the journal: {exc}") from exc
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 

@@ -583,6 +583,13 @@ class CarromSession:
             fault = self.faults.raise_("journal", f"journal: {exc}", self._seen)
             if fault is not None:
                 self.outputs.fault(fault, True)
+            return
+        self._journal_works()
+
+    def _journal_works(self) -> None:
+        """A write went through: a journal fault, if any, is over."""
+        if self.faults.active("journal"):
+            self._clear_fault("journal", self._seen)
 
     def _tap(self, now: float, action: str, **data: Any) -> None:
         self._expired = None
@@ -612,9 +619,12 @@ class CarromSession:
             self.journal.append(
                 match_id, event.t or 0.0, self.wall(), source, EVENT, event_to_dict(event)
             )
-        except BaseException:
+        except BaseException as exc:
             match.pop()  # not on disk: not in the match either
+            self._error = f"not recorded: {exc}"
+            self._emit(now)
             raise
+        self._journal_works()
         self._error = None
         self._reset_after_change(now)
         self._timers_follow(event, before, self._timer_now(now))
