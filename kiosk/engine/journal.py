@@ -14,6 +14,9 @@ of its record (`header`); its entries carry:
 - `source`: who said it: "beam", "camera", "umpire", "timer", "auto", "system";
 - `kind`: "event" (a confirmed record line), "undo", or a raw input ("beam_hit",
   "camera", "timer", "fault", ...), with its `data` as JSON.
+
+Entries written while no match is open (a part that failed at start-up) have no match; their
+`t` is then seconds on the kiosk's monotonic clock.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ CREATE TABLE IF NOT EXISTS matches (
 );
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    match_id INTEGER NOT NULL REFERENCES matches(id),
+    match_id INTEGER REFERENCES matches(id),
     t REAL NOT NULL,
     wall REAL NOT NULL,
     source TEXT NOT NULL,
@@ -75,7 +78,7 @@ class MatchRow:
 @dataclass(frozen=True, slots=True)
 class Entry:
     seq: int
-    match_id: int
+    match_id: int | None
     t: float
     wall: float
     source: str
@@ -143,7 +146,13 @@ class Journal:
         return cursor.lastrowid
 
     def append(
-        self, match_id: int, t: float, wall: float, source: str, kind: str, data: dict[str, Any]
+        self,
+        match_id: int | None,
+        t: float,
+        wall: float,
+        source: str,
+        kind: str,
+        data: dict[str, Any],
     ) -> int:
         """Write one entry and sync it to disk before returning; returns its sequence number.
         JournalError (naming the file) if it cannot be written; nothing is half-written."""
@@ -191,11 +200,12 @@ class Journal:
         rows = self.matches(kind)
         return rows[-1] if rows else None
 
-    def entries(self, match_id: int, kinds: Iterable[str] | None = None) -> list[Entry]:
-        """The match's entries, oldest first (only those of `kinds` when given)."""
+    def entries(self, match_id: int | None, kinds: Iterable[str] | None = None) -> list[Entry]:
+        """The match's entries, oldest first (only those of `kinds` when given); match None:
+        the entries written outside any match (faults at start-up, ...)."""
         rows = self._db.execute(
             "SELECT seq, match_id, t, wall, source, kind, data FROM entries"
-            " WHERE match_id = ? ORDER BY seq",
+            " WHERE match_id IS ? ORDER BY seq",
             (match_id,),
         ).fetchall()
         wanted = None if kinds is None else set(kinds)

@@ -574,11 +574,13 @@ class CarromSession:
         self.outputs.sound(due.pattern)
 
     def _raw(self, t: float, source: str, kind: str, data: dict[str, Any]) -> None:
-        """Journal a raw input; a journal that fails is a fault, never a lost session."""
-        if self.match_id is None:
+        """Journal a raw input; a journal that fails is a fault, never a lost session. With
+        no match open only faults are kept (with the monotonic time), sensor noise is not."""
+        if self.match_id is None and not kind.startswith("fault"):
             return
+        at = self._time.at(t) if self.match_id is not None else round(t, 6)
         try:
-            self.journal.append(self.match_id, self._time.at(t), self.wall(), source, kind, data)
+            self.journal.append(self.match_id, at, self.wall(), source, kind, data)
         except Exception as exc:
             fault = self.faults.raise_("journal", f"journal: {exc}", self._seen)
             if fault is not None:

@@ -449,3 +449,14 @@ def test_session_journal_that_cannot_write_refuses_the_event_and_keeps_the_state
     view = s.confirm(s.proposal.edited(pocketed=["white"]))
     assert len(s.journal.confirmed(s.match_id or 0)) == 2
     assert view.faults == ()  # the journal works again
+
+
+def test_session_fault_before_any_match_is_journaled(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.post(PartFault(clock.now, "camera", "camera usb:0: cannot be opened"))
+    s.post(BeamHit(1, clock.now, 0.01))  # noise with no match: not kept
+    s.poll()
+    (entry,) = s.journal.entries(None)
+    assert entry.kind == "fault" and entry.data["part"] == "camera"
