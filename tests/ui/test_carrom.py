@@ -156,3 +156,39 @@ def test_carrom_resume_after_a_restart_comes_back_to_the_last_confirmed_event(
     screen = kiosk.screen()
     assert screen.session is not None and screen.session.view.state == before
     assert screen.queen.startswith("Queen pocketed, to cover")
+
+
+def test_carrom_doubles_setup_names_the_sides_by_partners(kiosk: Kiosk) -> None:
+    kiosk.tap("carrom_club")
+    kiosk.tap("doubles")
+    kiosk.tap("break_1")  # the toss winner, Player B, breaks first
+    kiosk.shot("carrom_setup_doubles")
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    assert screen.names == ["Player A & Player C", "Player B & Player D"]
+    assert screen.status == "Player B to break" and screen.at_turn == [False, True]
+    assert screen.title.startswith("Round 1")
+
+
+def test_carrom_console_fits_an_800x480_screen(kiosk: Kiosk) -> None:
+    from kivy.core.window import Window
+
+    from .harness import pump
+
+    _setup(kiosk)
+    Window.size = (800, 480)
+    try:
+        pump(10)
+        assert kiosk.app.unit == 8.0
+        screen = kiosk.screen()
+        for wid in ("confirm", "white_plus", "undo", "concede", "home", "play"):
+            w = screen.ids[wid]
+            x, y = w.to_window(w.x, w.y)
+            assert x >= 0 and x + w.width <= 800 and y >= 0 and y + w.height <= 480, wid
+            assert w.height >= 36, f"{wid} is {w.height:.0f} px high: too small to tap"
+        kiosk.tap("white_plus")
+        assert screen.prop_white == 1
+        kiosk.shot("carrom_800x480")
+    finally:
+        Window.size = (1024, 600)
+        pump(10)
