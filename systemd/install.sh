@@ -2,12 +2,12 @@
 # Install the Tableside kiosk on a Raspberry Pi (Raspberry Pi OS / Debian), as root:
 #   sudo systemd/install.sh            # from a checkout of the project
 # Creates the user `tableside` in the device groups, copies the project to /opt/tableside,
-# makes its virtual environment, puts the settings in /etc/tableside/tableside.toml (kept if
-# present), creates the journal folder /var/lib/tableside and enables the service.
+# makes its virtual environment, creates the data folder /var/lib/tableside with the journal
+# and the settings (settings.toml, from config/default.toml, kept if present; the settings
+# screen writes it) and enables the service.
 set -eu
 
 PREFIX=${PREFIX:-/opt/tableside}
-CONFIG_DIR=${CONFIG_DIR:-/etc/tableside}
 DATA_DIR=${DATA_DIR:-/var/lib/tableside}
 USER_NAME=tableside
 GROUPS="gpio video render input dialout"
@@ -45,16 +45,16 @@ fi
 "$PREFIX/.venv/bin/pip" install --quiet "$PREFIX"
 
 echo "== settings and journal"
-mkdir -p "$CONFIG_DIR"
-if [ ! -f "$CONFIG_DIR/tableside.toml" ]; then
-    install -m 0640 -g "$USER_NAME" "$PREFIX/config/default.toml" "$CONFIG_DIR/tableside.toml"
-fi
-"$PREFIX/.venv/bin/tableside" config check "$CONFIG_DIR/tableside.toml"
 install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$DATA_DIR"
+if [ ! -f "$DATA_DIR/settings.toml" ]; then
+    install -m 0640 -o "$USER_NAME" -g "$USER_NAME" "$PREFIX/config/default.toml" \
+        "$DATA_DIR/settings.toml"
+fi
+"$PREFIX/.venv/bin/tableside" config check "$DATA_DIR/settings.toml"
 
 echo "== service"
 install -m 0644 "$SRC/systemd/tableside.service" /etc/systemd/system/tableside.service
 systemctl daemon-reload
 systemctl enable tableside.service
 echo "installed: start it with 'systemctl start tableside', follow it with 'journalctl -fu tableside'"
-echo "change the umpire PIN in $CONFIG_DIR/tableside.toml (docs/configuration.md)"
+echo "change the umpire PIN in $DATA_DIR/settings.toml (docs/configuration.md)"
