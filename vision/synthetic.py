@@ -397,11 +397,13 @@ def hand_mask_image(scene: Scene) -> Image:
     return mask
 
 
-def visible_fraction(scene: Scene, piece: Piece) -> float:
-    """How much of a piece the hand leaves visible (1.0 without a hand)."""
+def visible_fraction(scene: Scene, piece: Piece, mask: Image | None = None) -> float:
+    """How much of a piece the hand leaves visible (1.0 without a hand); `mask`
+    is hand_mask_image(scene) when the caller already has it."""
     if scene.hand is None:
         return 1.0
-    mask = hand_mask_image(scene)
+    if mask is None:
+        mask = hand_mask_image(scene)
     h = homography_mm_to_image(scene.look)
     ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
     pts = [(piece.x_mm, piece.y_mm)]
