@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  calibration failed on {calib_fail} boards (left out)")
     for name in ("detector", "hough"):
         total = sum(ok[name])
-        e: Array = np.array(errs[name]) if errs[name] else np.array([np.nan])
+        arr: Array = np.array(errs[name]) if errs[name] else np.array([np.nan])
         fps = frames / secs[name] if secs[name] else float("nan")
         label = "tableside detector" if name == "detector" else "HoughCircles + centre pixel"
         print(f"{label}:")
@@ -178,8 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{c} {100 * per_class[name][c] / frames:.2f}%" for c in B.COLOURS)
         )
         print(
-            f"  position error: mean {np.mean(e):.2f} mm, p95 {np.percentile(e, 95):.2f} mm, "
-            f"max {np.max(e):.2f} mm over {len(errs[name])} coins (goal <= 2 mm)"
+            f"  position error: mean {np.mean(arr):.2f} mm, p95 {np.percentile(arr, 95):.2f} mm, "
+            f"max {np.max(arr):.2f} mm over {len(errs[name])} coins (goal <= 2 mm)"
         )
         print(f"  speed: {fps:.0f} frames/s (warp + detect, one core; goal >= 60)")
     d_fps = frames / secs["detector"]
