@@ -129,7 +129,17 @@ def child(journal_path: str, seed: int) -> int:
     number = max(0, len(rows) - 1)
     done = 0 if not rows else len(journal.entries(rows[-1].id, (EVENT, UNDO)))
     total = sum(len(journal.entries(r.id, (EVENT, UNDO))) for r in rows)
-    state = None if session.match is None else _plain(session.match.state)
+    state = None
+    if session.match is not None:
+        state = _plain(session.match.state)
+    elif rows:
+        # The last match ended (and was closed): rebuild it from the journal to check it.
+        from kiosk.rules.carrom.events import event_from_dict
+
+        ended = Match(event_from_dict(rows[-1].header))  # type: ignore[arg-type]
+        for data in journal.confirmed(rows[-1].id):
+            ended.push(event_from_dict(data))  # type: ignore[arg-type]
+        state = _plain(ended.state)
     # The state the script's own actions give, computed here so that both sides of the
     # comparison run the same code (the core may be edited while a long run goes on).
     want = expected_state(seed, number, done) if rows else None
@@ -137,9 +147,10 @@ def child(journal_path: str, seed: int) -> int:
     print("ready " + json.dumps(report), flush=True)
     while True:
         if session.match is None or session.match.state.winner is not None:
-            if session.match is not None:
-                number += 1
+            if rows:
+                number += 1  # the next match (the first when the journal was empty)
             session.start_match(match_start(number))
+            rows = journal.matches(KIND)
             done = 0
         actions = script(seed, number)
         for action in actions[done:]:
@@ -174,6 +185,7 @@ def run(kills: int, seed: int, workdir: Path) -> dict[str, Any]:
     printed_total = 0
     problems: list[str] = []
     actions_played = 0
+    matches = 0
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for kill in range(kills + 1):
         started = time.perf_counter()
@@ -192,6 +204,7 @@ def run(kills: int, seed: int, workdir: Path) -> dict[str, Any]:
             err = proc.stderr.read() if proc.stderr else ""
             raise SystemExit(f"restart {kill}: the child did not resume: {line!r} {err}")
         report = json.loads(line[len("ready ") :])
+        matches = max(matches, report["match"] + 1 if report["total"] else 0)
         if kill > 0:
             # Lost: committed (printed) actions the journal does not hold.
             missing = printed_total - report["total"]
@@ -232,6 +245,7 @@ def run(kills: int, seed: int, workdir: Path) -> dict[str, Any]:
     return {
         "kills": kills,
         "actions_confirmed": printed_total,
+        "matches": matches,
         "lost": lost,
         "identical": identical,
         "restart_ready_s": {
@@ -262,7 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         r = result["restart_ready_s"]
         print(f"recovery: {args.kills} SIGKILLs at random moments, seed {args.seed}")
         print("  (figures taken on a 2-core machine shared with other work)")
-        print(f"  confirmed actions played:          {result['actions_confirmed']}")
+        print(
+            f"  confirmed actions played:          {result['actions_confirmed']}"
+            f" (in {result['matches']} matches)"
+        )
         print(f"  confirmed events lost:             {result['lost']}  (goal 0)")
         print(
             f"  state identical after restart:     {result['identical']} of {args.kills}"

@@ -173,6 +173,11 @@ class Journal:
         with self._transaction():
             self._db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
 
+    def reopen(self, match_id: int) -> None:
+        """The match goes on after all (the umpire undid the event that ended it)."""
+        with self._transaction():
+            self._db.execute("UPDATE matches SET finished = 0 WHERE id = ?", (match_id,))
+
     # -- reading -----------------------------------------------------------------
 
     def matches(self, kind: str | None = None) -> list[MatchRow]:

@@ -375,12 +375,15 @@ class CarromSession:
         if not match.events:
             self._error = "nothing to undo: no event has been confirmed yet"
             return self._emit(now)
+        was_over = match.state.winner is not None
         event = match.pop()
         try:
             self.journal.append(match_id, self._time.t(now), self.wall(), "umpire", UNDO, {})
         except BaseException:
             match.push(event)
             raise
+        if was_over:
+            self.journal.reopen(match_id)  # the match goes on: offered for resuming again
         self._reset_after_change(now)
         self.timers.cancel(self._timer_now(now))
         return self._emit(now)
@@ -628,6 +631,8 @@ class CarromSession:
             raise
         self._journal_works()
         self._error = None
+        if match.state.winner is not None:
+            self.journal.finish(match_id)  # over: no longer offered for resuming
         self._reset_after_change(now)
         self._timers_follow(event, before, self._timer_now(now))
         return self._emit(now)

@@ -460,3 +460,15 @@ def test_session_fault_before_any_match_is_journaled(
     s.poll()
     (entry,) = s.journal.entries(None)
     assert entry.kind == "fault" and entry.data["part"] == "camera"
+
+
+def test_session_match_over_is_closed_and_undo_reopens_it(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    view = s.concede("Bina")  # laws 139, 143
+    assert view.phase == "over" and view.state is not None and view.state.winner == "Asha"
+    assert not s.has_unfinished()
+    view = s.undo()
+    assert view.phase == "aiming" and s.has_unfinished()
