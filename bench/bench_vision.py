@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=20240)
+    ap.add_argument("--verbose", action="store_true", help="list the boards the detector missed")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     names = ("square", "angled", "hard", "hand")
@@ -141,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         frames += 1
         for name, coins in (("detector", list(view.coins)), ("hough", hough)):
             exact, e = score(scene, coins, mask)
+            if args.verbose and name == "detector" and not exact:
+                want = {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
+                print(
+                    f"  missed: seed {seed} difficulty {diff}: truth {want} found {view.counts()}"
+                )
             ok[name][diff] += exact
             errs[name].extend(e)
             for colour in B.COLOURS:

@@ -303,6 +303,19 @@ def _fill_rings(cls: Array, q: Array) -> None:
             sub[inside] = WHITE
 
 
+_DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+_DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+_DISC17 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))  # a coin's diameter
+
+
+def _grow(mask: Array, r: float) -> Array:
+    """The pixels within r of a set pixel (a round dilation; a distance transform is
+    much faster than a large elliptic kernel)."""
+    dist = cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 3)
+    grown: Array = dist <= r
+    return grown
+
+
 def _disc_pixels(mask: Array, cx: float, cy: float, r: float) -> tuple[Array, Array]:
     h, w = mask.shape
     x0, x1 = max(0, int(cx - r - 1)), min(w, int(cx + r + 2))
@@ -339,6 +352,7 @@ def _fill_holes(region: Array) -> Array:
 
 def _fit_discs(
     region: Array,
+    real: Array,
     soft: Array,
     weight: Array,
     colour: str,
@@ -375,7 +389,44 @@ def _fit_discs(
         mask[ys, xs] = 0
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         peak = float(dist.max())
+    # Coins touching in a triangle fill the gap between them: the deepest point is
+    # then between the coins and the greedy split finds too few. The region's own
+    # area says how many coins it holds; when that is more, share the region out
+    # between that many centres (Lloyd's iterations from the greedy ones).
+    coins = [d for d in out if d[0] != "striker"]
+    n_area = round(float(np.count_nonzero(real)) / (1.04 * A_COIN))
+    if len(coins) == len(out) and n_area > len(out) and n_area <= 12:
+        centres = _share(full, [(d[1], d[2]) for d in out], n_area)
+        out = []
+        for cx, cy in centres:
+            cx, cy = _refine(soft, weight, cx, cy, R_COIN)
+            ys, xs = _disc_pixels(full, cx, cy, R_COIN)
+            conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
+            if conf >= 0.5:
+                out.append((colour, cx, cy, conf))
     return out, False
+
+
+def _share(region: Array, start: list[tuple[float, float]], k: int) -> list[tuple[float, float]]:
+    """k centres that share out a region's pixels evenly (Lloyd's iterations)."""
+    ys, xs = np.nonzero(region)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    centres = [np.array(c, np.float32) for c in start]
+    while len(centres) < k:  # farthest point from the centres so far
+        if centres:
+            d = np.min([((pts - c) ** 2).sum(axis=1) for c in centres], axis=0)
+            centres.append(pts[int(np.argmax(d))].copy())
+        else:
+            centres.append(pts.mean(axis=0))
+    c = np.array(centres)
+    for _ in range(10):
+        d = ((pts[:, None, :] - c[None, :, :]) ** 2).sum(axis=2)
+        owner = np.argmin(d, axis=1)
+        for j in range(k):
+            mine = pts[owner == j]
+            if len(mine):
+                c[j] = mine.mean(axis=0)
+    return [(float(x), float(y)) for x, y in c]
 
 
 def detect(top: Array, ref: Reference, settings: Settings = Settings()) -> BoardView:
@@ -398,17 +449,22 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         m = cv2.morphologyEx(
             ((cls == klass) | (cls == OTHER)).astype(np.uint8), cv2.MORPH_OPEN, kernel
         )
-        dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
-        if float(dt.max()) <= r * settings.fat + 1.0:
+        # Thickness at half size first: four times cheaper, and most frames have no hand.
+        half = cv2.resize(m, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
+        limit = r * settings.fat + 1.0
+        if float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) <= limit / 2 - 1.0:
             continue
-        core = (dt > r * settings.fat + 1.0).astype(np.uint8)
+        dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+        if float(dt.max()) <= limit:
+            continue
+        core = (dt > limit).astype(np.uint8)
+        # The lines across a hand cut it into pieces (fingers from the palm): every
+        # piece that comes near the thick core is part of it, and so are the lines there.
+        near = _grow(core, limit + R_COIN)
         n, labels = cv2.connectedComponents(m, connectivity=8, ltype=cv2.CV_16U)
-        fat_labels = np.unique(labels[core > 0])
+        fat_labels = np.unique(labels[near])
         fat = np.isin(labels, fat_labels[fat_labels > 0])
-        # The lines across a hand cut it into pieces; take the pieces near its core too.
-        k = 2 * round(r * settings.fat + 1.0 + R_COIN) + 1
-        near = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
-        fat |= near & ((m > 0) | (cls == INK))
+        fat |= near & (cls == INK)
         occlusion[fat] = 255
         cls[fat] = OTHER
     for klass, wild, colour in (
@@ -418,8 +474,12 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
     ):
         real = cv2.morphologyEx((cls == klass).astype(np.uint8), cv2.MORPH_OPEN, kernel)
         # Line or dot pixels next to a coin of the colour may be under it.
-        grown: Array = cv2.dilate(real, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-        mask = real | (((cls == wild) | (cls == INK)) & (grown > 0)).astype(np.uint8)
+        # Lines are thin and may cross a whole coin; red dots are coin-sized blobs, so
+        # only their pixels right next to the queen count.
+        near_line = cv2.dilate(real, _DISC17) > 0
+        near_dot = cv2.dilate(real, _DISC7) > 0
+        wild_px = ((cls == INK) & near_line) | ((cls == RED_INK) & near_dot & (wild == RED_INK))
+        mask = real | wild_px.astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(
             mask, connectivity=8, ltype=cv2.CV_16U
         )
@@ -438,8 +498,9 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
             region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
             sub = cls[y0:y1, x0:x1]
             soft = (region > 0) | (sub == BOARD)
+            own = _fill_holes(region & (sub == klass))
             discs, occluder = _fit_discs(
-                region, soft, strength[y0:y1, x0:x1], colour, settings, striker_left
+                region, own, soft, strength[y0:y1, x0:x1], colour, settings, striker_left
             )
             if occluder:
                 occlusion[y0:y1, x0:x1][region > 0] = 255
@@ -458,7 +519,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         if area > settings.occluder_area * A_COIN:
             occlusion[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i] = 255
     if occlusion.any():
-        occlusion = cv2.dilate(occlusion, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+        occlusion = cv2.dilate(occlusion, _DISC9)
     coins = []
     for name, cx, cy, conf in found:
         # A disc inside an occluder, or ringed by one, is a piece of hand, not a coin.
