@@ -192,3 +192,20 @@ def test_carrom_console_fits_an_800x480_screen(kiosk: Kiosk) -> None:
     finally:
         Window.size = (1024, 600)
         pump(10)
+
+
+def test_carrom_law_73_due_is_placed_within_the_placing_countdown(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")  # a white on the break: Asha plays on
+    kiosk.tap("white_plus")
+    kiosk.tap("striker_in")
+    kiosk.tap("confirm")  # own coin with the striker: it goes back with one due (law 73)
+    assert screen.placing == "Bina places 2 coins (law 88)"
+    assert screen.timer_kind.startswith("Placing dues (law 88)") and screen.timer == "15"
+    kiosk.advance(6.0)
+    assert screen.timer == "9"
+    kiosk.shot("carrom_placing")
+    kiosk.tap("dues_placed")
+    assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "15"
