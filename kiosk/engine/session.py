@@ -520,7 +520,9 @@ class CarromSession:
         elif isinstance(item, CameraDiff):
             self._camera_alive(t, now)
             self._raw(t, "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)})
-            if self.match is not None:
+            # A diff that comes after the umpire confirmed (phase back to aiming) belongs to
+            # the stroke already recorded: journaled, not carried into the next proposal.
+            if self.match is not None and self._phase in ("moving", "at_rest"):
                 self._diff = item.diff
                 if self._phase == "at_rest":
                     self._arm_auto(now)

@@ -472,3 +472,21 @@ def test_session_match_over_is_closed_and_undo_reopens_it(
     assert not s.has_unfinished()
     view = s.undo()
     assert view.phase == "aiming" and s.has_unfinished()
+
+
+def test_session_late_diff_of_a_confirmed_stroke_is_not_carried_over(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    s.post(CameraMotion(clock.now))
+    s.post(BeamHit(1, clock.now + 0.1, 0.01))
+    s.poll()
+    s.confirm(s.proposal.edited(pocketed=["white"]))  # before the camera's rest and diff
+    clock.advance(1)
+    s.post(CameraRest(clock.now))
+    s.post(CameraDiff(clock.now, diff(("white", 1))))
+    view = s.poll()
+    assert view.phase == "aiming" and view.proposal.pocketed == ()
+    kinds = [e.data.get("what") for e in s.journal.entries(s.match_id or 0) if e.kind == "camera"]
+    assert kinds == ["motion", "rest", "diff"]  # journaled all the same
