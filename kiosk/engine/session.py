@@ -298,10 +298,14 @@ class CarromSession:
                 hit = BeamHit(int(entry.data["pocket"]), 0.0, float(entry.data["duration"]))
                 self._hits.append(hit)
                 self._phase = "moving" if self._phase == "aiming" else self._phase
+            elif entry.kind == "camera" and entry.data.get("what") == "motion":
+                self._phase = "moving"
             elif entry.kind == "camera" and entry.data.get("what") == "diff":
-                self._diff = diff_from_dict(entry.data)
+                if self._phase in ("moving", "at_rest"):  # as `_take` decided it
+                    self._diff = diff_from_dict(entry.data)
             elif entry.kind == "camera" and entry.data.get("what") == "rest":
-                self._phase = "at_rest"
+                if self._phase == "moving":
+                    self._phase = "at_rest"
             elif entry.kind == "tap" and entry.data.get("action") == "edit":
                 self._edit = self.proposal.edited(**entry.data["changes"])
 

@@ -490,3 +490,7 @@ def test_session_late_diff_of_a_confirmed_stroke_is_not_carried_over(
     assert view.phase == "aiming" and view.proposal.pocketed == ()
     kinds = [e.data.get("what") for e in s.journal.entries(s.match_id or 0) if e.kind == "camera"]
     assert kinds == ["motion", "rest", "diff"]  # journaled all the same
+    s.journal.close()
+    again = session(path, clock, wall, camera=True)
+    view = again.resume()
+    assert view is not None and view.phase == "aiming" and view.proposal.pocketed == ()
