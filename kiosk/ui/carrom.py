@@ -111,6 +111,7 @@ class CarromScreen(Screen):
     prop_notes = StringProperty("")
     prop_review = BooleanProperty(False)
     prop_pockets = StringProperty("")
+    auto_confirm = StringProperty("")
     is_break = BooleanProperty(False)
     touched = BooleanProperty(True)
     phase = StringProperty("no_match")
@@ -273,6 +274,8 @@ class CarromScreen(Screen):
             if pv.beam or pv.camera:
                 seen.append(f"P{pv.pocket}: {beam}{cam}")
         self.prop_pockets = "  ".join(seen)
+        wait = view.auto_confirm_in
+        self.auto_confirm = "" if wait is None else f"{wait:.0f} s"
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any, **kw: Any) -> None:

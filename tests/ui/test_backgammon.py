@@ -85,6 +85,12 @@ def test_backgammon_resumes_from_the_journal(kiosk: Kiosk) -> None:
     kiosk.advance(20.0)
     kiosk.tap("home")
     assert kiosk.current == "home"
+    kiosk.tap("players")  # the player display follows the clock in play
+    players = kiosk.screen()
+    assert (players.left_score, players.big, players.left_turn) == ("5:52", "0.0", True)
+    kiosk.tap("back")
+    assert kiosk.current == "backgammon"
+    kiosk.tap("home")
     assert kiosk.widget("resume").text == "Resume the unfinished backgammon clock"
     kiosk.tap("resume")
     assert kiosk.current == "backgammon"

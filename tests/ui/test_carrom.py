@@ -209,3 +209,16 @@ def test_carrom_law_73_due_is_placed_within_the_placing_countdown(kiosk: Kiosk) 
     kiosk.shot("carrom_placing")
     kiosk.tap("dues_placed")
     assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "15"
+
+
+def test_carrom_setup_stroke_timer_of_10_s_runs_after_the_striker_is_lifted(kiosk: Kiosk) -> None:
+    kiosk.tap("carrom_icf")
+    kiosk.tap("stroke_10")
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    kiosk.tap("confirm")  # the break pockets nothing: Bina's turn
+    assert screen.at_turn == [False, True]
+    kiosk.tap("lifted")  # law 124 b: Bina's count starts when the striker is lifted
+    assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "10"
+    kiosk.advance(7.5)
+    assert screen.timer == "3" and screen.timer_low
