@@ -293,10 +293,21 @@ class CarromSession:
         for i, entry in enumerate(entries):
             if entry.kind in (EVENT, UNDO):
                 since = i + 1
-        for entry in entries[since:]:
+        out: set[int] = set()  # beams out (stuck) as the inputs came: their hits did not count
+        for i, entry in enumerate(entries):
+            if entry.kind == "beam_fault":
+                pocket = int(entry.data["pocket"])
+                if entry.data.get("kind") == "cleared":
+                    out.discard(pocket)
+                else:
+                    out.add(pocket)
+            if i < since:
+                continue
             if entry.kind == "beam_hit":
-                hit = BeamHit(int(entry.data["pocket"]), 0.0, float(entry.data["duration"]))
-                self._hits.append(hit)
+                pocket = int(entry.data["pocket"])
+                if pocket in out or pocket not in self._fitted_beams:
+                    continue
+                self._hits.append(BeamHit(pocket, 0.0, float(entry.data["duration"])))
                 self._phase = "moving" if self._phase == "aiming" else self._phase
             elif entry.kind == "camera" and entry.data.get("what") == "motion":
                 self._phase = "moving"

@@ -494,3 +494,18 @@ def test_session_late_diff_of_a_confirmed_stroke_is_not_carried_over(
     again = session(path, clock, wall, camera=True)
     view = again.resume()
     assert view is not None and view.phase == "aiming" and view.proposal.pocketed == ()
+
+
+def test_session_resume_leaves_out_hits_of_a_beam_that_was_stuck(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = session(path, clock, wall)
+    s.start_match(START)
+    s.post(BeamFault(3, "stuck", clock.now))
+    s.post(BeamHit(3, clock.now + 0.1, 0.01))
+    s.post(BeamHit(1, clock.now + 0.2, 0.01))
+    hits = s.poll().proposal.hits
+    s.journal.close()
+    again = session(path, clock, wall)
+    view = again.resume()
+    assert view is not None and view.proposal.hits == hits == 1
