@@ -15,7 +15,8 @@ view with the first breaker's base line at the bottom. Pockets are numbered
 1 bottom-left, 2 top-left, 3 top-right, 4 bottom-right.
 
 The top view the detector works on has a fixed scale of `SCALE` px per mm
-(0.5: 2 mm a pixel, 370 x 370 px). At 640 x 480 the camera sees the board at
+(0.5: 2 mm a pixel) and shows the playing surface and `MARGIN_MM` of the frame
+around it (400 x 400 px). At 640 x 480 the camera sees the board at
 about 0.55 px/mm, so a finer top view would only interpolate; coin centres are
 found to a fraction of a pixel from the whole coin's area.
 """
@@ -40,7 +41,10 @@ ARROW_LEN_MM = 267.0
 ARROW_ARC_D_MM = 63.5
 
 SCALE = 0.5  # top-view px per mm
-TOP_PX = round(SURFACE_MM * SCALE)  # 370
+#: The top view reaches this far over the frame on every side: hands and sleeves
+#: cross the frame to reach the board, and coins never lie on it.
+MARGIN_MM = 30.0
+TOP_PX = round((SURFACE_MM + 2 * MARGIN_MM) * SCALE)  # 400
 
 COLOURS = ("white", "black", "queen", "striker")
 
@@ -58,12 +62,22 @@ POCKETS_MM: tuple[tuple[float, float], ...] = (
 
 def mm_to_top(x_mm: float, y_mm: float) -> tuple[float, float]:
     """Board millimetres to top-view pixel coordinates (pixel centres on integers)."""
-    return x_mm * SCALE - 0.5, y_mm * SCALE - 0.5
+    return (x_mm + MARGIN_MM) * SCALE - 0.5, (y_mm + MARGIN_MM) * SCALE - 0.5
 
 
 def top_to_mm(u: float, v: float) -> tuple[float, float]:
     """Top-view pixel coordinates to board millimetres."""
-    return (u + 0.5) / SCALE, (v + 0.5) / SCALE
+    return (u + 0.5) / SCALE - MARGIN_MM, (v + 0.5) / SCALE - MARGIN_MM
+
+
+def on_surface(x_mm: float, y_mm: float) -> bool:
+    return 0.0 <= x_mm <= SURFACE_MM and 0.0 <= y_mm <= SURFACE_MM
+
+
+def surface_slice() -> slice:
+    """The rows (and columns) of the top view that show the playing surface."""
+    m = round(MARGIN_MM * SCALE)
+    return slice(m, TOP_PX - m)
 
 
 def nearest_pocket(x_mm: float, y_mm: float) -> tuple[int, float]:

@@ -72,7 +72,8 @@ class Calibration:
         return h
 
     def warp(self, frame: npt.NDArray[Any], matrix: Matrix | None = None) -> npt.NDArray[Any]:
-        """The square top view of the playing surface (TOP_PX x TOP_PX, BGR)."""
+        """The square top view of the playing surface and a margin of frame around
+        it (TOP_PX x TOP_PX, BGR)."""
         h = self.homography() if matrix is None else matrix
         out: npt.NDArray[Any] = cv2.warpPerspective(
             frame, h, (B.TOP_PX, B.TOP_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE

@@ -141,7 +141,10 @@ class Reference:
         self.intensity: Array = ref.sum(axis=2) + 3.0
         self.chroma: Array = ref / self.intensity[:, :, None]
         self.median = float(np.median(self.intensity))
-        self.hole: Array = self.intensity < 0.35 * self.median
+        inside = np.zeros(self.intensity.shape, bool)
+        inside[B.surface_slice(), B.surface_slice()] = True
+        self.frame: Array = ~inside
+        self.hole: Array = inside & (self.intensity < 0.35 * self.median)
         dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
         # Lines, not pockets: what a 7 px disc cannot fit into.
         wide = cv2.morphologyEx(
@@ -160,7 +163,7 @@ class Reference:
         self.inv_span2: Array = 1.0 / (span2 + 1e-4)
         self.wide_span: Array = span2 > 0.05**2
         excess = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
-        self.red_ink: Array = excess > float(np.median(excess)) + 0.12
+        self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & inside
         self._sample = (slice(2, None, 4), slice(2, None, 4))
 
 
@@ -179,13 +182,21 @@ def bootstrap_reference(top: Array) -> Reference:
     f = img.astype(np.float32)
     inten = f.sum(axis=2) + 3.0
     chroma = f / inten[:, :, None]
-    board_c = np.median(chroma.reshape(-1, 3), axis=0)
+    sl = B.surface_slice()
+    board_c = np.median(chroma[sl, sl].reshape(-1, 3), axis=0)
     dc = np.sqrt(((chroma - board_c) ** 2).sum(axis=2))
-    # The light on the board: the brightness with lines closed over, smoothed widely.
+    # The light on the board: the brightness with lines closed over, smoothed widely
+    # (the frame around it filled with the board's middle brightness first).
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-    light = cv2.GaussianBlur(cv2.morphologyEx(inten, cv2.MORPH_CLOSE, k9), (0, 0), 25)
+    closed = cv2.morphologyEx(inten, cv2.MORPH_CLOSE, k9)
+    filled = np.full_like(closed, float(np.median(closed[sl, sl])))
+    filled[sl, sl] = closed[sl, sl]
+    light = cv2.GaussianBlur(filled, (0, 0), 25)
     q = inten / light
     coins = ((dc > 0.06) | (q < 0.6) | (q > 1.15)).astype(np.uint8)
+    on_board = np.zeros_like(coins)
+    on_board[sl, sl] = 1
+    coins &= on_board
     # Lines are thinner than a coin: an opening with a 7 px disc keeps only coins.
     coins = cv2.morphologyEx(
         coins, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
@@ -263,6 +274,10 @@ def classify_soft(
     # something clearly brighter (a coin hanging over the edge, law 71) counts there.
     hole = ref.hole
     changed[hole] = (inten - gain * ref.intensity)[hole] > 0.3 * ref.median
+    # Over the (dark) frame: anything clearly lighter, darker or of another colour is
+    # a hand or a sleeve reaching in; powder and glare rules do not apply there.
+    frame = ref.frame
+    changed[frame] = ((q > 1.35) | (q < 0.7) | ((dc > 0.06) & (inten > 60.0)))[frame]
     cls: Array = np.full(q.shape, BOARD, np.uint8)
     cls[changed] = OTHER
     cls[changed & (spread < settings.neutral) & (q >= settings.white_min)] = WHITE
@@ -303,9 +318,22 @@ def _fill_rings(cls: Array, q: Array) -> None:
             sub[inside] = WHITE
 
 
+_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _DISC17 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))  # a coin's diameter
+
+
+def _frame_band() -> Array:
+    """The frame in the top view, less the 3 px next to the surface's edge (where the
+    calibration and the blur leave a seam)."""
+    band: Array = np.ones((B.TOP_PX, B.TOP_PX), np.uint8)
+    m = round(B.MARGIN_MM * B.SCALE) - 3
+    band[m : B.TOP_PX - m, m : B.TOP_PX - m] = 0
+    return band
+
+
+_FRAME_BAND = _frame_band()
 
 
 def _grow(mask: Array, r: float) -> Array:
@@ -442,6 +470,18 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
     found: list[tuple[str, float, float, float]] = []
     striker_left = [True]
     cls = cls.copy()
+    # Whatever crosses the frame is a hand, an arm or a sleeve reaching in (coins never
+    # lie on the frame): it, and everything changed joined to it, hides the board.
+    changed = ((cls == WHITE) | (cls == BLACK) | (cls == RED) | (cls == OTHER)).astype(np.uint8)
+    seeds = cv2.morphologyEx(changed & _FRAME_BAND, cv2.MORPH_OPEN, kernel)
+    if np.count_nonzero(seeds) >= 15:
+        # Lines across an arm would cut it: take the line pixels right beside changed ones.
+        bridged = changed | ((cls == INK) & (cv2.dilate(changed, _DISC5) > 0)).astype(np.uint8)
+        n, labels = cv2.connectedComponents(bridged, connectivity=8, ltype=cv2.CV_16U)
+        arm_labels = np.unique(labels[seeds > 0])
+        arm = np.isin(labels, arm_labels[arm_labels > 0])
+        occlusion[arm] = 255
+        cls[arm] = OTHER
     # Anything of a coin's colour, taken together with the unknown pixels next to it,
     # that is thicker than any coin is part of a hand or an arm (a dark palm reads as
     # black in places): it hides what is under it and holds no coins.
@@ -449,15 +489,18 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         m = cv2.morphologyEx(
             ((cls == klass) | (cls == OTHER)).astype(np.uint8), cv2.MORPH_OPEN, kernel
         )
-        # Thickness at half size first: four times cheaper, and most frames have no hand.
-        half = cv2.resize(m, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
+        # Thickness counts the printed lines too, or a line across a palm would cut it
+        # into thin pieces; lines alone are never thick.
+        thick = cv2.morphologyEx(m | (cls == INK).astype(np.uint8), cv2.MORPH_CLOSE, _DISC5)
+        # At half size first: four times cheaper, and most frames have no hand.
+        half = cv2.resize(thick, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
         limit = r * settings.fat + 1.0
         if float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) <= limit / 2 - 1.0:
             continue
-        dt = cv2.distanceTransform(m, cv2.DIST_L2, 5)
-        if float(dt.max()) <= limit:
+        dt = cv2.distanceTransform(thick, cv2.DIST_L2, 5)
+        core = ((dt > limit) & (m > 0)).astype(np.uint8)
+        if not core.any():
             continue
-        core = (dt > limit).astype(np.uint8)
         # The lines across a hand cut it into pieces (fingers from the palm): every
         # piece that comes near the thick core is part of it, and so are the lines there.
         near = _grow(core, limit + R_COIN)
@@ -528,6 +571,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         if len(ys) and float((occlusion[ys, xs] > 0).mean()) > 0.45:
             continue
         x_mm, y_mm = B.top_to_mm(cx, cy)
+        if not B.on_surface(x_mm, y_mm):
+            continue
         coins.append(Coin(name, float(x_mm), float(y_mm), round(conf, 3)))
     coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
     return BoardView(tuple(coins), occlusion)

@@ -8,9 +8,11 @@ from vision import board as B
 
 
 def test_law_I_playing_surface_and_top_view_scale() -> None:
-    # Law I अ.1: 73.5-74 cm square; the top view is 0.5 px/mm.
+    # Law I अ.1: 73.5-74 cm square; the top view is 0.5 px/mm with 30 mm of frame
+    # around (the frame is 6.35-7.60 cm wide, law I अ.2).
     assert 735.0 <= B.SURFACE_MM <= 740.0
-    assert B.TOP_PX == round(B.SURFACE_MM * B.SCALE) == 370
+    assert B.TOP_PX == round((B.SURFACE_MM + 2 * B.MARGIN_MM) * B.SCALE) == 400
+    assert B.MARGIN_MM < 63.5
 
 
 def test_law_I_coin_and_striker_sizes() -> None:
@@ -34,5 +36,5 @@ def test_board_mm_and_top_view_pixels_round_trip() -> None:
     for x, y in [(0.0, 0.0), (370.0, 370.0), (12.3, 701.9)]:
         u, v = B.mm_to_top(x, y)
         assert B.top_to_mm(u, v) == pytest.approx((x, y))
-    # The surface's edge is the outer edge of the first pixel.
-    assert B.mm_to_top(0.0, 0.0) == (-0.5, -0.5)
+    # The surface's edge is the outer edge of the first pixel after the margin.
+    assert B.mm_to_top(0.0, 0.0) == (14.5, 14.5)
