@@ -70,9 +70,17 @@ class Parts:
             out.append(DisplayOutput(self.display, frame_of))
         return out
 
-    def pollers(self) -> list[Callable[[float], object]]:
+    def pollers(self, sink: Sink | None = None) -> list[Callable[[float], object]]:
+        """What the loop calls with `now`: the beams' stuck check, and with `sink` the watch
+        on the serial sensor bridge's link (a bridge that is unplugged or silent is a fault
+        of the beams until it reports again)."""
+        out: list[Callable[[float], object]] = []
         poll = getattr(self.beams, "poll", None)
-        return [poll] if callable(poll) else []
+        if callable(poll):
+            out.append(poll)
+        if sink is not None and hasattr(self.beams, "status"):
+            out.append(_LinkWatch("beams", self.beams, sink))
+        return out
 
     def deadlines(self) -> list[Callable[[], float | None]]:
         deadline = getattr(self.beams, "next_deadline", None)
@@ -90,6 +98,23 @@ class Parts:
             if callable(close):
                 with contextlib.suppress(Exception):  # one part must not stop the others closing
                     close()
+
+
+class _LinkWatch:
+    """Posts a PartFault when a serial part's link state changes to or from trouble."""
+
+    def __init__(self, part: str, device: Any, sink: Sink) -> None:
+        self.part = part
+        self.device = device
+        self.sink = sink
+        self._said: str | None = None
+
+    def __call__(self, now: float) -> None:
+        status = self.device.status
+        trouble = None if status.state in ("ok", "connecting") else str(status.detail)
+        if trouble != self._said:
+            self._said = trouble
+            self.sink(PartFault(now, self.part, trouble))
 
 
 def build_parts(

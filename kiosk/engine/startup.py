@@ -86,7 +86,7 @@ def start_kiosk(
             session,
             clock=clock,
             notifier=notifier,
-            pollers=parts.pollers(),
+            pollers=parts.pollers(session.post),
             deadlines=parts.deadlines(),
         )
         return Kiosk(settings, journal, parts, notifier, carrom=session, runner=runner)

@@ -159,3 +159,36 @@ def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_pat
         assert not proposal.review, proposal.notes
     finally:
         parts.close()
+
+
+def test_hardware_sensor_bridge_silent_is_a_beams_fault_until_it_reports(tmp_path: Path) -> None:
+    from drivers.bridge_sim import SimulatedBridge
+
+    with SimulatedBridge() as sim:
+        settings = with_values(
+            Settings(),
+            pockets={"source": "bridge", "pin_factory": "mock"},  # the buzzer on a mock pin
+            bridge={"port": sim.port_path},
+        )
+        s = CarromSession(Journal(tmp_path / "j.db"), settings)
+        parts = build_parts(settings, s.post, camera=False)
+        try:
+            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+            pollers = parts.pollers(s.post)
+            assert len(pollers) == 1  # the link watch (the bridge times the beams itself)
+
+            def faults() -> set[str]:
+                pollers[0](time.monotonic())
+                return {f.part for f in s.poll().faults}
+
+            assert wait_until(lambda: parts.beams.status.state == "ok")
+            assert faults() == set()
+            sim.hit(2, 0.012)
+            assert wait_until(lambda: s.poll().proposal.hits == 1)
+            sim.mute = True  # the bridge stops talking
+            assert wait_until(lambda: "beams" in faults())
+            assert "sends nothing" in s.view.faults[0].message
+            sim.mute = False
+            assert wait_until(lambda: faults() == set())
+        finally:
+            parts.close()
