@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy.typing as npt
 
-from vision.simboard import SimulatedBoard
+from vision.simboard import SimulatedBoard, default_board
 
 Array = npt.NDArray[Any]
 Clock = Callable[[], float]
@@ -160,7 +160,7 @@ class SyntheticSource(FrameSource):
 
     def __init__(self, board: SimulatedBoard | None = None, *, clock: Clock) -> None:
         super().__init__("synthetic")
-        self.board = board if board is not None else SimulatedBoard()
+        self.board = board if board is not None else default_board()
         self._clock = clock
 
     def read(self) -> Frame | None:

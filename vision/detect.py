@@ -69,6 +69,7 @@ class Settings:
     min_peak: float = 0.62  # least depth of a coin, in coin radii
     fat: float = 1.3  # a region this many radii deep is not a coin
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
+    hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,22 +471,10 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
     found: list[tuple[str, float, float, float]] = []
     striker_left = [True]
     cls = cls.copy()
-    # Whatever crosses the frame is a hand, an arm or a sleeve reaching in (coins never
-    # lie on the frame): it, and everything changed joined to it, hides the board.
-    changed = ((cls == WHITE) | (cls == BLACK) | (cls == RED) | (cls == OTHER)).astype(np.uint8)
-    seeds = cv2.morphologyEx(changed & _FRAME_BAND, cv2.MORPH_OPEN, kernel)
-    if np.count_nonzero(seeds) >= 15:
-        # Lines across an arm would cut it: take the line pixels right beside changed ones.
-        bridged = changed | ((cls == INK) & (cv2.dilate(changed, _DISC5) > 0)).astype(np.uint8)
-        n, labels = cv2.connectedComponents(bridged, connectivity=8, ltype=cv2.CV_16U)
-        arm_labels = np.unique(labels[seeds > 0])
-        arm = np.isin(labels, arm_labels[arm_labels > 0])
-        occlusion[arm] = 255
-        cls[arm] = OTHER
     # Anything of a coin's colour, taken together with the unknown pixels next to it,
     # that is thicker than any coin is part of a hand or an arm (a dark palm reads as
     # black in places): it hides what is under it and holds no coins.
-    for klass, r in ((BLACK, R_COIN), (RED, R_COIN), (WHITE, R_STRIKER)):
+    for klass in (BLACK, RED, WHITE):
         m = cv2.morphologyEx(
             ((cls == klass) | (cls == OTHER)).astype(np.uint8), cv2.MORPH_OPEN, kernel
         )
@@ -494,7 +483,9 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         thick = cv2.morphologyEx(m | (cls == INK).astype(np.uint8), cv2.MORPH_CLOSE, _DISC5)
         # At half size first: four times cheaper, and most frames have no hand.
         half = cv2.resize(thick, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
-        limit = r * settings.fat + 1.0
+        # A palm or a wrist is 80-100 mm across; coins packed together, or a coin on
+        # the lines, are never this thick.
+        limit = settings.hand_mm / 2 * B.SCALE
         if float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) <= limit / 2 - 1.0:
             continue
         dt = cv2.distanceTransform(thick, cv2.DIST_L2, 5)
@@ -504,10 +495,13 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         # The lines across a hand cut it into pieces (fingers from the palm): every
         # piece that comes near the thick core is part of it, and so are the lines there.
         near = _grow(core, limit + R_COIN)
-        n, labels = cv2.connectedComponents(m, connectivity=8, ltype=cv2.CV_16U)
+        # Pieces of unknown colour (skin, sleeve) that reach the core are all hand;
+        # of the coin's colour, only what is near the core (a coin beside the hand stays).
+        other = (cls == OTHER).astype(np.uint8)
+        n, labels = cv2.connectedComponents(other, connectivity=8, ltype=cv2.CV_16U)
         fat_labels = np.unique(labels[near])
         fat = np.isin(labels, fat_labels[fat_labels > 0])
-        fat |= near & (cls == INK)
+        fat |= near & ((m > 0) | (cls == INK))
         occlusion[fat] = 255
         cls[fat] = OTHER
     for klass, wild, colour in (
@@ -556,10 +550,19 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         r = (R_STRIKER if name == "striker" else R_COIN) + 2.0
         cv2.circle(explained, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
     rest = cv2.morphologyEx(fg & (1 - explained), cv2.MORPH_OPEN, kernel)
+    # Whatever crosses the frame is a hand, an arm or a sleeve reaching in (coins never
+    # lie on the frame), however small its part on the board. Lines across an arm would
+    # cut it: the line pixels right beside it join it.
+    seeds = rest & _FRAME_BAND
+    if np.count_nonzero(seeds) >= 15:
+        rest = rest | ((cls == INK) & (cv2.dilate(rest, _DISC5) > 0)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8, ltype=cv2.CV_16U)
+    reaching = (
+        set(np.unique(labels[seeds > 0]).tolist()) if np.count_nonzero(seeds) >= 15 else set()
+    )
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area > settings.occluder_area * A_COIN:
+        if area > settings.occluder_area * A_COIN or i in reaching:
             occlusion[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i] = 255
     if occlusion.any():
         occlusion = cv2.dilate(occlusion, _DISC9)

@@ -143,3 +143,16 @@ class SimulatedBoard:
         for p in self.pieces:
             out[p.colour] += 1
         return out
+
+
+_DEFAULT: SimulatedBoard | None = None
+
+
+def default_board() -> SimulatedBoard:
+    """The board the `synthetic` camera shows: the simulated kiosk strikes coins into
+    pockets on it (`default_board().strike(time.monotonic(), [("white", 3)])`) and
+    the watcher sees them vanish."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = SimulatedBoard()
+    return _DEFAULT

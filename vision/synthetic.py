@@ -256,6 +256,11 @@ def _powder(tex: FloatImage, look: Look) -> None:
     speck = cv2.GaussianBlur(speck, (0, 0), 0.8)
     # Powder is spread thin and even (law I ऊ): patches of at most look.powder * 1.4 white.
     alpha = look.powder * blotch * (0.6 + 0.8 * speck)
+    # On the playing surface, where the players spread it; the frame is wiped.
+    o, n = round(_OFF), round(B.SURFACE_MM)
+    on_surface = np.zeros_like(alpha)
+    on_surface[o : o + n, o : o + n] = 1.0
+    alpha *= on_surface
     white = np.array([238.0, 240.0, 240.0], np.float32)
     tex += (white - tex) * np.clip(alpha, 0, 1)[:, :, None]
 
