@@ -10,7 +10,7 @@ set -eu
 PREFIX=${PREFIX:-/opt/tableside}
 DATA_DIR=${DATA_DIR:-/var/lib/tableside}
 USER_NAME=tableside
-GROUPS="gpio video render input dialout"
+DEVICE_GROUPS="gpio video render input dialout"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -25,13 +25,13 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     python3-lgpio >/dev/null
 
 echo "== user $USER_NAME"
-for group in $GROUPS; do
+for group in $DEVICE_GROUPS; do
     getent group "$group" >/dev/null || groupadd --system "$group"
 done
 if ! id "$USER_NAME" >/dev/null 2>&1; then
     useradd --system --user-group --home-dir "$DATA_DIR" --shell /usr/sbin/nologin "$USER_NAME"
 fi
-usermod -a -G "$(echo $GROUPS | tr ' ' ',')" "$USER_NAME"
+usermod -a -G "$(echo $DEVICE_GROUPS | tr ' ' ',')" "$USER_NAME"
 
 echo "== $PREFIX"
 mkdir -p "$PREFIX"
