@@ -249,7 +249,7 @@ class CarromSession:
         self.match = match
         self._time = MatchTime(now)
         self._reset_after_change(now)
-        self.timers.cancel(now)
+        self.timers.cancel(self._timer_now(now))
         return self._emit(now)
 
     def resume(self) -> CarromView | None:
@@ -282,7 +282,7 @@ class CarromSession:
         )
         self.match, self.match_id = match, row.id
         self._reset_after_change(now)
-        self.timers.cancel(now)
+        self.timers.cancel(self._timer_now(now))
         self._restore_stroke(row.id)
         return self._emit(now)
 
@@ -480,7 +480,7 @@ class CarromSession:
         for item in items:
             self._take(item, now)
         self._watch_parts(now)
-        for due in self.timers.advance(now):
+        for due in self.timers.advance(self._timer_now(now)):
             self._timer_event(due, now)
         if self._auto_at is not None and now >= self._auto_at:
             self._auto_at = None
@@ -498,7 +498,9 @@ class CarromSession:
     # -- inside: inputs --------------------------------------------------------------
 
     def _take(self, item: Any, now: float) -> None:
-        t = float(getattr(item, "t", now))
+        # An input read from the queue may be stamped a moment after `now` was read: it acts
+        # at `now`, so the timers never see time go backwards.
+        t = min(float(getattr(item, "t", now)), now)
         if isinstance(item, BeamHit):
             self._raw(t, "beam", "beam_hit", {"pocket": item.pocket, "duration": item.duration})
             if item.pocket in self._working and self.match is not None:

@@ -509,3 +509,22 @@ def test_session_resume_leaves_out_hits_of_a_beam_that_was_stuck(
     again = session(path, clock, wall)
     view = again.resume()
     assert view is not None and view.proposal.hits == hits == 1
+
+
+def test_session_input_stamped_after_the_poll_began_acts_at_the_poll_time(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    # A sensor thread stamps its input just after the loop read the clock for its poll.
+    s = session(path, clock, wall, camera=True)
+    s.start_match(START)
+    s.post(CameraMotion(clock.now))
+    s.post(BeamHit(2, clock.now + 0.1, 0.01))
+    clock.advance(2)
+    s.post(CameraDiff(clock.now, diff(("white", 2))))
+    s.post(CameraRest(clock.now + 0.004))  # own coin in: the count starts at rest (124 a)
+    view = s.poll(clock.now)  # no "time went backwards" from the timers
+    assert view.phase == "at_rest"
+    assert view.timer is not None and view.timer.kind == "stroke"
+    assert view.timer.remaining == 15.0
+    clock.advance(1)
+    assert s.poll().timer.remaining == 14.0  # type: ignore[union-attr]
