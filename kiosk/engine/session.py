@@ -499,10 +499,11 @@ class CarromSession:
 
     def _take(self, item: Any, now: float) -> None:
         # An input read from the queue may be stamped a moment after `now` was read: it acts
-        # at `now`, so the timers never see time go backwards.
-        t = min(float(getattr(item, "t", now)), now)
+        # at `now`, so the timers never see time go backwards (the journal keeps its stamp).
+        stamp = float(getattr(item, "t", now))
+        t = min(stamp, now)
         if isinstance(item, BeamHit):
-            self._raw(t, "beam", "beam_hit", {"pocket": item.pocket, "duration": item.duration})
+            self._raw(stamp, "beam", "beam_hit", {"pocket": item.pocket, "duration": item.duration})
             if item.pocket in self._working and self.match is not None:
                 self._hits.append(item)
                 if self._phase == "aiming":
@@ -510,7 +511,7 @@ class CarromSession:
                     self.timers.stroke_started(self._timer_now(t))
         elif isinstance(item, BeamFault):
             part = f"beam {item.pocket}"
-            self._raw(t, "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind})
+            self._raw(stamp, "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind})
             if item.kind == "cleared":
                 self._working.add(item.pocket) if item.pocket in self._fitted_beams else None
                 self._clear_fault(part, now)
@@ -520,14 +521,14 @@ class CarromSession:
                 self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
         elif isinstance(item, CameraMotion):
             self._camera_alive(t, now)
-            self._raw(t, "camera", "camera", {"what": "motion"})
+            self._raw(stamp, "camera", "camera", {"what": "motion"})
             if self.match is not None and self._phase in ("aiming", "at_rest"):
                 self._phase = "moving"
                 self._auto_at = None
                 self.timers.stroke_started(self._timer_now(t))
         elif isinstance(item, CameraRest):
             self._camera_alive(t, now)
-            self._raw(t, "camera", "camera", {"what": "rest"})
+            self._raw(stamp, "camera", "camera", {"what": "rest"})
             if self.match is not None and self._phase == "moving":
                 self._phase = "at_rest"
                 self.timers.coins_at_rest(
@@ -536,7 +537,7 @@ class CarromSession:
                 self._arm_auto(now)
         elif isinstance(item, CameraDiff):
             self._camera_alive(t, now)
-            self._raw(t, "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)})
+            self._raw(stamp, "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)})
             # A diff that comes after the umpire confirmed (phase back to aiming) belongs to
             # the stroke already recorded: journaled, not carried into the next proposal.
             if self.match is not None and self._phase in ("moving", "at_rest"):
