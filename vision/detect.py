@@ -67,6 +67,7 @@ class Settings:
     neutral: float = 0.11  # largest chromaticity spread of a white coin
     white_min: float = 0.72  # brightness ratio a white coin's pixels reach at least
     min_peak: float = 0.62  # least depth of a coin, in coin radii
+    min_confidence: float = 0.65  # least share of a disc of its colour
     fat: float = 1.3  # a region this many radii deep is not a coin
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
     hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
@@ -254,23 +255,25 @@ def classify_soft(
     cb, cg, cr = b * inv, g * inv, r * inv
     sb, sg, sr = cb - ref.cb, cg - ref.cg, cr - ref.cr
     dc = np.sqrt(sb * sb + sg * sg + sr * sr)
-    hi = np.maximum(np.maximum(cb, cg), cr)
-    lo = np.minimum(np.minimum(cb, cg), cr)
-    spread = hi - lo
     changed = (dc > settings.chroma) | (q < settings.shade) | (q > settings.bright)
-    # Powder (law 119) is white dust: it moves a pixel's colour part of the way from
-    # the board's towards neutral white and brightens it a little. `toward` is how
-    # far along that way a pixel went (a cream coin goes most of the way), `aside`
-    # how far it strayed from it.
-    toward = (sb * ref.nb + sg * ref.ng + sr * ref.nr) * ref.inv_span2
-    ab, ag, ar = sb - toward * ref.nb, sg - toward * ref.ng, sr - toward * ref.nr
-    aside = np.sqrt(ab * ab + ag * ag + ar * ar)
-    pale = (toward > -0.1) & (aside < settings.chroma)
-    powder = ref.wide_span & pale & (toward < settings.powder) & (q > 0.93)
-    powder &= q < settings.powder_bright
-    # A red dot under powder grows paler and brighter; the queen on it does not.
-    powder |= ref.red_ink & pale & (toward < 0.8) & (q > 1.0)
-    changed &= ~powder
+    # The finer tests run on the changed pixels only (a few per cent of the board).
+    idx = np.flatnonzero(changed)
+    if idx.size:
+        sbi, sgi, sri, qi = sb.ravel()[idx], sg.ravel()[idx], sr.ravel()[idx], q.ravel()[idx]
+        nb, ng, nr = ref.nb.ravel()[idx], ref.ng.ravel()[idx], ref.nr.ravel()[idx]
+        # Powder (law 119) is white dust: it moves a pixel's colour part of the way
+        # from the board's towards neutral white and brightens it a little. `toward`
+        # is how far along that way a pixel went (a cream coin goes most of the way),
+        # `aside` how far it strayed from it.
+        toward = (sbi * nb + sgi * ng + sri * nr) * ref.inv_span2.ravel()[idx]
+        ab, ag, ar = sbi - toward * nb, sgi - toward * ng, sri - toward * nr
+        aside = np.sqrt(ab * ab + ag * ag + ar * ar)
+        pale = (toward > -0.1) & (aside < settings.chroma)
+        powder = ref.wide_span.ravel()[idx] & pale & (toward < settings.powder)
+        powder &= (qi > 0.93) & (qi < settings.powder_bright)
+        # A red dot under powder grows paler and brighter; the queen on it does not.
+        powder |= ref.red_ink.ravel()[idx] & pale & (toward < 0.8) & (qi > 1.0)
+        changed.ravel()[idx[powder]] = False
     # Over the pockets the reference is nearly black and its colour is noise: only
     # something clearly brighter (a coin hanging over the edge, law 71) counts there.
     hole = ref.hole
@@ -280,15 +283,20 @@ def classify_soft(
     frame = ref.frame
     changed[frame] = ((q > 1.35) | (q < 0.7) | ((dc > 0.06) & (inten > 60.0)))[frame]
     cls: Array = np.full(q.shape, BOARD, np.uint8)
-    cls[changed] = OTHER
-    cls[changed & (spread < settings.neutral) & (q >= settings.white_min)] = WHITE
-    red = changed & (cr - np.maximum(cg, cb) > settings.red) & (q >= settings.dark * 0.5)
-    cls[(q < settings.dark) & ~red] = BLACK
-    cls[red] = RED
+    idx = np.flatnonzero(changed)
+    flat = cls.ravel()
+    flat[idx] = OTHER
+    if idx.size:
+        cbi, cgi, cri, qi = cb.ravel()[idx], cg.ravel()[idx], cr.ravel()[idx], q.ravel()[idx]
+        spread = np.maximum(np.maximum(cbi, cgi), cri) - np.minimum(np.minimum(cbi, cgi), cri)
+        white = (spread < settings.neutral) & (qi >= settings.white_min)
+        red = (cri - np.maximum(cgi, cbi) > settings.red) & (qi >= settings.dark * 0.5)
+        black = (qi < settings.dark) & ~red
+        flat[idx[white]] = WHITE
+        flat[idx[black]] = BLACK
+        flat[idx[red]] = RED
     _fill_rings(cls, q)
-    strength = np.minimum(
-        1.0, dc * (0.5 / settings.chroma) + np.abs(np.log(np.maximum(q, 1e-3))) * 2.0
-    )
+    strength = np.minimum(1.0, dc * (0.5 / settings.chroma) + np.abs(q - 1.0) * 2.0)
     # On a line, anything dark may be the line or a black coin; on a red dot,
     # anything red may be the dot or the queen.
     dark_here = inten < (settings.dark * gain) * ref.light
@@ -301,9 +309,13 @@ def classify_soft(
 def _fill_rings(cls: Array, q: Array) -> None:
     """Coin-sized holes of board ringed by changed pixels, a little brighter than
     the board: a pale coin under glare (a printed dot ringed by ink is not brighter)."""
-    fg = (cls != BOARD).astype(np.uint8)
-    inv = 1 - fg
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4, ltype=cv2.CV_16U)
+    # Holes: board pixels the flood from the border does not reach.
+    outside = np.pad((cls == BOARD).astype(np.uint8), 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    holes = (outside[1:-1, 1:-1] == 1).astype(np.uint8)
+    if not holes.any():
+        return
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4, ltype=cv2.CV_16U)
     h, w = cls.shape
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -322,7 +334,7 @@ def _fill_rings(cls: Array, q: Array) -> None:
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-_DISC17 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))  # a coin's diameter
+_SQUARE15 = np.ones((15, 15), np.uint8)  # about a coin across (a square is much faster)
 
 
 def _frame_band() -> Array:
@@ -412,7 +424,7 @@ def _fit_discs(
         cx, cy = _refine(soft, weight, float(px), float(py), r)
         ys, xs = _disc_pixels(full, cx, cy, r)
         conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
-        if conf >= 0.5:
+        if conf >= settings.min_confidence:
             out.append((name, cx, cy, conf))
         ys, xs = _disc_pixels(mask, cx, cy, r + 1.0)
         mask[ys, xs] = 0
@@ -431,7 +443,7 @@ def _fit_discs(
             cx, cy = _refine(soft, weight, cx, cy, R_COIN)
             ys, xs = _disc_pixels(full, cx, cy, R_COIN)
             conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
-            if conf >= 0.5:
+            if conf >= settings.min_confidence:
                 out.append((colour, cx, cy, conf))
     return out, False
 
@@ -513,7 +525,9 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         # Line or dot pixels next to a coin of the colour may be under it.
         # Lines are thin and may cross a whole coin; red dots are coin-sized blobs, so
         # only their pixels right next to the queen count.
-        near_line = cv2.dilate(real, _DISC17) > 0
+        if not real.any():
+            continue
+        near_line = cv2.dilate(real, _SQUARE15) > 0
         near_dot = cv2.dilate(real, _DISC7) > 0
         wild_px = ((cls == INK) & near_line) | ((cls == RED_INK) & near_dot & (wild == RED_INK))
         mask = real | wild_px.astype(np.uint8)
