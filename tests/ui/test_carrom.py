@@ -222,3 +222,25 @@ def test_carrom_setup_stroke_timer_of_10_s_runs_after_the_striker_is_lifted(kios
     assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "10"
     kiosk.advance(7.5)
     assert screen.timer == "3" and screen.timer_low
+
+
+def test_carrom_interval_banner_before_the_third_game_law_138(kiosk: Kiosk) -> None:
+    _setup(kiosk)
+    screen = kiosk.screen()
+    session = screen.session
+    # Two games played through the session itself (the taps are tested above), then the
+    # screen must show the interval.
+    for _ in range(40):
+        state = session.view.state
+        if len(state.games) >= 2 and state.games[1].winner is not None:
+            break
+        now = state.now
+        own = now.colours[now.turn_side]
+        pocketed = [own, "queen"] if now.on_board["queen"] else [own] * int(now.on_board[own])
+        session.edit(pocketed=pocketed)
+        session.confirm()
+    kiosk.advance(1.0)
+    assert screen.banner_kind == "interval", screen.banner
+    assert screen.banner == "Interval before the third game (law 138)"
+    assert screen.timer == "9:59"
+    kiosk.shot("carrom_interval")
