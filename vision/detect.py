@@ -60,14 +60,14 @@ class Settings:
     chroma: float = 0.045  # chromaticity change that marks a pixel as changed
     dark: float = 0.5  # brightness ratio below which a pixel is black
     shade: float = 0.78  # below this a pixel is changed: a shadow (of a hand) at least
-    bright: float = 1.12  # brightness ratio above which a pixel is changed
+    bright: float = 1.07  # brightness ratio above which a pixel is changed
     powder: float = 0.45  # share of the way to neutral white that powder goes at most
     powder_bright: float = 1.12  # and the most it brightens the board
     red: float = 0.17  # red chromaticity excess over green and blue for the queen
     neutral: float = 0.11  # largest chromaticity spread of a white coin
     white_min: float = 0.72  # brightness ratio a white coin's pixels reach at least
     min_peak: float = 0.62  # least depth of a coin, in coin radii
-    min_confidence: float = 0.65  # least share of a disc of its colour
+    min_confidence: float = 0.5  # least share of a disc of its colour (or its rim)
     fat: float = 1.3  # a region this many radii deep is not a coin
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
     hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
@@ -272,7 +272,9 @@ def classify_soft(
         powder = ref.wide_span.ravel()[idx] & pale & (toward < settings.powder)
         powder &= (qi > 0.93) & (qi < settings.powder_bright)
         # A red dot under powder grows paler and brighter; the queen on it does not.
-        powder |= ref.red_ink.ravel()[idx] & pale & (toward < 0.8) & (qi > 1.0)
+        powder |= ref.red_ink.ravel()[idx] & (qi > 0.97) & (qi < 1.6)
+        # A black line under powder turns grey; a white coin on it is far brighter.
+        powder |= ref.ink.ravel()[idx] & (qi > 1.0) & (qi < 4.5)
         changed.ravel()[idx[powder]] = False
     # Over the pockets the reference is nearly black and its colour is noise: only
     # something clearly brighter (a coin hanging over the edge, law 71) counts there.
@@ -367,13 +369,19 @@ def _disc_pixels(mask: Array, cx: float, cy: float, r: float) -> tuple[Array, Ar
     return iy + y0, ix + x0
 
 
-def _refine(mask: Array, weight: Array, cx: float, cy: float, r: float) -> tuple[float, float]:
+def _refine(
+    mask: Array, weight: Array, cx: float, cy: float, r: float, wild: Array | None = None
+) -> tuple[float, float]:
     """A sub-pixel centre: the centroid, weighted by the difference from the board,
     of the pixels within a disc a pixel wider than the piece that are of its class
-    or of the board (the soft edge), repeated as the disc moves."""
+    or of the board (the soft edge), repeated as the disc moves. Line and dot pixels
+    (`wild`) count only inside the piece's own edge: beyond it they are the print."""
     for _ in range(3):
         ys, xs = _disc_pixels(mask, cx, cy, r + 1.0)
         wts = weight[ys, xs] * (mask[ys, xs] > 0)
+        if wild is not None:
+            edge = (xs - cx) ** 2 + (ys - cy) ** 2 > r**2
+            wts = wts * ~(wild[ys, xs] & edge)
         total = float(wts.sum())
         if total < 3:
             break
@@ -395,6 +403,8 @@ def _fit_discs(
     region: Array,
     real: Array,
     soft: Array,
+    seen: Array,
+    wild: Array,
     weight: Array,
     colour: str,
     settings: Settings,
@@ -403,7 +413,8 @@ def _fit_discs(
     """Split one connected region of one class into discs. Returns the discs
     (colour, x, y, confidence in top-view px) and whether the region is an occluder.
     `soft` marks the region's pixels and the board pixels around it, `weight` their
-    difference from the board."""
+    difference from the board; `seen` marks changed pixels of no coin colour (a
+    coin's darker rim), which count towards a disc's confidence."""
     region = _fill_holes(region)
     mask = region.copy()
     full = region.copy()
@@ -421,9 +432,9 @@ def _fit_discs(
         if colour == "white" and peak > (R_COIN + R_STRIKER) / 2 + 0.3 and striker_left[0]:
             name, r = "striker", R_STRIKER
             striker_left[0] = False
-        cx, cy = _refine(soft, weight, float(px), float(py), r)
+        cx, cy = _refine(soft, weight, float(px), float(py), r, wild)
         ys, xs = _disc_pixels(full, cx, cy, r)
-        conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
+        conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
         if conf >= settings.min_confidence:
             out.append((name, cx, cy, conf))
         ys, xs = _disc_pixels(mask, cx, cy, r + 1.0)
@@ -440,9 +451,9 @@ def _fit_discs(
         centres = _share(full, [(d[1], d[2]) for d in out], n_area)
         out = []
         for cx, cy in centres:
-            cx, cy = _refine(soft, weight, cx, cy, R_COIN)
+            cx, cy = _refine(soft, weight, cx, cy, R_COIN, wild)
             ys, xs = _disc_pixels(full, cx, cy, R_COIN)
-            conf = float((full[ys, xs] > 0).mean()) if len(ys) else 0.0
+            conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
             if conf >= settings.min_confidence:
                 out.append((colour, cx, cy, conf))
     return out, False
@@ -551,7 +562,15 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
             soft = (region > 0) | (sub == BOARD)
             own = _fill_holes(region & (sub == klass))
             discs, occluder = _fit_discs(
-                region, own, soft, strength[y0:y1, x0:x1], colour, settings, striker_left
+                region,
+                own,
+                soft,
+                sub == OTHER,
+                (sub == INK) | (sub == RED_INK),
+                strength[y0:y1, x0:x1],
+                colour,
+                settings,
+                striker_left,
             )
             if occluder:
                 occlusion[y0:y1, x0:x1][region > 0] = 255
