@@ -73,6 +73,31 @@ def _xdotool(*args: str) -> None:
     subprocess.run(["xdotool", *args], check=True, timeout=10)
 
 
+class _Seen:
+    """Counts a Window event (a touch or a key) while in use; `wait` pumps until one came."""
+
+    def __init__(self, event: str) -> None:
+        self.event = event
+        self.count = 0
+
+    def _saw(self, *_: object) -> bool:
+        self.count += 1
+        return False  # let the event go on to the widgets
+
+    def __enter__(self) -> _Seen:
+        Window.fbind(self.event, self._saw)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        Window.funbind(self.event, self._saw)
+
+    def wait(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.count:
+            assert time.monotonic() < deadline, f"the X server never delivered {self.event}"
+            pump(1)
+
+
 class Kiosk:
     """A running app with a hand to tap it and an eye to photograph it."""
 
@@ -100,26 +125,22 @@ class Kiosk:
         pump(2)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
-        x, y = widget.to_window(*widget.center)
-        screen_x = int(Window.left + x)
-        screen_y = int(Window.top + (Window.height - y))
-        _xdotool("mousemove", str(screen_x), str(screen_y))
-        pump(2)
-        _xdotool("mousedown", "1")
-        pump(2)
-        _xdotool("mouseup", "1")
-        pump(3)
+        self.tap_at(*widget.to_window(*widget.center))
 
     def tap_at(self, x: float, y: float) -> None:
-        """Tap a point of the window (Kivy coordinates: origin bottom-left)."""
+        """Tap a point of the window (Kivy coordinates: origin bottom-left). Waits until Kivy
+        has seen the press and the release, however slowly the X server delivers them."""
         pump(2)
         _xdotool(
             "mousemove", str(round(Window.left + x)), str(round(Window.top + Window.height - y))
         )
         pump(2)
-        _xdotool("mousedown", "1")
-        pump(2)
-        _xdotool("mouseup", "1")
+        with _Seen("on_touch_down") as down:
+            _xdotool("mousedown", "1")
+            down.wait()
+        with _Seen("on_touch_up") as up:
+            _xdotool("mouseup", "1")
+            up.wait()
         pump(3)
 
     def tap_text(self, text: str) -> None:
@@ -137,8 +158,10 @@ class Kiosk:
     def key(self, name: str) -> None:
         """Press a key on the keyboard (xdotool's key names: "1", "Return", ...)."""
         pump(2)
-        _xdotool("key", name)
-        pump(4)
+        with _Seen("on_key_up") as seen:
+            _xdotool("key", name)
+            seen.wait()
+        pump(3)
 
     def type(self, wid: str, text: str) -> None:
         """Tap a text field, select all it holds, and type `text` over it."""
@@ -146,7 +169,11 @@ class Kiosk:
         _xdotool("key", "ctrl+a")
         pump(2)
         _xdotool("type", "--delay", "20", text)
-        pump(4)
+        field = self.widget(wid)
+        deadline = time.monotonic() + 10
+        while field.text != text and time.monotonic() < deadline:
+            pump(1)
+        pump(3)
 
     def advance(self, seconds: float, frames: int = 4) -> None:
         """Move the fake clock and let the app follow it."""
