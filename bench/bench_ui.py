@@ -29,7 +29,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -101,16 +100,15 @@ class HitBench:
         self.rng = random.Random(seed)
         self.data = Path(tempfile.mkdtemp(prefix="bench-ui-data-"))
         self.services = Services(data_dir=self.data, check_pin=lambda _pin: False)
-        self.posted: deque[float] = deque()
+        self.posted: dict[object, float] = {}  # each BeamHit (frozen: by value) -> its arrival
         self.pending: list[float] = []
         self.latencies: list[float] = []
-        self.last_hits = 0
         self.rss_mb = 0.0
         self.strokes = 0
         self.done = threading.Event()
 
         def sink(item: object) -> None:
-            self.posted.append(time.monotonic())
+            self.posted[item] = time.monotonic()
             self.services.post(item)
 
         self.beams = SimulatedBeams(sink=sink, clock=time.monotonic)
@@ -154,12 +152,13 @@ class HitBench:
         self.screen.confirm()
 
     def _drawn(self, view: Any) -> None:
-        hits = int(view.proposal.hits)
-        if hits > self.last_hits:
-            for _ in range(hits - self.last_hits):
-                if self.posted:
-                    self.pending.append(self.posted.popleft())
-        self.last_hits = hits
+        # The hits this view's proposal was made from are the session's hits of the stroke;
+        # each is paired with its own arrival (by value: pocket, time, duration), so a hit
+        # swallowed by a confirm cannot shift the pairing of the others.
+        for hit in self.screen.session._hits:
+            arrived = self.posted.pop(hit, None)
+            if arrived is not None:
+                self.pending.append(arrived)
 
     def _flipped(self, *_: object) -> None:
         if self.pending:
