@@ -424,6 +424,19 @@ def _fit_discs(
     limit = (R_STRIKER if colour == "white" else R_COIN) * settings.fat + 1.0
     if peak > limit:
         return [], True
+    if colour == "white" and striker_left[0]:
+        # A striker alone, cut by the printed lines it lies on, may be nowhere as deep
+        # as its radius; its outline still is the striker's circle.
+        pts = cv2.findNonZero(real)
+        (ex, ey), er = cv2.minEnclosingCircle(pts)
+        ys, xs = _disc_pixels(region, ex, ey, er)
+        area = float(np.count_nonzero(region[ys, xs]))
+        if 0.85 * R_STRIKER <= er <= 1.2 * R_STRIKER and area >= 0.8 * math.pi * R_STRIKER**2:
+            striker_left[0] = False
+            cx, cy = _refine(soft, weight, float(ex), float(ey), R_STRIKER, wild)
+            ys, xs = _disc_pixels(full, cx, cy, R_STRIKER)
+            conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
+            return [("striker", cx, cy, conf)], False
     for _ in range(40):
         if peak < settings.min_peak * R_COIN:
             break
