@@ -2,73 +2,21 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from kiosk.rules.carrom import IllegalEvent, Match, rules_for
+from kiosk.rules.carrom import IllegalEvent, rules_for
 from kiosk.rules.carrom.club import ClubRules
-from kiosk.rules.carrom.events import Foul, MatchStart, Stroke, Toss
+from kiosk.rules.carrom.events import Foul, Toss
 from kiosk.rules.carrom.icf import IcfRules
 
-W, B, Q = "white", "black", "queen"
+from . import helpers
+from .helpers import B, Q, W, bina_to_play, now_of, off, st, win_board
 
-
-def singles(first: str = "Asha", limit: int | None = 8) -> Match:
-    return Match(MatchStart("club", ("Asha", "Bina"), first, limit))
-
-
-def doubles(first: str = "Asha") -> Match:
-    return Match(MatchStart("club", ("Asha", "Bina", "Chitra", "Dev"), first))
-
-
-def st(
-    *pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True
-) -> Stroke:
-    return Stroke(pocketed=pocketed, striker=striker, improper=improper, touched=touched)  # type: ignore[arg-type]
-
-
-def _to_turn_of(m: Match, side: str) -> None:
-    now = m.state.now
-    assert now is not None
-    if now.is_break:
-        m.push(st())
-    while m.state.now is not None and m.state.now.turn_side != side:
-        m.push(st())
-
-
-def win_board(m: Match, side: str, opp_left: int = 9) -> None:
-    """`side` covers the queen and pockets all its coins; the other side keeps `opp_left`."""
-    now = m.state.now
-    assert now is not None
-    other = now.black if side == now.white else now.white
-    if opp_left < 9:
-        _to_turn_of(m, other)
-        m.push(st(*[now.colours[other]] * (9 - opp_left)))
-        m.push(st())
-    _to_turn_of(m, side)
-    own = now.colours[side]
-    m.push(st(own))
-    m.push(st(Q, own))
-    left = m.state.now.on_board[own] if m.state.now else 0
-    m.push(st(*[own] * int(left)))
-
-
-def off(*coins: str, pocketed: tuple[str, ...] = ()) -> Stroke:
-    return Stroke(pocketed=pocketed, off_board=coins)  # type: ignore[arg-type]
-
-
-def now_of(m: Match):  # type: ignore[no-untyped-def]
-    now = m.state.now
-    assert now is not None
-    return now
-
-
-def bina_to_play(m: Match, blacks: int = 0) -> None:
-    m.push(st())
-    if blacks:
-        m.push(st(*[B] * blacks))
-        m.push(st())
-        m.push(st())
-    assert now_of(m).turn == "Bina"
+# Every match here is played under the club rules.
+singles = partial(helpers.singles, rules="club")
+doubles = partial(helpers.doubles, rules="club")
 
 
 def test_club_rule_sets_are_found_by_name() -> None:
@@ -184,23 +132,9 @@ def test_club_iii_iii_queen_with_own_piece_counts_only_after_a_first_piece() -> 
     assert now_of(m2).queen == "covered"
 
 
-def win_round(m: Match, side: str, opp_left: int = 9) -> None:
-    now = now_of(m)
-    other = now.black if side == now.white else now.white
-    if opp_left < 9:
-        _to_turn_of(m, other)
-        m.push(st(*[now.colours[other]] * (9 - opp_left)))
-        m.push(st())
-    _to_turn_of(m, side)
-    own = now.colours[side]
-    m.push(st(own))
-    m.push(st(Q, own))
-    m.push(st(*[own] * int(now_of(m).on_board[own])))
-
-
 def test_club_v_i_winner_scores_pieces_left_and_5_for_the_queen_uncapped() -> None:
     m = singles()
-    win_round(m, "Asha")
+    win_board(m, "Asha")
     board = m.state.games[0].boards[0]
     assert (board.winner, board.points, board.queen) == ("Asha", 14, "Asha")
 
@@ -219,9 +153,9 @@ def test_club_v_i_no_points_for_a_queen_covered_by_the_loser() -> None:
 
 def test_club_v_ii_first_to_15_wins_the_match() -> None:
     m = singles()
-    win_round(m, "Asha")
+    win_board(m, "Asha")
     assert m.state.winner is None and now_of(m).breaker == "Bina"
-    win_round(m, "Asha", opp_left=1)
+    win_board(m, "Asha", opp_left=1)
     state = m.state
     assert state.winner == "Asha" and len(state.games) == 1 and state.now is None
     assert state.games[0].points == {"Asha": 20, "Bina": 0}
@@ -233,18 +167,18 @@ def test_club_v_ii_first_to_15_wins_the_match() -> None:
 def test_club_v_ii_after_three_rounds_the_side_ahead_wins() -> None:
     m = singles()
     for side in ("Asha", "Bina", "Asha"):
-        win_round(m, side, opp_left=1)
+        win_board(m, side, opp_left=1)
     assert m.state.winner == "Asha" and m.state.games[0].points == {"Asha": 12, "Bina": 6}
 
 
 def test_club_v_ii_level_after_three_rounds_plays_another() -> None:
     m = singles()
-    win_round(m, "Asha", opp_left=1)
-    win_round(m, "Bina", opp_left=7)
-    win_round(m, "Asha", opp_left=1)
+    win_board(m, "Asha", opp_left=1)
+    win_board(m, "Bina", opp_left=7)
+    win_board(m, "Asha", opp_left=1)
     assert m.state.winner is None and m.state.games[0].points == {"Asha": 12, "Bina": 12}
     assert now_of(m).breaker == "Bina" and now_of(m).board == 4
-    win_round(m, "Bina", opp_left=1)
+    win_board(m, "Bina", opp_left=1)
     assert m.state.winner == "Bina"
 
 
@@ -253,7 +187,7 @@ def test_club_i_ix_colours_switch_each_round() -> None:
     whites = []
     for side in ("Asha", "Bina"):
         whites.append(now_of(m).white)
-        win_round(m, side, opp_left=1)
+        win_board(m, side, opp_left=1)
     whites.append(now_of(m).white)
     assert whites == ["Asha", "Bina", "Asha"]
 
@@ -261,7 +195,7 @@ def test_club_i_ix_colours_switch_each_round() -> None:
 def test_club_no_toss_and_no_board_limit() -> None:
     m = singles(limit=1)
     assert m.state.board_limit is None
-    win_round(m, "Asha", opp_left=1)
+    win_board(m, "Asha", opp_left=1)
     with pytest.raises(IllegalEvent, match="no toss is due"):
         m.push(Toss(winner="Asha"))
 
@@ -271,6 +205,6 @@ def test_club_doubles_break_passes_to_the_right() -> None:
     breakers = []
     for _ in range(3):
         breakers.append(now_of(m).breaker)
-        win_round(m, now_of(m).turn_side, opp_left=1)
+        win_board(m, now_of(m).turn_side, opp_left=1)
     assert breakers == ["Asha", "Bina", "Chitra"]
     assert m.state.winner is not None

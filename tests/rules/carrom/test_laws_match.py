@@ -20,47 +20,7 @@ from kiosk.rules.carrom.events import (
     Waive,
 )
 
-W, B, Q = "white", "black", "queen"
-
-
-def singles(first: str = "Asha", limit: int | None = 8) -> Match:
-    return Match(MatchStart("icf", ("Asha", "Bina"), first, limit))
-
-
-def doubles(first: str = "Asha") -> Match:
-    return Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), first))
-
-
-def st(
-    *pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True
-) -> Stroke:
-    return Stroke(pocketed=pocketed, striker=striker, improper=improper, touched=touched)  # type: ignore[arg-type]
-
-
-def _to_turn_of(m: Match, side: str) -> None:
-    now = m.state.now
-    assert now is not None
-    if now.is_break:
-        m.push(st())
-    while m.state.now is not None and m.state.now.turn_side != side:
-        m.push(st())
-
-
-def win_board(m: Match, side: str, opp_left: int = 9) -> None:
-    """`side` covers the queen and pockets all its coins; the other side keeps `opp_left`."""
-    now = m.state.now
-    assert now is not None
-    other = now.black if side == now.white else now.white
-    if opp_left < 9:
-        _to_turn_of(m, other)
-        m.push(st(*[now.colours[other]] * (9 - opp_left)))
-        m.push(st())
-    _to_turn_of(m, side)
-    own = now.colours[side]
-    m.push(st(own))
-    m.push(st(Q, own))
-    left = m.state.now.on_board[own] if m.state.now else 0
-    m.push(st(*[own] * int(left)))
+from .helpers import B, Q, W, singles, st, win_board
 
 
 def test_law_137_three_rounds_of_passes_void_the_board() -> None:

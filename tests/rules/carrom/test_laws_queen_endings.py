@@ -5,70 +5,15 @@ from __future__ import annotations
 import pytest
 
 from kiosk.rules.carrom import Match
-from kiosk.rules.carrom.events import Foul, MatchStart, Stroke
+from kiosk.rules.carrom.events import Foul, MatchStart
 
-W, B, Q = "white", "black", "queen"
-
-
-def singles(first: str = "Asha", limit: int | None = 8) -> Match:
-    return Match(MatchStart("icf", ("Asha", "Bina"), first, limit))
-
-
-def doubles(first: str = "Asha") -> Match:
-    return Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), first))
-
-
-def st(
-    *pocketed: str, striker: bool = False, improper: bool = False, touched: bool = True
-) -> Stroke:
-    return Stroke(pocketed=pocketed, striker=striker, improper=improper, touched=touched)  # type: ignore[arg-type]
-
-
-def _to_turn_of(m: Match, side: str) -> None:
-    now = m.state.now
-    assert now is not None
-    if now.is_break:
-        m.push(st())
-    while m.state.now is not None and m.state.now.turn_side != side:
-        m.push(st())
-
-
-def win_board(m: Match, side: str, opp_left: int = 9) -> None:
-    """`side` covers the queen and pockets all its coins; the other side keeps `opp_left`."""
-    now = m.state.now
-    assert now is not None
-    other = now.black if side == now.white else now.white
-    if opp_left < 9:
-        _to_turn_of(m, other)
-        m.push(st(*[now.colours[other]] * (9 - opp_left)))
-        m.push(st())
-    _to_turn_of(m, side)
-    own = now.colours[side]
-    m.push(st(own))
-    m.push(st(Q, own))
-    left = m.state.now.on_board[own] if m.state.now else 0
-    m.push(st(*[own] * int(left)))
-
-
-def now_of(m: Match):  # type: ignore[no-untyped-def]
-    now = m.state.now
-    assert now is not None
-    return now
-
-
-def bina_to_play(m: Match, blacks: int = 0) -> None:
-    m.push(st())
-    if blacks:
-        m.push(st(*[B] * blacks))
-        m.push(st())
-        m.push(st())
-    assert now_of(m).turn == "Bina"
+from .helpers import B, Q, W, bina_to_play, now_of, singles, st, to_turn_of, win_board
 
 
 def position(m: Match, a_left: int, b_left: int, queen_by: str | None = None) -> None:
     """Asha (white) and Bina (black) pocket down to the coins left; Asha is then at turn."""
     for side, colour, left in (("Asha", W, a_left), ("Bina", B, b_left)):
-        _to_turn_of(m, side)
+        to_turn_of(m, side)
         count = 9 - left
         if queen_by == side:
             m.push(st(colour))
@@ -76,7 +21,7 @@ def position(m: Match, a_left: int, b_left: int, queen_by: str | None = None) ->
             count -= 2
         if count:
             m.push(st(*[colour] * count))
-    _to_turn_of(m, "Asha")
+    to_turn_of(m, "Asha")
     now = now_of(m)
     assert now.on_board[W] == a_left and now.on_board[B] == b_left and now.white == "Asha"
 
