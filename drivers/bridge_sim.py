@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import threading
 import time
-import tty
 from collections.abc import Callable
-from types import TracebackType
 
 from drivers.bridge_protocol import (
     PROTOCOL_VERSION,
@@ -30,9 +27,10 @@ from drivers.bridge_protocol import (
 from drivers.bridge_protocol import encode_bridge_message as encode
 from drivers.hits import FaultKind
 from drivers.lines import LineError
+from drivers.pty_device import PtyDevice
 
 
-class SimulatedBridge:
+class SimulatedBridge(PtyDevice):
     """The bridge's side of the protocol; `port_path` is what the kiosk opens."""
 
     def __init__(
@@ -53,12 +51,8 @@ class SimulatedBridge:
         self.mute = False
         self.settings: tuple[int, int, int] | None = None  # what the kiosk asked for
         self._lock = threading.Lock()
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        self.port_path = os.ttyname(self._slave)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="bridge-sim", daemon=True)
-        self._thread.start()
+        super().__init__("bridge-sim")
+        self._start()
         self._say(Hello(self.micros(), boot_id, PROTOCOL_VERSION))
 
     def micros(self, at: float | None = None) -> int:
@@ -100,34 +94,13 @@ class SimulatedBridge:
             if self._clock() >= next_beat:
                 self._say(Heartbeat(self.micros()))
                 next_beat += self.heartbeat_s
-            ready, _, _ = select.select([self._master], [], [], 0.02)
-            if not ready:
+            chunk = self._read(0.02)
+            if not chunk:
                 continue
-            try:
-                buffer += os.read(self._master, 4096)
-            except OSError:
-                continue
+            buffer += chunk
             *lines, buffer = buffer.split(b"\n")
             for line in lines:
                 with contextlib.suppress(LineError):
                     glitch_us, merge_us, stuck_ms = parse_settings_command(line)
                     self.settings = (glitch_us, merge_us, stuck_ms)
                     self._say(Settings(self.micros(), glitch_us, merge_us, stuck_ms))
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=1.0)
-        for fd in (self._master, self._slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-    def __enter__(self) -> SimulatedBridge:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -9,18 +9,15 @@ unplugged at the far end), `corrupt_next(n)` (garbles frames in transit) and
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
 import threading
-import tty
-from types import TracebackType
 
 from drivers.display_protocol import DisplayFrame, Reply, decode_frame, encode_reply
 from drivers.lines import MAX_LINE, LineError, unseal
+from drivers.pty_device import PtyDevice
 
 
-class SimulatedDisplay:
+class SimulatedDisplay(PtyDevice):
     """The display's side: checks each frame, shows it, acknowledges it."""
 
     def __init__(self, *, boot_id: str = "sim", announce: bool = True) -> None:
@@ -32,12 +29,8 @@ class SimulatedDisplay:
         self._corrupt = 0
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)  # no echo, no line editing, before anyone writes
-        self.port_path = os.ttyname(self._slave)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="display-sim", daemon=True)
-        self._thread.start()
+        super().__init__("display-sim")
+        self._start()
         if announce:
             self._send(encode_reply(Reply("R", boot=boot_id)))
 
@@ -82,12 +75,8 @@ class SimulatedDisplay:
     def _run(self) -> None:
         buffer = b""
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._master], [], [], 0.05)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(self._master, 4096)
-            except OSError:
+            chunk = self._read(0.05)
+            if not chunk:
                 continue
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
@@ -96,21 +85,3 @@ class SimulatedDisplay:
                     self._send(self.handle(line))
             if len(buffer) >= MAX_LINE:
                 buffer = b""
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=1.0)
-        for fd in (self._master, self._slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-    def __enter__(self) -> SimulatedDisplay:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
