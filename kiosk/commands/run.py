@@ -124,8 +124,10 @@ def main(args: argparse.Namespace) -> int:
     services.startup_faults = list(parts.problems)
     services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
     if parts.simulated is not None:
-        services.press_pocket = parts.simulated.press
-    services.tickers.extend(parts.pollers())
+        # Simulation: a coin of the striker's colour through the pocket, seen by the beam
+        # and, when the synthetic camera runs, gone from its board too.
+        services.press_pocket = lambda pocket: parts.press(pocket, services.turn_colour())
+    services.tickers.extend(parts.pollers(services.post))
     notifier = Notifier()
     services.tickers.append(_every(notifier.ping_every_s, notifier.watchdog))
 

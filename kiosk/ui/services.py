@@ -101,6 +101,14 @@ class Services:
             self._carrom = session
         return session
 
+    def turn_colour(self) -> str | None:
+        """The colour of the side at turn at the carrom table (for simulated coins), or None."""
+        session = self._carrom
+        state = None if session is None or session.match is None else session.match.state
+        if state is None or state.now is None:
+            return None
+        return state.now.colours[state.now.turn_side]
+
     def post(self, item: object) -> None:
         """A sensor's input (any thread): to the carrom session, if one is open."""
         session = self._carrom
