@@ -409,6 +409,7 @@ def _fit_discs(
     colour: str,
     settings: Settings,
     striker_left: list[bool],
+    is_striker: bool = False,
 ) -> tuple[list[tuple[str, float, float, float]], bool]:
     """Split one connected region of one class into discs. Returns the discs
     (colour, x, y, confidence in top-view px) and whether the region is an occluder.
@@ -424,25 +425,20 @@ def _fit_discs(
     limit = (R_STRIKER if colour == "white" else R_COIN) * settings.fat + 1.0
     if peak > limit:
         return [], True
-    if colour == "white" and striker_left[0]:
-        # A striker alone, cut by the printed lines it lies on, may be nowhere as deep
-        # as its radius; its outline still is the striker's circle.
-        pts = cv2.findNonZero(real)
-        (ex, ey), er = cv2.minEnclosingCircle(pts)
-        ys, xs = _disc_pixels(region, ex, ey, er)
-        area = float(np.count_nonzero(region[ys, xs]))
-        if 0.85 * R_STRIKER <= er <= 1.2 * R_STRIKER and area >= 0.8 * math.pi * R_STRIKER**2:
-            striker_left[0] = False
-            cx, cy = _refine(soft, weight, float(ex), float(ey), R_STRIKER, wild)
-            ys, xs = _disc_pixels(full, cx, cy, R_STRIKER)
-            conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
-            return [("striker", cx, cy, conf)], False
+    if is_striker:
+        # The striker alone (see _striker_part): its outline is the striker's circle
+        # even where the printed lines it lies on cut it.
+        (ex, ey), _ = cv2.minEnclosingCircle(cv2.findNonZero(real))
+        cx, cy = _refine(soft, weight, float(ex), float(ey), R_STRIKER, wild)
+        ys, xs = _disc_pixels(full, cx, cy, R_STRIKER)
+        conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
+        return [("striker", cx, cy, conf)], False
     for _ in range(40):
         if peak < settings.min_peak * R_COIN:
             break
         py, px = np.unravel_index(int(np.argmax(dist)), dist.shape)
         name, r = colour, R_COIN
-        if colour == "white" and peak > (R_COIN + R_STRIKER) / 2 + 0.3 and striker_left[0]:
+        if colour == "white" and striker_left[0] and _striker_here(mask, peak, int(px), int(py)):
             name, r = "striker", R_STRIKER
             striker_left[0] = False
         cx, cy = _refine(soft, weight, float(px), float(py), r, wild)
@@ -470,6 +466,39 @@ def _fit_discs(
             if conf >= settings.min_confidence:
                 out.append((colour, cx, cy, conf))
     return out, False
+
+
+def _striker_here(mask: Array, peak: float, px: int, py: int) -> bool:
+    """Whether the deepest point of a light region is the striker's centre: deeper
+    than a coin can be, or a striker-sized disc there is nearly all light (a coin's
+    neighbours leave gaps in it; lines cutting the striker make it shallow)."""
+    if peak > (R_COIN + R_STRIKER) / 2:
+        return True
+    if peak < 0.8 * R_COIN:
+        return False
+    ys, xs = _disc_pixels(mask, float(px), float(py), R_STRIKER)
+    return bool(len(ys)) and float((mask[ys, xs] > 0).mean()) >= 0.88
+
+
+def _striker_part(parts: list[tuple[int, int, int, int, Array, Array, Array]]) -> int | None:
+    """Which light region is the striker on its own, if one is: its outline is the
+    striker's circle (law I इ: 41.3 mm at most), it is full, and it holds more than
+    a coin's area. The largest such wins; a striker touching coins is left to the
+    depth test in _fit_discs."""
+    best: tuple[float, int] | None = None
+    for k, (_, _, _, _, region, _, own) in enumerate(parts):
+        area = float(np.count_nonzero(own))
+        if area < 1.3 * A_COIN:
+            continue
+        (ex, ey), er = cv2.minEnclosingCircle(cv2.findNonZero(own))
+        if not 0.9 * R_STRIKER <= er <= 1.12 * R_STRIKER:
+            continue
+        ys, xs = _disc_pixels(region, ex, ey, er)
+        if np.count_nonzero(region[ys, xs]) < 0.78 * max(len(ys), 1):
+            continue
+        if best is None or area > best[0]:
+            best = (area, k)
+    return None if best is None else best[1]
 
 
 def _share(region: Array, start: list[tuple[float, float]], k: int) -> list[tuple[float, float]]:
@@ -558,6 +587,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         n, labels, stats, _ = cv2.connectedComponentsWithStats(
             mask, connectivity=8, ltype=cv2.CV_16U
         )
+        parts = []
         for i in range(1, n):
             x, y, w, h, area = stats[i]
             if area < 0.35 * A_COIN:
@@ -572,8 +602,13 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
             x1, y1 = min(cls.shape[1], x + w + p), min(cls.shape[0], y + h + p)
             region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
             sub = cls[y0:y1, x0:x1]
-            soft = (region > 0) | (sub == BOARD)
             own = _fill_holes(region & (sub == klass))
+            parts.append((x0, y0, x1, y1, region, sub, own))
+        forced = _striker_part(parts) if klass == WHITE else None
+        if forced is not None:
+            striker_left[0] = False
+        for k, (x0, y0, x1, y1, region, sub, own) in enumerate(parts):
+            soft = (region > 0) | (sub == BOARD)
             discs, occluder = _fit_discs(
                 region,
                 own,
@@ -584,6 +619,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
                 colour,
                 settings,
                 striker_left,
+                forced is not None and k == forced,
             )
             if occluder:
                 occlusion[y0:y1, x0:x1][region > 0] = 255
