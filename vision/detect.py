@@ -333,6 +333,7 @@ def _fill_rings(cls: Array, q: Array) -> None:
             sub[inside] = WHITE
 
 
+_SQUARE3 = np.ones((3, 3), np.uint8)
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
@@ -433,12 +434,17 @@ def _fit_discs(
         ys, xs = _disc_pixels(full, cx, cy, R_STRIKER)
         conf = float(((full[ys, xs] > 0) | seen[ys, xs]).mean()) if len(ys) else 0.0
         return [("striker", cx, cy, conf)], False
+    own_area = float(np.count_nonzero(real))
     for _ in range(40):
         if peak < settings.min_peak * R_COIN:
             break
         py, px = np.unravel_index(int(np.argmax(dist)), dist.shape)
         name, r = colour, R_COIN
-        if colour == "white" and striker_left[0] and _striker_here(mask, peak, int(px), int(py)):
+        if (
+            colour == "white"
+            and striker_left[0]
+            and _striker_here(mask, peak, int(px), int(py), own_area)
+        ):
             name, r = "striker", R_STRIKER
             striker_left[0] = False
         cx, cy = _refine(soft, weight, float(px), float(py), r, wild)
@@ -468,13 +474,14 @@ def _fit_discs(
     return out, False
 
 
-def _striker_here(mask: Array, peak: float, px: int, py: int) -> bool:
+def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bool:
     """Whether the deepest point of a light region is the striker's centre: deeper
-    than a coin can be, or a striker-sized disc there is nearly all light (a coin's
-    neighbours leave gaps in it; lines cutting the striker make it shallow)."""
+    than a coin can be, or, in a region no bigger than the striker and a coin, a
+    striker-sized disc there is nearly all light (a coin's neighbours leave gaps in
+    it; lines cutting the striker make it shallow)."""
     if peak > (R_COIN + R_STRIKER) / 2:
         return True
-    if peak < 0.8 * R_COIN:
+    if peak < 0.8 * R_COIN or area > 2.95 * A_COIN:
         return False
     ys, xs = _disc_pixels(mask, float(px), float(py), R_STRIKER)
     return bool(len(ys)) and float((mask[ys, xs] > 0).mean()) >= 0.88
@@ -575,6 +582,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         (RED, RED_INK, "queen"),
     ):
         real = cv2.morphologyEx((cls == klass).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        # A thin printed line under a coin (an arrow, law I अ.5) can cut it in two.
+        real = cv2.morphologyEx(real, cv2.MORPH_CLOSE, _SQUARE3)
         # Line or dot pixels next to a coin of the colour may be under it.
         # Lines are thin and may cross a whole coin; red dots are coin-sized blobs, so
         # only their pixels right next to the queen count.
