@@ -158,6 +158,7 @@ class Reference:
         self.light: Array = cv2.morphologyEx(
             self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
         )
+        self.printed: Array = self.intensity < 0.85 * self.light
         c = self.chroma
         self.cb, self.cg, self.cr = (np.ascontiguousarray(c[:, :, k]) for k in range(3))
         self.nb, self.ng, self.nr = (1.0 / 3.0 - p for p in (self.cb, self.cg, self.cr))
@@ -293,7 +294,11 @@ def classify_soft(
         spread = np.maximum(np.maximum(cbi, cgi), cri) - np.minimum(np.minimum(cbi, cgi), cri)
         white = (spread < settings.neutral) & (qi >= settings.white_min)
         red = (cri - np.maximum(cgi, cbi) > settings.red) & (qi >= settings.dark * 0.5)
-        black = (qi < settings.dark) & ~red
+        # Over the print (lines, arrows), darkness is judged against the plywood's
+        # light, not the darker print: a black coin on an arrow is only a little
+        # darker than the arrow.
+        absolute = inten.ravel()[idx] < (settings.dark * gain) * ref.light.ravel()[idx]
+        black = ((qi < settings.dark) | (ref.printed.ravel()[idx] & absolute)) & ~red
         flat[idx[white]] = WHITE
         flat[idx[black]] = BLACK
         flat[idx[red]] = RED
