@@ -67,6 +67,20 @@ def test_detect_black_coin_on_a_base_line_and_a_white_chain() -> None:
     assert max(match_errors(scene, view)) < 3.0
 
 
+def test_detect_black_coins_on_an_arrow_and_a_base_circle() -> None:
+    # Law I अ.5: the arrows run diagonally to the pockets; अ.4 ख: base circles end the
+    # base lines. A black coin is only a little darker than the print it lies on.
+    pieces = (Piece("black", 560.0, 560.0), Piece("black", 606.0, 118.0))
+    scene = Scene(pieces, ANGLED)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
+    on_arrow, on_circle = match_errors(scene, view)
+    assert on_arrow < 2.0
+    # The base circle's ring, red dot and two lines under one coin: found, but placed
+    # less well (docs/vision.md, what it does not handle well).
+    assert on_circle < 6.0
+
+
 def test_detect_red_centre_circle_is_not_the_queen() -> None:
     # Law I अ.6: the centre circle is red and the queen's size; only a queen is a queen.
     empty = detect_scene(Scene((), ANGLED))
