@@ -68,7 +68,6 @@ class Settings:
     white_min: float = 0.72  # brightness ratio a white coin's pixels reach at least
     min_peak: float = 0.62  # least depth of a coin, in coin radii
     min_confidence: float = 0.5  # least share of a disc of its colour (or its rim)
-    fat: float = 1.3  # a region this many radii deep is not a coin
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
     hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
 
@@ -428,8 +427,9 @@ def _fit_discs(
     out: list[tuple[str, float, float, float]] = []
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     peak = float(dist.max())
-    limit = (R_STRIKER if colour == "white" else R_COIN) * settings.fat + 1.0
-    if peak > limit:
+    # Thicker than a palm's half-width: not coins (packed coins with their shadows
+    # and the print between them can be deeper than one coin).
+    if peak > settings.hand_mm / 2 * B.SCALE:
         return [], True
     if is_striker:
         # The striker alone (see _striker_part): its outline is the striker's circle
@@ -484,9 +484,13 @@ def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bo
     than a coin can be, or, in a region no bigger than the striker and a coin, a
     striker-sized disc there is nearly all light (a coin's neighbours leave gaps in
     it; lines cutting the striker make it shallow)."""
+    if area > 2.95 * A_COIN:
+        # Three coins touching in a triangle, the gap between them filled, are about
+        # 2 R / sqrt(3) deep: the striker among coins must be deeper than that.
+        return peak > 0.95 * R_STRIKER
     if peak > (R_COIN + R_STRIKER) / 2:
         return True
-    if peak < 0.8 * R_COIN or area > 2.95 * A_COIN:
+    if peak < 0.8 * R_COIN:
         return False
     ys, xs = _disc_pixels(mask, float(px), float(py), R_STRIKER)
     return bool(len(ys)) and float((mask[ys, xs] > 0).mean()) >= 0.88
