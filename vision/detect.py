@@ -482,18 +482,23 @@ def _fit_discs(
 def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bool:
     """Whether the deepest point of a light region is the striker's centre: deeper
     than a coin can be, or, in a region no bigger than the striker and a coin, a
-    striker-sized disc there is nearly all light (a coin's neighbours leave gaps in
-    it; lines cutting the striker make it shallow)."""
-    if area > 2.95 * A_COIN:
-        # Three coins touching in a triangle, the gap between them filled, are about
-        # 2 R / sqrt(3) deep: the striker among coins must be deeper than that.
-        return peak > 0.95 * R_STRIKER
+    striker-sized disc there is nearly all light (lines cutting the striker make it
+    shallow). Either way the ring just outside a striker there must be mostly
+    clear: around the middle of three coins touching in a triangle (as deep as a
+    striker once the gap between them fills) it runs through the coins."""
+    ys, xs = _disc_pixels(mask, float(px), float(py), R_STRIKER + 3.0)
+    if not len(ys):
+        return False
+    ring = (xs - px) ** 2 + (ys - py) ** 2 > (R_STRIKER + 1.0) ** 2
+    crowded = float((mask[ys[ring], xs[ring]] > 0).mean()) if ring.any() else 0.0
+    if crowded > 0.6 or (crowded > 0.45 and peak < 0.93 * R_STRIKER):
+        return False
     if peak > (R_COIN + R_STRIKER) / 2:
         return True
-    if peak < 0.8 * R_COIN:
+    if peak < 0.8 * R_COIN or area > 2.95 * A_COIN:
         return False
-    ys, xs = _disc_pixels(mask, float(px), float(py), R_STRIKER)
-    return bool(len(ys)) and float((mask[ys, xs] > 0).mean()) >= 0.88
+    inside = (xs - px) ** 2 + (ys - py) ** 2 <= R_STRIKER**2
+    return float((mask[ys[inside], xs[inside]] > 0).mean()) >= 0.88
 
 
 def _striker_part(parts: list[tuple[int, int, int, int, Array, Array, Array]]) -> int | None:
