@@ -273,6 +273,8 @@ def classify_soft(
         powder &= (qi > 0.93) & (qi < settings.powder_bright)
         # A red dot under powder grows paler and brighter; the queen on it does not.
         powder |= ref.red_ink.ravel()[idx] & (qi > 0.97) & (qi < 1.6)
+        # A shadow (of a hand) on a red dot darkens it without changing its colour.
+        powder |= ref.red_ink.ravel()[idx] & (dc.ravel()[idx] < 0.035) & (qi > 0.45)
         # A black line under powder turns grey; a white coin on it is far brighter.
         powder |= ref.ink.ravel()[idx] & (qi > 1.0) & (qi < 4.5)
         changed.ravel()[idx[powder]] = False
