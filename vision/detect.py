@@ -492,8 +492,10 @@ def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bo
     if not len(ys):
         return False
     ring = (xs - px) ** 2 + (ys - py) ** 2 > (R_STRIKER + 1.0) ** 2
+    if peak >= 0.96 * R_STRIKER:  # no coin, nor the gap of three, is this deep
+        return True
     crowded = float((mask[ys[ring], xs[ring]] > 0).mean()) if ring.any() else 0.0
-    if crowded > 0.6 or (crowded > 0.45 and peak < 0.93 * R_STRIKER):
+    if crowded > 0.6 or (crowded > 0.45 and peak < 0.9 * R_STRIKER):
         return False
     if peak > (R_COIN + R_STRIKER) / 2:
         return True
