@@ -94,7 +94,7 @@ class HitBench:
         configure_kivy(fullscreen=False)  # as `tableside run --simulate`
         from drivers.simulated import SimulatedBeams
         from kiosk.ui.app import TablesideApp
-        from kiosk.ui.services import Services
+        from kiosk.engine.services import Services
 
         self.hits_wanted = hits
         self.rng = random.Random(seed)

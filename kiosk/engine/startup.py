@@ -1,110 +1,154 @@
-"""Starting a kiosk: the settings checked, the journal opened, the parts built, the table's
-session made and resumed, the runner ready. What `tableside run` (kiosk/commands/run.py)
-calls before it opens the window; usable headless too.
+"""Starting the kiosk: everything `tableside run` (kiosk/commands/run.py) needs before it opens
+the window, and nothing of Kivy.
+
+`start_kiosk(config, data, simulate=)`:
+1. finds the settings: `config` when given, else `<data>/settings.toml` when the settings
+   screen has saved one there, else config/default.toml; a bad file stops the start
+   (`StartRefused`) with every problem named (file, line, key), before anything is opened;
+2. the data folder: `data`, else a temporary one when simulating, else `[journal] dir`;
+3. the parts from the settings (kiosk/engine/hardware.py: beams, buzzer, player display,
+   camera; simulated ones with `simulate`), each optional: a part that did not start is a
+   fault on the table, not a refusal;
+4. the `Services` the app's screens use: the journal, the outputs every table speaks to
+   (buzzer, player display), the parts' faults, the camera's frame for calibration, and with
+   simulated beams a coin of the striker's colour through a pocket;
+5. the `Runner` that steps the parts' pollers (the beams' stuck check, the sensor bridge's
+   link) and the table in play, and pings the systemd watchdog.
 """
 
 from __future__ import annotations
 
-import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from kiosk.config import ConfigError, Settings, load_settings
-from kiosk.engine.clock_table import ClockTable
+from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
+from kiosk.config import save_settings as write_settings
+from kiosk.engine.clock_table import ClockView
 from kiosk.engine.display_frames import carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
-from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
-from kiosk.engine.outputs import Output
 from kiosk.engine.runner import Runner
-from kiosk.engine.session import CarromSession
+from kiosk.engine.services import Services
+from kiosk.engine.session import CarromView
 
-JOURNAL_NAME = "journal.db"
+#: Where the settings screen saves the settings in the data folder (read at the next start).
+SAVED_NAME = "settings.toml"
 
 
-def settings_or_explain(path: str | Path | None, stream: TextIO = sys.stderr) -> Settings | None:
-    """The settings at `path` (default config/default.toml), or None after printing every
-    problem with its file, line and key: the kiosk refuses to start on a bad file."""
-    try:
-        return load_settings(path)
-    except ConfigError as exc:
-        print(
-            f"tableside: cannot start: {len(exc.problems)} problem(s) in the settings", file=stream
-        )
-        for problem in exc.problems:
-            print(f"  {problem}", file=stream)
-        return None
+class StartRefused(Exception):
+    """The kiosk cannot start; the message says why (every problem of a bad settings file
+    with its file, line and key, or the data folder that cannot be made)."""
 
 
 @dataclass
 class Kiosk:
-    """A started table: `carrom` or `clock_table` is set by `settings.table.game` (a Bhukhar
-    table has its own session, kiosk/engine/bhukhar_table.py, and neither)."""
+    """A started kiosk: what the app needs (`services`, `runner`) and what to close after."""
 
-    settings: Settings
-    journal: Journal
+    services: Services
     parts: Parts
-    notifier: Notifier
-    carrom: CarromSession | None = None
-    clock_table: ClockTable | None = None
-    runner: Runner | None = None
+    runner: Runner
+    data_dir: Path
+    #: Where the settings screen writes the settings.
+    settings_path: Path
+    simulated: bool
+
+    @property
+    def notifier(self) -> Notifier:
+        return self.runner.notifier
 
     def close(self) -> None:
-        if self.runner is not None:
-            self.runner.stop()
+        self.notifier.stopping()
         self.parts.close()
-        self.journal.close()
+        self.services.close()
+
+
+def _settings(path: str | Path) -> Settings:
+    try:
+        return load_settings(path)
+    except ConfigError as exc:
+        lines = [f"cannot start: {len(exc.problems)} problem(s) in the settings"]
+        lines += [f"  {problem}" for problem in exc.problems]
+        raise StartRefused("\n".join(lines)) from None
+
+
+def find_settings(
+    config: str | Path | None, data: str | Path | None, *, simulate: bool
+) -> tuple[Settings, Path, Path]:
+    """The settings, the data folder and where the settings screen writes (see the module
+    docstring, steps 1 and 2). Raises StartRefused for a bad settings file."""
+    settings = _settings(config or DEFAULT_PATH)
+    if data:
+        data_dir = Path(data)
+    elif simulate:
+        data_dir = Path(tempfile.mkdtemp(prefix="tableside-"))
+    else:
+        data_dir = Path(settings.journal.dir)
+    if config:
+        return settings, data_dir, Path(config)
+    saved = data_dir / SAVED_NAME
+    if saved.is_file():
+        settings = _settings(saved)
+    return settings, data_dir, saved
 
 
 def start_kiosk(
-    settings: Settings,
-    data_dir: str | Path,
+    config: str | Path | None = None,
+    data: str | Path | None = None,
     *,
     simulate: bool = False,
     clock: Callable[[], float] = time.monotonic,
-    outputs: Iterable[Output] = (),
     notifier: Notifier | None = None,
 ) -> Kiosk:
-    """Open the journal in `data_dir`, build the parts, make the table and resume what was
-    unfinished. Parts that fail to start are faults on the table's view, not errors here."""
-    journal = Journal(Path(data_dir) / JOURNAL_NAME)
-    notifier = notifier or Notifier()
-    extra = list(outputs)
-    game = settings.table.game
-    if game == "carrom":
-        session = CarromSession(journal, settings, clock=clock, beams=(), camera=False)
-        parts = build_parts(settings, session.post, simulate=simulate, clock=clock)
-        session.fit(parts.pockets, parts.camera is not None)
-        for output in [*parts.outputs(carrom_frame), *extra]:
-            session.outputs.add(output)
-        session.resume()
-        parts.report(session.post, clock())
-        runner = Runner(
-            session,
-            clock=clock,
-            notifier=notifier,
-            pollers=parts.pollers(session.post),
-            deadlines=parts.deadlines(),
-        )
-        return Kiosk(settings, journal, parts, notifier, carrom=session, runner=runner)
-    parts = build_parts(
-        settings, _ignore, simulate=simulate, clock=clock, camera=False, beams=False
+    """Start everything but the window (the module docstring says how). Raises StartRefused."""
+    settings, data_dir, settings_path = find_settings(config, data, simulate=simulate)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
+
+    services = Services(
+        data_dir=data_dir,
+        check_pin=lambda pin: check_pin(pin, services.settings.umpire.pin_hash),
+        clock=clock,
+        settings=settings,
+        save_settings=lambda s: write_settings(s, settings_path),
     )
-    if game == "backgammon":
-        table = ClockTable(
-            journal,
-            clock=clock,
-            outputs=[*parts.outputs(clock_frame), *extra],
-            settings=settings.backgammon,
-        )
-        table.resume()
-        runner = Runner(table, clock=clock, notifier=notifier)
-        return Kiosk(settings, journal, parts, notifier, clock_table=table, runner=runner)
-    return Kiosk(settings, journal, parts, notifier)
+    parts = build_parts(settings, services.post, simulate=simulate, clock=clock)
+    services.beams = parts.pockets
+    services.camera = parts.camera is not None
+    services.outputs = list(parts.outputs(_frame_of))
+    services.startup_faults = list(parts.problems)
+    services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
+    if parts.simulated is not None:
+        # Simulation: a coin of the striker's colour through the pocket, seen by the beam
+        # and, when the synthetic camera runs, gone from its board too.
+        services.press_pocket = lambda pocket: parts.press(pocket, services.turn_colour())
+    runner = Runner(
+        clock=clock,
+        notifier=notifier or Notifier(),
+        pollers=parts.pollers(services.post),
+        deadlines=parts.deadlines(),
+    )
+    return Kiosk(services, parts, runner, data_dir, settings_path, simulate)
 
 
-def _ignore(_item: Any) -> None:
-    """Beam reports at a table that does not use them."""
+def _frame_of(view: Any) -> Any:
+    """The player display's frame for a table's view (carrom or backgammon)."""
+    if isinstance(view, CarromView):
+        return carrom_frame(view)
+    if isinstance(view, ClockView):
+        return clock_frame(view)
+    return None
+
+
+def _rgb(frame: Any) -> Any:
+    """A captured frame (BGR, as OpenCV gives it) as the RGB the screen draws, or None."""
+    if frame is None:
+        return None
+    import numpy as np
+
+    return np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame

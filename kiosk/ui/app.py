@@ -5,6 +5,11 @@ and so on; each screen binds to properties that mirror a session's state and
 calls the session's commands. Time comes only from `Services.clock`, so tests
 drive the app with a fake clock. Threads (beams, camera) reach the UI only
 through `Clock.schedule_once` (see `post`).
+
+The tick is one step of the engine's `Runner` (the parts' pollers, the table in play, the
+watchdog); the next tick is scheduled at the runner's next wake, the earliest deadline of the
+table in play (a turn timer's warning or expiry sounds at its deadline), at most `TICK_S`
+away so the time left on the screen keeps moving.
 """
 
 from __future__ import annotations
@@ -13,13 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
 from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
 from kiosk.engine.bhukhar_table import TableFileError
+from kiosk.engine.runner import Runner
+from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.carrom.errors import IllegalEvent
@@ -32,11 +39,25 @@ from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
-from kiosk.ui.services import Services
 from kiosk.ui.settings_screen import SettingsScreen
 
-#: How often the visible screen asks its session for the time left (seconds).
+#: The longest gap between two ticks (seconds): how often the visible screen asks its
+#: session for the time left. Deadlines come sooner when they are due sooner.
 TICK_S = 0.05
+
+
+class _InPlay:
+    """The runner's table in the app: the screen of the table in play follows its session
+    (the queued inputs are taken, the timers fire, the buzzer sounds), and the session says
+    when the next deadline falls."""
+
+    def __init__(self, screen: Screen, next_deadline: Callable[[], float | None]) -> None:
+        self.screen = screen
+        self.next_deadline = next_deadline
+
+    def poll(self, now: float | None = None) -> None:
+        assert now is not None  # the runner always passes its `now`
+        self.screen.follow(now)
 
 
 class TablesideApp(App):
@@ -49,10 +70,14 @@ class TablesideApp(App):
     title = "Tableside"
     use_kivy_settings = False
 
-    def __init__(self, services: Services, **kw: Any) -> None:
+    def __init__(self, services: Services, runner: Runner | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.services = services
+        self.runner = runner or Runner(clock=services.clock)
         self.manager: ScreenManager | None = None
+        #: The tick scheduled next, and its delay on `Services.clock` (seconds).
+        self.next_tick: ClockEvent | None = None
+        self.next_tick_in = 0.0
 
     # -- building ---------------------------------------------------------------
     def build(self) -> ScreenManager:
@@ -84,7 +109,7 @@ class TablesideApp(App):
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
-        Clock.schedule_interval(self.tick, TICK_S)
+        self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
         Window.bind(on_key_down=self._key_down)
@@ -134,6 +159,13 @@ class TablesideApp(App):
 
     def on_start(self) -> None:
         self.refresh_home()
+        Window.bind(on_flip=self._first_frame)
+
+    def _first_frame(self, *_: object) -> None:
+        """READY=1 to systemd once the home screen is on the glass (the first frame drawn);
+        the watchdog pings start from here."""
+        Window.unbind(on_flip=self._first_frame)
+        self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
         """Offer the unfinished match on the home screen, if the journal holds one."""
@@ -154,7 +186,7 @@ class TablesideApp(App):
             carrom_view = session.view if session.match is not None else session.resume()
             if carrom_view is not None:
                 self.screen("carrom").attach(session, carrom_view)
-                self._playing("carrom")
+                self._playing("carrom", session.next_deadline)
         elif kind == "bhukhar":
             screen = self.screen("bhukhar")
             try:
@@ -165,20 +197,22 @@ class TablesideApp(App):
                 return
             if table is not None:
                 screen.attach(table)
-                self._playing("bhukhar")
+                self._playing("bhukhar", table.next_deadline)
         elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
             view = table.view() if table.cm is not None else table.resume()
             if view is not None:
                 self.screen("backgammon").attach(table, view)
-                self._playing("backgammon")
+                self._playing("backgammon", table.next_deadline)
 
     # -- starting matches ---------------------------------------------------------
-    def _playing(self, name: str) -> None:
-        """`name`'s table is now the one in play: it follows its session, and the player
-        display shows it."""
+    def _playing(self, name: str, next_deadline: Callable[[], float | None]) -> None:
+        """`name`'s table is now the one in play: the runner steps it (even behind another
+        screen: its timers must sound) and wakes at its deadlines, and the player display
+        shows it."""
         self.game_screen = self.screen(name)
+        self.runner.table = _InPlay(self.game_screen, next_deadline)
         self.screen("players").show_game(self.game_screen)
         self.show(name)
 
@@ -195,7 +229,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("bhukhar").attach(table)
-        self._playing("bhukhar")
+        self._playing("bhukhar", table.next_deadline)
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
@@ -208,7 +242,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("carrom").attach(session, view)
-        self._playing("carrom")
+        self._playing("carrom", session.next_deadline)
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
@@ -223,7 +257,7 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("backgammon").attach(table, view)
-        self._playing("backgammon")
+        self._playing("backgammon", table.next_deadline)
 
     def open_settings_pin(self) -> None:
         self.show("pin")
@@ -246,19 +280,28 @@ class TablesideApp(App):
 
     # -- time -------------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
-        """The table in play follows its session even while another screen shows (its
-        timers must sound); then the screen in front follows."""
+        """One step of the runner: the parts' pollers, the table in play following its
+        session (its timers must sound even while another screen shows), the watchdog; then
+        the screen in front follows, and the next tick is scheduled."""
         assert self.manager is not None
         now = self.services.clock()
-        for ticker in self.services.tickers:
-            ticker(now)
-        game = self.game_screen
-        if game is not None:
-            game.follow(now)
+        self.runner.step(now)
         screen = self.manager.current_screen
         follow = getattr(screen, "follow", None)
-        if follow is not None and screen is not game:
+        if follow is not None and screen is not self.game_screen:
             follow(now)
+        self._schedule_tick(now)
+
+    def _schedule_tick(self, now: float) -> None:
+        """The next tick at the runner's next wake (the earliest deadline, at most TICK_S
+        away), in place of the one scheduled before."""
+        delay = max(0.0, self.runner.next_wake(now, TICK_S) - self.services.clock())
+        if self.next_tick is not None:
+            self.next_tick.cancel()
+        self.next_tick_in = delay
+        # Kivy counts a delay from the start of the frame, not from this call: add the time
+        # the frame has run so far, or the tick comes early by it.
+        self.next_tick = Clock.schedule_once(self.tick, delay + Clock.time() - Clock.get_time())
 
     @staticmethod
     def post(callback: Callable[[], None]) -> None:

@@ -1,14 +1,13 @@
-"""The runner: one step drains inputs and fires timers; the loop sleeps until the next
-deadline or input; the watchdog is pinged from the loop over a real datagram socket."""
+"""The runner: one step fires the table's timers and runs the parts' pollers; the next wake is
+the earliest deadline; the watchdog is pinged from the step over a real datagram socket."""
 
 from __future__ import annotations
 
 import socket
-import threading
-import time
 from pathlib import Path
 
-from drivers.hits import BeamHit
+import pytest
+
 from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
@@ -37,7 +36,7 @@ def test_runner_step_fires_timers_and_pings_the_watchdog(
         assert sock.recv(100).startswith(b"READY=1")
         s.start_match(START)
         s.play()
-        assert runner.next_wake(clock.now) == clock.now + 0.5  # at most max_sleep_s
+        assert runner.next_wake(clock.now, 0.05) == clock.now + 0.05  # at most `within`
         clock.advance(10.0)  # the 5 s warning of the break count (law 46)
         runner.step()
         assert out.sounds == [SHORT_BEEP]
@@ -45,6 +44,28 @@ def test_runner_step_fires_timers_and_pings_the_watchdog(
         assert sock.recv(100) == b"WATCHDOG=1"  # 2 s (half of 4) had passed
         runner.step()
         assert runner.pings == 1  # not again before the next 2 s
+
+
+def test_runner_next_wake_is_the_earliest_deadline(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    notifier = Notifier({"WATCHDOG_USEC": "4000000"})  # no socket: the pings go nowhere
+    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    stuck_check: list[float | None] = [clock.now + 0.3]
+    runner = Runner(clock=clock, notifier=notifier, deadlines=[lambda: stuck_check[0]])
+    assert runner.next_wake(clock.now, 1.0) == clock.now + 0.3  # a part's deadline
+    runner.ready()
+    stuck_check[0] = clock.now + 9.0
+    assert runner.next_wake(clock.now, 5.0) == clock.now + 2.0  # the watchdog's next ping
+    stuck_check[0] = None  # the beams are quiet
+    runner.table = s
+    s.start_match(START)
+    s.play()
+    clock.advance(9.99)
+    runner.step()  # pings: 2 s had passed
+    assert runner.pings == 1
+    warning = runner.next_wake(clock.now, 0.05)
+    assert warning == pytest.approx(clock.now + 0.01)  # the 5 s warning (law 46)
 
 
 def test_runner_errors_in_a_part_do_not_stop_the_table(
@@ -55,29 +76,12 @@ def test_runner_errors_in_a_part_do_not_stop_the_table(
     def broken(now: float) -> None:
         raise OSError("gpio chip gone")
 
-    runner = Runner(s, clock=clock, pollers=[broken])
+    def no_deadline() -> float | None:
+        raise OSError("bridge gone")
+
+    runner = Runner(s, clock=clock, pollers=[broken], deadlines=[no_deadline])
     runner.step()
     runner.step()
     assert runner.steps == 2 and len(runner.errors) == 2 and "gpio chip gone" in runner.errors[0]
-
-
-def test_runner_loop_wakes_for_an_input_and_stops(tmp_path: Path) -> None:
-    s = CarromSession(Journal(tmp_path / "j.db"))
-    s.start_match(START)
-    runner = Runner(s, max_sleep_s=5.0)  # a long sleep: only the input can wake it soon
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    try:
-        time.sleep(0.05)
-        steps = runner.steps
-        s.post(BeamHit(1, time.monotonic(), 0.01))
-        end = time.monotonic() + 2.0
-        while runner.steps == steps and time.monotonic() < end:
-            time.sleep(0.002)
-        assert runner.steps > steps
-    finally:
-        runner.stop()
-        s.post(BeamHit(2, time.monotonic(), 0.01))  # wake the loop so it sees the stop
-        thread.join(timeout=5)
-    assert not thread.is_alive()
-    assert s.view.proposal.hits >= 1  # read once the loop's thread is done
+    assert runner.next_wake(clock.now, 0.05) == clock.now + 0.05
+    assert "bridge gone" in runner.errors[-1]

@@ -1,61 +1,106 @@
-"""Starting a kiosk: a bad settings file stops the start and says why; a good one builds the
-table, resumes what was unfinished and is ready."""
+"""Starting a kiosk (kiosk/engine/startup.py, what `tableside run` calls): a bad settings file
+stops the start and says why; a good one builds the parts, the services and the runner, and
+the table resumes what was unfinished."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
+import pytest
+
 from kiosk.config import Settings, dump_settings, with_values
-from kiosk.engine.startup import settings_or_explain, start_kiosk
+from kiosk.engine.notify import Notifier
+from kiosk.engine.startup import SAVED_NAME, StartRefused, start_kiosk
 from kiosk.rules.carrom.events import MatchStart
 
 from .conftest import FakeClock
 
 
+def _write(path: Path, settings: Settings) -> Path:
+    path.write_text(dump_settings(settings), encoding="utf-8")
+    return path
+
+
 def test_startup_refuses_bad_settings_and_lists_every_problem(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[table]\ngame = "chess"\n\n[pockets]\npins = [1, 2, 3]\n')
-    err = io.StringIO()
-    assert settings_or_explain(bad, err) is None
-    text = err.getvalue()
-    assert "cannot start: 2 problem(s)" in text
+    with pytest.raises(StartRefused) as refused:
+        start_kiosk(bad, tmp_path / "data", simulate=True, notifier=Notifier({}))
+    text = str(refused.value)
+    assert text.startswith("cannot start: 2 problem(s) in the settings")
     assert f"{bad}:2: table.game" in text and f"{bad}:5: pockets.pins" in text
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_startup_refuses_a_data_folder_it_cannot_make(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StartRefused, match=f"the data folder {blocker / 'data'}"):
+        start_kiosk(None, blocker / "data", simulate=True, notifier=Notifier({}))
+
+
+def test_startup_reads_the_settings_saved_in_the_data_folder_unless_config_is_given(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = _write(data / SAVED_NAME, with_values(Settings(), timers={"stroke_s": 10.0}))
+    kiosk = start_kiosk(None, data, simulate=True, clock=clock, notifier=Notifier({}))
+    try:
+        assert kiosk.settings_path == saved
+        assert kiosk.services.settings.timers.stroke_s == 10.0
+        kiosk.services.save_settings(with_values(Settings(), timers={"stroke_s": 12.0}))
+        assert "stroke_s = 12.0" in saved.read_text()
+    finally:
+        kiosk.close()
+    config = _write(tmp_path / "given.toml", Settings())
+    kiosk = start_kiosk(config, data, simulate=True, clock=clock, notifier=Notifier({}))
+    try:
+        assert kiosk.settings_path == config
+        assert kiosk.services.settings.timers.stroke_s == 15.0
+    finally:
+        kiosk.close()
+    (data / SAVED_NAME).write_text("[timers]\nstroke_s = -1\n")
+    with pytest.raises(StartRefused, match=f"{data / SAVED_NAME}:2: timers.stroke_s"):
+        start_kiosk(None, data, simulate=True, clock=clock, notifier=Notifier({}))
 
 
 def test_startup_carrom_simulated_resumes_the_unfinished_match(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    path = tmp_path / "t.toml"
-    path.write_text(dump_settings(with_values(Settings(), camera={"source": "none"})))
-    settings = settings_or_explain(path)
-    assert settings is not None
-    kiosk = start_kiosk(settings, tmp_path, simulate=True, clock=clock)
+    config = _write(tmp_path / "t.toml", with_values(Settings(), camera={"source": "none"}))
+    kiosk = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
-        assert kiosk.carrom is not None and kiosk.runner is not None
-        kiosk.carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-        kiosk.carrom.confirm(kiosk.carrom.proposal.edited(pocketed=["white"]))
-        state = kiosk.carrom.view.state
+        services = kiosk.services
+        assert [o.name for o in services.outputs] == ["buzzer", "display"]
+        assert services.press_pocket is not None and kiosk.runner.pollers
+        session = services.carrom_session()
+        session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        session.confirm(session.proposal.edited(pocketed=["white"]))
+        state = session.view.state
     finally:
         kiosk.close()
-    again = start_kiosk(settings, tmp_path, simulate=True, clock=clock)
+    again = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
-        assert again.carrom is not None
-        assert again.carrom.view.state == state
-        assert again.carrom.view.beams == (1, 2, 3, 4)
-        again.runner.step()  # type: ignore[union-attr]
-        assert again.carrom.view.faults == ()
+        assert again.services.unfinished() == "carrom"
+        session = again.services.carrom_session()
+        view = session.resume()
+        assert view is not None and view.state == state
+        assert view.beams == (1, 2, 3, 4)
+        again.runner.table = session
+        assert again.runner.step().faults == ()
     finally:
         again.close()
 
 
 def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
-    settings = with_values(Settings(), table={"game": "backgammon"})
-    kiosk = start_kiosk(settings, tmp_path, simulate=True, clock=clock)
+    config = _write(tmp_path / "bg.toml", with_values(Settings(), table={"game": "backgammon"}))
+    kiosk = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
-        assert kiosk.clock_table is not None and kiosk.carrom is None
-        assert kiosk.parts.beams is None
-        view = kiosk.clock_table.start_match(("Nikos", "Eleni"), 3)
+        assert kiosk.parts.camera is None and not kiosk.services.camera
+        table = kiosk.services.clock_table()
+        assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
+        view = table.start_match(("Nikos", "Eleni"), 3)
         assert view.snapshot.banks["Nikos"] == 360.0
     finally:
         kiosk.close()

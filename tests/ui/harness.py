@@ -55,8 +55,9 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
 from drivers.simulated import SimulatedBeams  # noqa: E402
+from kiosk.engine.runner import Runner  # noqa: E402
+from kiosk.engine.services import Services  # noqa: E402
 from kiosk.ui.app import TablesideApp  # noqa: E402
-from kiosk.ui.services import Services  # noqa: E402
 
 _started = False
 
@@ -176,7 +177,8 @@ class Kiosk:
         pump(3)
 
     def advance(self, seconds: float, frames: int = 4) -> None:
-        """Move the fake clock and let the app follow it."""
+        """Move the fake clock and let the app follow it (a tick at once, then `frames` of
+        Kivy's loop, in which the ticks the app scheduled may come too)."""
         self.clock.advance(seconds)
         pump(1)
         self.app.tick()  # the app's own tick, at once rather than at the next interval
@@ -200,10 +202,12 @@ def _start_loop() -> None:
 
 
 def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
-    # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session.
+    # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session;
+    # the runner looks at them as kiosk/engine/startup.py has it look at the parts.
     beams = SimulatedBeams(sink=services.post, clock=clock)
     services.press_pocket = beams.press
-    app = TablesideApp(services)
+    runner = Runner(clock=clock, pollers=[beams.beams.poll], deadlines=[beams.beams.next_deadline])
+    app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
     pump(8)

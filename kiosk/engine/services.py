@@ -1,9 +1,9 @@
-"""What the app needs from outside: the clock, the PIN check, the settings and the sessions.
+"""What the app needs from the engine: the clock, the PIN check, the settings and the sessions.
 
-`kiosk/commands/run.py` builds one from the settings file; the tests build one with
-a fake clock and a temporary folder. Nothing here imports Kivy, so the wiring can be
-checked without a window. Every callable here does the file, pin or camera work so
-that no widget has to.
+`kiosk/engine/startup.py` builds one from the settings file with the parts; the UI tests
+build one with a fake clock and a temporary folder. Nothing here imports Kivy, so the
+wiring can be checked without a window. Every callable here does the file, pin or camera
+work so that no widget has to.
 """
 
 from __future__ import annotations
@@ -50,11 +50,8 @@ class Services:
     #: Wakes the UI thread at once (the app sets it: Clock.schedule_once), so a sensor's
     #: input is drawn at the next frame rather than at the next tick.
     wake: Callable[[], None] = lambda: None
-    #: Called with `now` on every tick of the app: the beams' stuck check, the watchdog.
-    tickers: list[Callable[[float], object]] = field(default_factory=list)
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
-    extras: dict[str, object] = field(default_factory=dict)
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None
