@@ -14,6 +14,7 @@ away so the time left on the screen keeps moving.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,10 @@ from kiosk.ui.settings_screen import SettingsScreen
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
 #: session for the time left. Deadlines come sooner when they are due sooner.
 TICK_S = 0.05
+#: How long another thread may keep the GIL once the tick wants it (seconds; Python's
+#: default is 5 ms). The camera's detection runs Python code on its own thread: at the
+#: default a tick waited 5-10 ms for it before the buzzer heard a due warning.
+GIL_SWITCH_S = 0.001
 
 
 class _InPlay:
@@ -81,6 +86,7 @@ class TablesideApp(App):
 
     # -- building ---------------------------------------------------------------
     def build(self) -> ScreenManager:
+        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())
