@@ -1,5 +1,6 @@
-"""The kiosk app's figures: start to the home screen, a beam hit to its proposal drawn, and
-resident memory after a full simulated match.
+"""The kiosk app's figures: start to the home screen, a beam hit to its proposal drawn,
+resident memory after a full simulated match, and how late the turn timer's patterns reach the
+buzzer.
 
 Goals (H_ui): home screen within 3 s of start; a beam hit drawn within 50 ms (p99); at most
 200 MB resident after a full match. Run with the venv's python (`make bench`); without a
@@ -13,11 +14,19 @@ display it re-runs itself under xvfb-run.
    frame (on_flip) that shows it in the proposal. Every few hits the stroke is confirmed.
 3. Memory: then a whole ICF match (every stroke through the console's own commands, a frame
    drawn after each), and VmRSS from /proc/self/status.
+4. Timers: in a child process, the kiosk as `tableside run --simulate` starts it
+   (kiosk/engine/startup.py: the simulated parts, the buzzer on a mock pin, the synthetic
+   camera) and the app on time.monotonic; a carrom match whose break count (law 46) is cut
+   to 1.5 s (a short beep at 1.2 s left, a tick at 1 s, the long buzz at 0) is started again
+   by the umpire's "play" at a random moment after each expiry. Each pattern is timed from
+   its deadline (the turn timers' next deadline as the runner's step saw it) to the moment
+   the buzzer driver's `play` is called.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -93,8 +102,8 @@ class HitBench:
 
         configure_kivy(fullscreen=False)  # as `tableside run --simulate`
         from drivers.simulated import SimulatedBeams
-        from kiosk.ui.app import TablesideApp
         from kiosk.engine.services import Services
+        from kiosk.ui.app import TablesideApp
 
         self.hits_wanted = hits
         self.rng = random.Random(seed)
@@ -204,6 +213,93 @@ class HitBench:
         return True
 
 
+#: The break count of part 4: short, so a few minutes give enough patterns.
+TIMER_SETTINGS = {"break_s": 1.5, "warn_at_s": 1.2, "beep_from_s": 1}
+
+
+class TimerBench:
+    """Part 4, run in a child process (`--timer-child N`): prints the lateness of each
+    pattern, in seconds, as a JSON list."""
+
+    def __init__(self, patterns: int, seed: int) -> None:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+        os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="bench-kivy-")
+        from kiosk.config import Settings, dump_settings, with_values
+        from kiosk.engine.notify import Notifier
+        from kiosk.engine.startup import start_kiosk
+
+        self.wanted = patterns
+        self.rng = random.Random(seed)
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-ui-timers-"))
+        config = self.folder / "settings.toml"
+        config.write_text(dump_settings(with_values(Settings(), timers=TIMER_SETTINGS)))
+        self.kiosk = start_kiosk(config, self.folder / "data", simulate=True, notifier=Notifier({}))
+        from kiosk.ui.window import configure_kivy
+
+        configure_kivy(fullscreen=False)  # as `tableside run --simulate`
+        from kiosk.ui.app import TablesideApp
+
+        self.app: Any = TablesideApp(self.kiosk.services, self.kiosk.runner)
+        self.session: Any = None
+        self.deadline: float | None = None
+        self.lateness: list[float] = []
+        player = self.kiosk.parts.buzzer
+        play = player.play
+
+        def timed_play(pattern: Any, **kw: Any) -> None:
+            arrived = time.monotonic()
+            if self.deadline is not None:
+                self.lateness.append(arrived - self.deadline)
+            play(pattern, **kw)
+            self._sounded(pattern)
+
+        player.play = timed_play
+        # Seen at the start of each step, before the table fires what fell due.
+        self.kiosk.runner.pollers.append(self._look)
+
+    def _look(self, _now: float) -> None:
+        if self.session is not None:
+            self.deadline = self.session.timers.next_deadline()
+
+    def run(self) -> list[float]:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(self._begin, 0.5)
+        try:
+            self.app.run()
+        finally:
+            self.kiosk.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+        return self.lateness
+
+    def _begin(self, _dt: float) -> None:
+        app = self.app
+        app.choose_game("carrom_icf")
+        app.start_carrom(app.screen("setup_carrom"))
+        self.session = app.screen("carrom").session
+        self.session.play()
+
+    def _sounded(self, pattern: Any) -> None:
+        from kivy.clock import Clock
+
+        from kiosk.clocks.patterns import LONG_BUZZ
+
+        if len(self.lateness) >= self.wanted:
+            Clock.schedule_once(lambda _dt: self.app.stop(), 0)
+        elif pattern == LONG_BUZZ:
+            Clock.schedule_once(lambda _dt: self.session.play(), self.rng.uniform(0.05, 0.3))
+
+
+def timer_lateness(patterns: int, seed: int) -> list[float]:
+    """Part 4 in a child process (a second Kivy app cannot run in this one)."""
+    command = [sys.executable, __file__, "--timer-child", str(patterns), "--seed", str(seed)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        raise RuntimeError(f"the timer bench failed: {done.stderr[-2000:]}")
+    values: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return values
+
+
 def _under_display(argv: list[str]) -> int | None:
     """Re-run under xvfb-run when there is no display; None: there is one."""
     if os.environ.get("DISPLAY"):
@@ -220,11 +316,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
     parser.add_argument("--hits", type=int, default=200, help="beam hits to time")
+    parser.add_argument("--patterns", type=int, default=150, help="timer patterns to time")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timer-child", type=int, metavar="N", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     rerun = _under_display(argv)
     if rerun is not None:
         return rerun
+    if args.timer_child is not None:
+        print(json.dumps(TimerBench(args.timer_child, args.seed).run()))
+        return 0
 
     starts = time_to_home(args.starts)
     print(f"bench_ui {SHARED_CPU_NOTE}")
@@ -250,6 +351,15 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"resident memory after a full simulated match ({bench.strokes} strokes): "
         f"{bench.rss_mb:.1f} MB (goal <= 200 MB)"
+    )
+    late = [1000 * x for x in timer_lateness(args.patterns, args.seed)]
+    if not late:
+        print("turn timer pattern to the buzzer: no pattern sounded")
+        return 1
+    print(
+        f"turn timer warning/expiry to the buzzer, late by ({len(late)} patterns, "
+        f"time.monotonic): p50 {_percentile(late, 50):.1f} ms, p99 {_percentile(late, 99):.1f} ms, "
+        f"max {max(late):.1f} ms, min {min(late):.1f} ms"
     )
     return 0
 
