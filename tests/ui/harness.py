@@ -74,6 +74,19 @@ def _xdotool(*args: str) -> None:
     subprocess.run(["xdotool", *args], check=True, timeout=10)
 
 
+def _focus_under_pointer() -> None:
+    where = subprocess.run(
+        ["xdotool", "getmouselocation", "--shell"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=10,
+    ).stdout
+    window = dict(line.split("=", 1) for line in where.split() if "=" in line).get("WINDOW")
+    if window:
+        _xdotool("windowfocus", "--sync", window)
+
+
 class _Seen:
     """Counts a Window event (a touch or a key) while in use; `wait` pumps until one came."""
 
@@ -165,8 +178,11 @@ class Kiosk:
         pump(3)
 
     def type(self, wid: str, text: str) -> None:
-        """Tap a text field, select all it holds, and type `text` over it."""
+        """Tap a text field, select all it holds, and type `text` over it. The keyboard focus
+        goes to the window under the pointer first: without a window manager, a window of an
+        earlier test's `tableside run` that closed leaves the X server's focus nowhere."""
         self.tap(wid)
+        _focus_under_pointer()
         _xdotool("key", "ctrl+a")
         pump(2)
         _xdotool("type", "--delay", "20", text)
