@@ -59,6 +59,7 @@ class Settings:
 
     chroma: float = 0.045  # chromaticity change that marks a pixel as changed
     dark: float = 0.5  # brightness ratio below which a pixel is black
+    grey: float = 0.72  # share of the plywood's light below which a neutral pixel is black
     shade: float = 0.78  # below this a pixel is changed: a shadow (of a hand) at least
     bright: float = 1.07  # brightness ratio above which a pixel is changed
     powder: float = 0.45  # share of the way to neutral white that powder goes at most
@@ -145,17 +146,21 @@ class Reference:
         inside = np.zeros(self.intensity.shape, bool)
         inside[B.surface_slice(), B.surface_slice()] = True
         self.frame: Array = ~inside
-        self.hole: Array = inside & (self.intensity < 0.35 * self.median)
         dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
         # Lines, not pockets: what a 7 px disc cannot fit into.
         wide = cv2.morphologyEx(
             dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         )
         self.ink: Array = (dark > 0) & (wide == 0)
-        # The light falling on the board with the lines closed over: how bright the
-        # plywood would be at each pixel.
+        # The pockets: very dark, where law I puts them (under lamp fall-off the print
+        # where the lines meet is as dark, and a black coin there must still be seen).
+        self.hole: Array = inside & (self.intensity < 0.35 * self.median) & _POCKET_AREA
+        # The light falling on the board with the print closed over: how bright the
+        # plywood would be at each pixel. The kernel is wider than the red dots and the
+        # centre circle (law I अ.4, अ.6), so a black coin on them is judged against the
+        # plywood too.
         self.light: Array = cv2.morphologyEx(
-            self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+            self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (19, 19))
         )
         self.printed: Array = self.intensity < 0.85 * self.light
         c = self.chroma
@@ -166,6 +171,8 @@ class Reference:
         self.wide_span: Array = span2 > 0.05**2
         excess = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
         self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & inside
+        # The black print (lines, arrows, where they meet), not the dots or pockets.
+        self.black_print: Array = self.printed & ~self.red_ink & ~_POCKET_AREA
         self._sample = (slice(2, None, 4), slice(2, None, 4))
 
 
@@ -275,8 +282,10 @@ def classify_soft(
         powder |= ref.red_ink.ravel()[idx] & (qi > 0.97) & (qi < 1.6)
         # A shadow (of a hand) on a red dot darkens it without changing its colour.
         powder |= ref.red_ink.ravel()[idx] & (dc.ravel()[idx] < 0.035) & (qi > 0.45)
-        # A black line under powder turns grey; a white coin on it is far brighter.
-        powder |= ref.ink.ravel()[idx] & (qi > 1.0) & (qi < 4.5)
+        # A black line under powder turns grey, but stays darker than the plywood;
+        # a white coin on it is far brighter.
+        greyed = inten.ravel()[idx] < 0.85 * gain * ref.light.ravel()[idx]
+        powder |= ref.ink.ravel()[idx] & (qi > 1.0) & (qi < 4.5) & greyed
         changed.ravel()[idx[powder]] = False
     # Over the pockets the reference is nearly black and its colour is noise: only
     # something clearly brighter (a coin hanging over the edge, law 71) counts there.
@@ -295,20 +304,39 @@ def classify_soft(
         spread = np.maximum(np.maximum(cbi, cgi), cri) - np.minimum(np.minimum(cbi, cgi), cri)
         white = (spread < settings.neutral) & (qi >= settings.white_min)
         red = (cri - np.maximum(cgi, cbi) > settings.red) & (qi >= settings.dark * 0.5)
-        # Over the print (lines, arrows), darkness is judged against the plywood's
-        # light, not the darker print: a black coin on an arrow is only a little
-        # darker than the arrow.
-        absolute = inten.ravel()[idx] < (settings.dark * gain) * ref.light.ravel()[idx]
+        # Over the print (lines, arrows, red dots), darkness is judged against the
+        # plywood's light, not the darker print: a black coin on an arrow is only a
+        # little darker than the arrow.
+        lit = ref.light.ravel()[idx] * gain
+        absolute = inten.ravel()[idx] < settings.dark * lit
+        # On a red dot, a reddish pixel far darker than the queen ever is (she is
+        # at least 0.4 of the plywood's light) is a black coin's edge over the dot,
+        # or its shadow there.
+        red &= ~(ref.red_ink.ravel()[idx] & (inten.ravel()[idx] < 0.3 * lit))
         black = ((qi < settings.dark) | (ref.printed.ravel()[idx] & absolute)) & ~red
         flat[idx[white]] = WHITE
         flat[idx[black]] = BLACK
         flat[idx[red]] = RED
+        # Under glare a black coin turns grey, but stays well below the plywood's
+        # light (a white coin is at least as bright as the plywood). Coins' rims and
+        # the shadows between packed coins are grey too, but thin: only grey that
+        # holds a disc most of a coin's radius across is a black coin.
+        grey = (spread < settings.neutral) & (inten.ravel()[idx] < settings.grey * lit)
+        grey &= ~black & ~red
+        if grey.any():
+            mask = np.zeros(q.shape, np.uint8)
+            mask.ravel()[idx[grey]] = 1
+            core = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC9)
+            flat[(core.ravel() > 0) & (mask.ravel() > 0)] = BLACK
     _fill_rings(cls, q)
     strength = np.minimum(1.0, dc * (0.5 / settings.chroma) + np.abs(q - 1.0) * 2.0)
     # On a line, anything dark may be the line or a black coin; on a red dot,
     # anything red may be the dot or the queen.
     dark_here = inten < (settings.dark * gain) * ref.light
     cls[ref.ink & ((dark_here & (cls != RED)) | (cls == BOARD))] = INK
+    # Where the print is too wide or too dark to be a line (where the base lines meet
+    # a base circle, under lamp fall-off), a black coin may look unchanged too.
+    cls[ref.black_print & dark_here & (cls == BOARD)] = INK
     cls[ref.red_ink & (cls == BOARD)] = RED_INK
     strength[(cls == INK) | (cls == RED_INK)] = 1.0
     return cls, strength
@@ -358,12 +386,80 @@ def _frame_band() -> Array:
 _FRAME_BAND = _frame_band()
 
 
+def _pocket_area() -> Array:
+    """The pockets (law I अ.3) in the top view, 3 px wider for the calibration."""
+    area = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
+    r = B.POCKET_D_MM / 2 * B.SCALE + 3.0
+    for x, y in B.POCKETS_MM:
+        u, v = B.mm_to_top(x, y)
+        cv2.circle(area, (round(u * 16), round(v * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
+    pockets: Array = area > 0
+    return pockets
+
+
+_POCKET_AREA = _pocket_area()
+
+
+def _red_dots() -> list[tuple[float, float]]:
+    """The red dots at the ends of the base lines (law I अ.4 ख), top-view px."""
+    s, half = B.SURFACE_MM, B.BASELINE_LEN_MM / 2
+    d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2
+    dots: list[tuple[float, float]] = []
+    for e in (s / 2 - half, s / 2 + half):
+        dots += [B.mm_to_top(e, d), B.mm_to_top(d, e), B.mm_to_top(e, s - d), B.mm_to_top(s - d, e)]
+    return dots
+
+
+_RED_DOTS = _red_dots()
+R_DOT = B.BASE_RED_D_MM / 2 * B.SCALE
+
+
+def _a_dot_covered(cls: Array, cx: float, cy: float) -> bool:
+    """Whether a white disc is only a red dot covered by something pale (a hand's
+    skin is near the plywood's colour, so only the dot shows the change): it sits
+    on a dot and is white over little more than the dot's area (a white coin,
+    wider than the dot, is white over a coin's area)."""
+    for u, v in _RED_DOTS:
+        if (u - cx) ** 2 + (v - cy) ** 2 > 4.0**2:
+            continue
+        ys, xs = _disc_pixels(cls, u, v, R_COIN + 2.0)
+        if np.count_nonzero(cls[ys, xs] == WHITE) < 0.8 * A_COIN:
+            return True
+    return False
+
+
 def _grow(mask: Array, r: float) -> Array:
     """The pixels within r of a set pixel (a round dilation; a distance transform is
     much faster than a large elliptic kernel)."""
     dist = cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 3)
     grown: Array = dist <= r
     return grown
+
+
+def _coins_beside(own: Array, fat: Array) -> Array:
+    """The pieces of `own` (pixels of a coin's colour) among a hand's pixels `fat`
+    that are each one coin: as deep as a coin, not deeper, and no bigger."""
+    pieces = cv2.morphologyEx((own & fat).astype(np.uint8), cv2.MORPH_OPEN, _DISC5)
+    keep: Array = np.zeros(own.shape, bool)
+    if not pieces.any():
+        return keep
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=8, ltype=cv2.CV_16U)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if not 0.7 * A_COIN <= area <= 1.25 * A_COIN or max(w, h) > 2.4 * R_COIN:
+            continue
+        piece = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        depth = float(cv2.distanceTransform(np.pad(piece, 1), cv2.DIST_L2, 5).max())
+        if not 0.8 * R_COIN <= depth <= 1.2 * R_COIN:
+            continue
+        # Beside the hand, not in it: most of the ring around the piece is not hand
+        # (a knuckle or a fingertip of the coin's colour is mostly ringed by the hand).
+        cx, cy = x + w / 2.0, y + h / 2.0
+        ys, xs = _disc_pixels(fat, cx, cy, R_COIN + 7.0)
+        ring = (xs - cx) ** 2 + (ys - cy) ** 2 > (R_COIN + 2.0) ** 2
+        if float(fat[ys[ring], xs[ring]].mean()) < 0.5:
+            keep[y : y + h, x : x + w] |= piece > 0
+    return keep
 
 
 def _disc_pixels(mask: Array, cx: float, cy: float, r: float) -> tuple[Array, Array]:
@@ -402,7 +498,15 @@ def _fill_holes(region: Array) -> Array:
     flood = np.zeros((h + 2, w + 2), np.uint8)
     outside = region.copy()
     cv2.floodFill(outside, flood, (0, 0), 1)
-    filled: Array = region | (1 - outside)
+    holes = (1 - outside).astype(np.uint8)
+    if not holes.any():
+        return region
+    # Only holes smaller than half a coin: two coins on the two base lines (law I
+    # अ.4) enclose a patch of bare board between them, which is not a coin.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] < 0.5 * A_COIN
+    small[0] = False
+    filled: Array = region | small[labels].astype(np.uint8)
     return filled
 
 
@@ -592,6 +696,10 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         fat_labels = np.unique(labels[near])
         fat = np.isin(labels, fat_labels[fat_labels > 0])
         fat |= near & ((m > 0) | (cls == INK))
+        # A coin touching the hand: a piece of the coin's colour alone as deep as a
+        # coin and no bigger is the coin, not the hand (a dark palm's black patches
+        # are deeper or bigger).
+        fat &= ~_coins_beside(cls == klass, fat)
         occlusion[fat] = 255
         cls[fat] = OTHER
     for klass, wild, colour in (
@@ -679,6 +787,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         x, y, w, h, area = stats[i]
         if area > settings.occluder_area * A_COIN or i in reaching:
             occlusion[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i] = 255
+    seen_occluded = occlusion.copy()
     if occlusion.any():
         occlusion = cv2.dilate(occlusion, _DISC9)
     coins = []
@@ -687,6 +796,15 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         r = R_STRIKER if name == "striker" else R_COIN
         ys, xs = _disc_pixels(occlusion, cx, cy, r + 4.0)
         if len(ys) and float((occlusion[ys, xs] > 0).mean()) > 0.45:
+            # Unless the occluder only touches it: a coin's own shadow can join a
+            # hand's, and widened that covers the coin. Before widening, a full coin
+            # beside a hand is clear inside and mostly clear around.
+            ys, xs = _disc_pixels(seen_occluded, cx, cy, r + 8.0)
+            hit = seen_occluded[ys, xs] > 0
+            inner = (xs - cx) ** 2 + (ys - cy) ** 2 <= (r + 2.0) ** 2
+            if conf < 0.9 or float(hit[inner].mean()) > 0.25 or float(hit[~inner].mean()) > 0.4:
+                continue
+        if name == "white" and _a_dot_covered(cls, cx, cy):
             continue
         x_mm, y_mm = B.top_to_mm(cx, cy)
         if not B.on_surface(x_mm, y_mm):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
 
 from vision import board as B
 from vision import synthetic as S
+from vision.detect import BOARD, OTHER, WHITE, detect_classes
 from vision.diff import DiffSettings
 from vision.synthetic import Hand, Look, Piece, Scene
 
@@ -132,3 +135,55 @@ def test_detect_confidence_is_the_share_of_the_disc() -> None:
     view = detect_scene(Scene((Piece("black", 300.0, 300.0),), ANGLED))
     (coin,) = view.coins
     assert 0.9 <= coin.confidence <= 1.0
+
+
+def test_detect_black_coin_where_the_base_lines_meet_a_base_circle() -> None:
+    # Law I अ.4: at each end of the base lines a base circle with its red dot; near
+    # a corner two of them and the arrow (अ.5) meet. Under the lamp's fall-off the
+    # print there is as dark as a pocket, and a black coin on it barely changes it.
+    look = replace(ANGLED, lamp_falloff=0.35)
+    for x, y in ((595.0, 126.0), (126.0, 595.0)):
+        scene = Scene((Piece("black", x, y),), look)
+        view = detect_scene(scene)
+        assert view.counts() == truth_counts(scene), (x, y)
+        assert max(match_errors(scene, view)) < 3.0
+
+
+@pytest.mark.parametrize("glare", [40.0, 70.0])
+def test_detect_black_coin_on_the_centre_circle_under_glare(glare: float) -> None:
+    # Law I अ.6: the red centre circle. Under the lamp's glare a black coin turns
+    # grey, and on the red circle it is not much darker than the print.
+    look = replace(ANGLED, glare=glare, glare_mm=(370.0, 370.0), glare_sigma_mm=60.0)
+    scene = Scene((Piece("black", 370.0, 370.0),), look)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
+    assert max(match_errors(scene, view)) < 3.0
+
+
+def test_detect_pale_skin_over_a_red_dot_is_not_a_white_coin() -> None:
+    # A pale palm is nearly the plywood's colour: over a red dot (law I अ.4 ख) only
+    # the dot's disc changes, to a pale disc a little smaller than a coin. A white
+    # coin on the dot is white over a coin's whole disc.
+    d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2
+    x, y = B.SURFACE_MM - d, B.SURFACE_MM / 2 + B.BASELINE_LEN_MM / 2  # a dot's centre
+    u, v = B.mm_to_top(x, y)
+    centre = (round(u * 16), round(v * 16))
+    r_dot = B.BASE_RED_D_MM / 2 * B.SCALE
+    r_coin = B.COIN_D_MM / 2 * B.SCALE
+    for radius, colours in ((r_dot, []), (r_coin, ["white"])):
+        cls = np.full((B.TOP_PX, B.TOP_PX), BOARD, np.uint8)
+        cv2.circle(cls, centre, round((radius + 1.5) * 16), OTHER, -1, cv2.LINE_8, 4)
+        cv2.circle(cls, centre, round(radius * 16), WHITE, -1, cv2.LINE_8, 4)
+        strength = (cls != BOARD).astype(np.float32)
+        view = detect_classes(cls, strength)
+        assert [c.colour for c in view.coins] == colours, radius
+
+
+def test_detect_bare_board_between_two_coins_on_the_base_lines_is_not_a_coin() -> None:
+    # Law I अ.4: the two base lines are a coin's width apart. Two black coins lying
+    # across them, a coin's length apart, enclose a patch of bare board with the
+    # lines; that patch is no coin. (Board 21208 of the benchmark, square and even.)
+    scene = S.random_scene(21208, 0)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
+    assert max(match_errors(scene, view)) < 3.0
