@@ -443,18 +443,18 @@ def _grow(mask: Array, r: float) -> Array:
 
 
 def _coins_beside(own: Array, fat: Array) -> Array:
-    """The pieces of `own` (pixels of a coin's colour) among a hand's pixels `fat`
-    that are each one coin: as deep as a coin, not deeper, and no bigger."""
-    pieces = cv2.morphologyEx((own & fat).astype(np.uint8), cv2.MORPH_OPEN, _DISC5)
+    """The pieces of `own` (pixels of a coin's colour) reaching into a hand's pixels
+    `fat` that are each one coin: as deep as a coin, not deeper, and no bigger."""
+    pieces = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_OPEN, _DISC5)
     keep: Array = np.zeros(own.shape, bool)
-    if not pieces.any():
-        return keep
     n, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=8, ltype=cv2.CV_16U)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if not 0.7 * A_COIN <= area <= 1.25 * A_COIN or max(w, h) > 2.4 * R_COIN:
             continue
         piece = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        if not fat[y : y + h, x : x + w][piece > 0].any():
+            continue
         depth = float(cv2.distanceTransform(np.pad(piece, 1), cv2.DIST_L2, 5).max())
         if not 0.8 * R_COIN <= depth <= 1.2 * R_COIN:
             continue

@@ -187,3 +187,14 @@ def test_detect_bare_board_between_two_coins_on_the_base_lines_is_not_a_coin() -
     view = detect_scene(scene)
     assert view.counts() == truth_counts(scene)
     assert max(match_errors(scene, view)) < 3.0
+
+
+def test_detect_black_coin_touching_a_hand_is_counted() -> None:
+    # A coin fully in view beside a hand must be counted (it may be struck next);
+    # only what the hand covers is hidden. (Board 20763 of the benchmark: a black
+    # coin touching the edge of a hand's shadow.)
+    scene = S.random_scene(20763, 3)
+    mask = S.hand_mask_image(scene)
+    assert all(S.visible_fraction(scene, p, mask) == 1.0 for p in scene.pieces)
+    view = detect_scene(scene)
+    assert view.counts() == truth_counts(scene)
