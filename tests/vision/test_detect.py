@@ -11,7 +11,8 @@ import pytest
 
 from vision import board as B
 from vision import synthetic as S
-from vision.detect import BOARD, OTHER, WHITE, detect_classes
+from vision.calibration import auto_calibrate
+from vision.detect import BOARD, OTHER, WHITE, BoardView, Reference, detect, detect_classes
 from vision.diff import DiffSettings
 from vision.synthetic import Hand, Look, Piece, Scene
 
@@ -198,3 +199,41 @@ def test_detect_black_coin_touching_a_hand_is_counted() -> None:
     assert all(S.visible_fraction(scene, p, mask) == 1.0 for p in scene.pieces)
     view = detect_scene(scene)
     assert view.counts() == truth_counts(scene)
+
+
+def detect_as_benchmark(scene: Scene, seed: int) -> tuple[BoardView, np.ndarray]:
+    """Detect with the reference the benchmark takes (its exposure drawn from the
+    board's seed); also the hand's mask."""
+    draw = np.random.default_rng(seed + 99).uniform(0.93, 1.07)
+    look = replace(scene.look, powder=0.0, exposure=scene.look.exposure * draw)
+    empty = S.render(S.Scene((), look))
+    cal = auto_calibrate(empty)
+    view = detect(cal.warp(S.render(scene)), Reference([cal.warp(empty)]))
+    return view, S.hand_mask_image(scene)
+
+
+def test_detect_white_coin_half_in_a_hands_shadow_is_counted() -> None:
+    # A white coin fully in view, a base line across it and its side in the hand's
+    # shadow: the piece left of its colour is smaller than a whole coin, but it is
+    # still the coin, not the hand. (Board 21135 of the benchmark.)
+    scene = S.random_scene(21135, 3)
+    view, mask = detect_as_benchmark(scene, 21135)
+    coin = min(
+        (p for p in scene.pieces if p.colour == "white"),
+        key=lambda p: math.hypot(p.x_mm - 498.4, p.y_mm - 647.0),
+    )
+    assert S.visible_fraction(scene, coin, mask) == 1.0
+    assert view.counts()["white"] == truth_counts(scene)["white"]
+    assert min(match_errors(Scene((coin,), scene.look), view)) < 3.0
+
+
+def test_detect_striker_touching_a_hands_shadow_is_the_striker() -> None:
+    # The striker on its base line, fully in view, its edge touching the hand's
+    # shadow: it is the striker, not the hand nor a white coin left of it.
+    # (Board 21167 of the benchmark.)
+    scene = S.random_scene(21167, 3)
+    view, mask = detect_as_benchmark(scene, 21167)
+    striker = next(p for p in scene.pieces if p.colour == "striker")
+    assert S.visible_fraction(scene, striker, mask) == 1.0
+    assert view.counts() == truth_counts(scene)
+    assert min(match_errors(Scene((striker,), scene.look), view)) < 3.0
