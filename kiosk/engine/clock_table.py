@@ -150,13 +150,7 @@ class ClockTable:
         for _, event in record.events:
             cm.apply(event)
         now = self.clock()
-        last = self.journal.last_entry(row.id)
-        self._time = MatchTime.resumed(
-            now,
-            self.wall(),
-            None if last is None else last.t,
-            row.wall_start if last is None else last.wall,
-        )
+        self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match_id, self.header, self.cm = row.id, record.header, cm
         self.events = [e for _, e in record.events]
         self._flag_seen = cm.clock.flagged

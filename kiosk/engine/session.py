@@ -273,13 +273,7 @@ class CarromSession:
         except (EventError, IllegalEvent) as exc:
             raise JournalError(f"{self.journal.path}: match {row.id}, {where}: {exc}") from exc
         now = self._now()
-        last = self.journal.last_entry(row.id)
-        self._time = MatchTime.resumed(
-            now,
-            self.wall(),
-            None if last is None else last.t,
-            row.wall_start if last is None else last.wall,
-        )
+        self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match, self.match_id = match, row.id
         self._reset_after_change(now)
         self.timers.cancel(self._timer_now(now))

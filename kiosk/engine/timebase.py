@@ -8,6 +8,8 @@ cannot make `t` go backwards).
 
 from __future__ import annotations
 
+from kiosk.engine.journal import Entry
+
 
 class MatchTime:
     """`t(now)`: match seconds at monotonic `now`; never less than the last `t` handed out."""
@@ -18,14 +20,13 @@ class MatchTime:
         self._last = t0
 
     @classmethod
-    def resumed(
-        cls, now: float, wall_now: float, last_t: float | None, last_wall: float | None
-    ) -> MatchTime:
-        """After a restart: go on from the last entry, adding the downtime on the wall clock."""
-        if last_t is None:
+    def resumed(cls, now: float, wall_now: float, last: Entry | None) -> MatchTime:
+        """After a restart: go on from the match's last journal entry (none: from 0), adding
+        the downtime on the wall clock."""
+        if last is None:
             return cls(now, 0.0)
-        down = 0.0 if last_wall is None else max(0.0, wall_now - last_wall)
-        return cls(now, last_t + down)
+        down = max(0.0, wall_now - last.wall)
+        return cls(now, last.t + down)
 
     def at(self, mono: float) -> float:
         """Match seconds of an input stamped `mono` (a beam hit may be a little older than
