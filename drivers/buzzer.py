@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Buzzer, TonalBuzzer
@@ -19,11 +18,12 @@ from gpiozero.exc import BadPinFactory, GPIODeviceError, GPIOPinInUse, PinInvali
 from gpiozero.exc import PinError as GpioPinError
 from gpiozero.tones import Tone as GpioTone
 
+from drivers.closing import Closing
 from drivers.errors import DriverError, PinError
 from kiosk.clocks.patterns import Pattern, Tone
 
 
-class BuzzerPlayer:
+class BuzzerPlayer(Closing):
     """Plays patterns on `pin` without blocking the caller.
 
     `sleep(seconds)` is how the worker waits out a tone; tests inject one that
@@ -158,14 +158,3 @@ class BuzzerPlayer:
         if self._device is not None:
             self._device.close()
             self._device = None
-
-    def __enter__(self) -> BuzzerPlayer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import TracebackType
 from typing import Any, Literal
 
 from gpiozero import DigitalInputDevice
@@ -26,6 +25,7 @@ from gpiozero.exc import (
 )
 from gpiozero.exc import PinError as GpioPinError
 
+from drivers.closing import Closing
 from drivers.errors import DriverError, PinError
 from drivers.hits import POCKETS, BeamFilter, BeamReport
 
@@ -67,7 +67,7 @@ def _pin_problem(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-class PocketBeams:
+class PocketBeams(Closing):
     """The break-beams of pockets 1-4 (pins[0] is pocket 1, see contracts).
 
     `pins`: BCM numbers (or gpiozero pin names) for pockets 1-4, in order.
@@ -212,17 +212,6 @@ class PocketBeams:
     @property
     def closed(self) -> bool:
         return not self._beams
-
-    def __enter__(self) -> PocketBeams:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def pin_of(self, pocket: int) -> Any:
         """The gpiozero pin object of `pocket` (a MockPin in simulation)."""

@@ -13,12 +13,12 @@ import os
 import select
 import threading
 import tty
-from abc import ABC, abstractmethod
-from types import TracebackType
-from typing import Self
+from abc import abstractmethod
+
+from drivers.closing import Closing
 
 
-class PtyDevice(ABC):
+class PtyDevice(Closing):
     """A raw pty (`port_path` for the kiosk) and a daemon thread running `_run`;
     the subclass calls `_start()` once everything `_run` reads is set."""
 
@@ -53,14 +53,3 @@ class PtyDevice(ABC):
         for fd in (self._master, self._slave):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -14,11 +14,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Literal, Self, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import serial
 
+from drivers.closing import Closing
 from drivers.lines import MAX_LINE
 
 LinkStatus: TypeAlias = Literal["connecting", "ok", "silent", "unplugged", "closed"]
@@ -41,7 +41,7 @@ class DeviceStatus:
 Opener = Callable[..., Any]
 
 
-class SerialWorker:
+class SerialWorker(Closing):
     """Opens `url` (a device path, `loop://`, a pty path) and runs the
     subclass's protocol on a daemon thread until `close()`."""
 
@@ -159,14 +159,3 @@ class SerialWorker:
             self._thread.join(timeout=2.0)
         self._drop_port()
         self._set_status("closed", f"{self.name} closed")
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
