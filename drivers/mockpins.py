@@ -65,11 +65,10 @@ class Level(NamedTuple):
     frequency: float | None
 
 
-class ClockedMockPWMPin(MockPWMPin):  # type: ignore[misc]
-    """A MockPWMPin stamped by the factory clock that also keeps the frequency
-    in force at each change, so a test can read back the tones of a buzzer."""
+class ClockedMockPWMPin(ClockedMockPin, MockPWMPin):  # type: ignore[misc]
+    """A clocked MockPWMPin that also keeps the frequency in force at each change, so a
+    test can read back the tones of a buzzer."""
 
-    _state: Any
     _frequency: float | None
 
     def __init__(self, factory: Any, info: Any) -> None:
@@ -77,8 +76,7 @@ class ClockedMockPWMPin(MockPWMPin):  # type: ignore[misc]
         super().__init__(factory, info)
 
     def clear_states(self) -> None:
-        self._last_change = _clock_of(self)()
-        self.states = [PinState(0.0, self._state)]
+        super().clear_states()
         self.levels = []
 
     def _set_frequency(self, value: float | None) -> None:
@@ -86,11 +84,7 @@ class ClockedMockPWMPin(MockPWMPin):  # type: ignore[misc]
         self.levels.append(Level(_clock_of(self)(), float(self._state), value))
 
     def _change_state(self, value: Any) -> bool:
-        if self._state != value:
-            t = _clock_of(self)()
-            self._state = value
-            self.states.append(PinState(t - self._last_change, value))
-            self._last_change = t
-            self.levels.append(Level(t, float(value), self._frequency))
-            return True
-        return False
+        changed: bool = super()._change_state(value)
+        if changed:
+            self.levels.append(Level(self._last_change, float(value), self._frequency))
+        return changed
