@@ -50,14 +50,15 @@ class ClubRules(IcfRules):
         c.give_back(c.side(c.turn), 1, c.right_of(c.turn))
         c.pass_turn()
 
+    empty_break_call: ClassVar[str] = "club I ii: the break touched nothing"
+
+    def is_empty_break(self, s: Stroke) -> bool:
+        """I ii: the break touched nothing; a coin or the striker off the board is a foul."""
+        return not s.touched and not (s.striker or s.improper or s.off_board)
+
     def break_stroke(self, c: Core, s: Stroke) -> Decided | None:
         """I ii: three attempts to break; a break that fouls is an ordinary foul (IV)."""
-        if not s.touched and not (s.striker or s.improper or s.off_board):
-            c.strokes_in_turn += 1
-            c.break_attempts += 1
-            c.call(f"club I ii: the break touched nothing (attempt {c.break_attempts})")
-            if c.break_attempts >= self.break_attempts:
-                self.break_failed(c)
+        if self.empty_break(c, s):
             return None
         c.broken = True
         return self.stroke(c, s)

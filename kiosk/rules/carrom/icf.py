@@ -62,6 +62,25 @@ class IcfRules:
         c.broken = True
         c.pass_turn()
 
+    #: The call for a break that touched no coin, and what does not count as one.
+    empty_break_call: ClassVar[str] = "law 45 a: the break touched no coin"
+
+    def is_empty_break(self, s: Stroke) -> bool:
+        """Law 45 a: the break touched no coin (a break that fouled is judged as a foul)."""
+        return not s.touched and not (s.striker or s.improper)
+
+    def empty_break(self, c: Core, s: Stroke) -> bool:
+        """Count a break that touched no coin as one of the attempts (45 a; after the last,
+        `break_failed`); False for any other break."""
+        if not self.is_empty_break(s):
+            return False
+        c.strokes_in_turn += 1
+        c.break_attempts += 1
+        c.call(f"{self.empty_break_call} (attempt {c.break_attempts})")
+        if c.break_attempts >= self.break_attempts:
+            self.break_failed(c)
+        return True
+
     def break_stroke(self, c: Core, s: Stroke) -> Decided | None:
         """The break (laws 44-45, 95 d); once broken, an ordinary stroke.
 
@@ -72,12 +91,7 @@ class IcfRules:
         all nine own coins are on the board costs a due (95 d).
         """
         p = c.turn
-        if not s.touched and not (s.striker or s.improper):
-            c.strokes_in_turn += 1
-            c.break_attempts += 1
-            c.call(f"law 45 a: the break touched no coin (attempt {c.break_attempts})")
-            if c.break_attempts >= self.break_attempts:
-                self.break_failed(c)
+        if self.empty_break(c, s):
             return None
         c.broken = True
         if not (s.striker or s.improper):
