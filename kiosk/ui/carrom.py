@@ -122,6 +122,8 @@ class CarromScreen(Screen):
     faults = StringProperty("")
     can_undo = BooleanProperty(False)
     over = BooleanProperty(False)
+    #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
+    toss_due = BooleanProperty(False)
     # the player picker (foul, concede, forfeit, toss)
     pick_action = StringProperty("")
     pick_question = StringProperty("")
@@ -186,6 +188,7 @@ class CarromScreen(Screen):
         self.owed = [s.owed for s in board.sides]
         self.at_turn = [s.at_turn for s in board.sides]
         self.over = state.winner is not None
+        self.toss_due = state.toss_due
         now = state.now
         self.is_break = bool(now and now.is_break)
         placing = ""

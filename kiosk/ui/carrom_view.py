@@ -46,6 +46,16 @@ def _game_points(state: MatchState, side: str) -> int:
     return int(state.games[number - 1].points.get(side, 0))
 
 
+def _boards_so_far(state: MatchState) -> tuple[int, int]:
+    """Boards of the game in progress that counted (won or forfeited), and void ones."""
+    now = state.now
+    if now is None or not 1 <= now.game <= len(state.games):
+        return 0, 0
+    boards = state.games[now.game - 1].boards
+    counted = sum(1 for b in boards if b.winner is not None and not b.void)
+    return counted, sum(1 for b in boards if b.void)
+
+
 def scoreboard(state: MatchState) -> Scoreboard:
     """The scoreboard's words: board and game, each side's points, colour and turn, the queen."""
     now = state.now
@@ -56,7 +66,11 @@ def scoreboard(state: MatchState) -> Scoreboard:
         unit = "Round" if state.rules == "club" else "Board"
         limit = f"/{state.board_limit}" if state.board_limit and state.rules == "icf" else ""
         game = "" if state.rules == "club" else f"Game {now.game} · "
-        title = f"{game}{unit} {now.board}{limit} · {rules}"
+        counted, void = _boards_so_far(state)
+        # A void board is replayed and does not count toward the limit (laws 56, 140):
+        # the number is the counted boards' (the spec's `now.board` counts void ones too).
+        extra = f" · {void} void" if void else ""
+        title = f"{game}{unit} {counted + 1}{limit}{extra} · {rules}"
     panels = []
     for side in state.sides:
         panels.append(
