@@ -1,10 +1,12 @@
-"""The Bhukhar table: the round timer and the scoresheet's totals entry.
+"""The Bhukhar table: the round timer and the scoresheet, as totals or in full.
 
 Built on the Bhukhar engineer's table session (kiosk/engine/bhukhar_table.py): the
 round timer (rule 10: 30 to 35 minutes, warnings, time called, rule 16.3) and each
-game's totals (rules 13, 18, 19) are checked by the rules, written to the session
-record and synced before this screen shows them. The screen only gathers the
-umpire's numbers and shows what the table answers.
+game (rules 13, 18, 19) are checked by the rules, written to the session record and
+synced before this screen shows them. Each team's part of a game is entered as totals
+(table and hand points) or in full (every meld's cards and the cards in hand, tapped on a
+52-card panel: kiosk/ui/bhukhar_cards.py). The screen only gathers the umpire's choices
+and shows what the table answers; a refused game keeps everything entered so far.
 """
 
 from __future__ import annotations
@@ -19,13 +21,22 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
 from kiosk.rules.bhukhar.record import SessionError
-from kiosk.rules.bhukhar.scoresheet import End, Game, ScoreError, TotalsSheet
+from kiosk.rules.bhukhar.scoresheet import End, Game, ScoreError, Sheet, TotalsSheet
+from kiosk.ui.bhukhar_cards import (
+    ALL_CARDS,
+    RED_SUITS,
+    SECTIONS,
+    CardsEntry,
+    card_face,
+)
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.widgets import BigButton
 
 ENDS = (End.OUT, End.STOCK, End.TIME)
 END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
@@ -47,8 +58,37 @@ class BhukharSetupScreen(Screen):
         self.round_minutes = max(30, min(35, int(self.round_minutes) + delta))
 
 
+class CardButton(BigButton):
+    """One of the 52 cards on the full-entry panel ("10H" shown as "10♥")."""
+
+    card = StringProperty("")
+    red = BooleanProperty(False)
+
+
+class CardGrid(GridLayout):
+    """The 52 cards, a row per suit, two to ace; `on_card(card)` when one is tapped.
+
+    `buttons` maps "10H" to its button (the tests tap them)."""
+
+    __events__ = ("on_card",)
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("cols", 13)
+        super().__init__(**kw)
+        self.buttons: dict[str, CardButton] = {}
+        for card in ALL_CARDS:
+            button = CardButton(card=card, text=card_face(card), red=card[-1] in RED_SUITS)
+            button.bind(on_release=lambda b: self.dispatch("on_card", b.card))
+            self.buttons[card] = button
+            self.add_widget(button)
+
+    def on_card(self, card: str) -> None:
+        """Kivy's default handler of the event (the .kv binds the screen's)."""
+
+
 class BhukharScreen(Screen):
-    """The round clock on the left, the totals entry and the standings on the right."""
+    """The round clock on the left, the game's entry and the standings on the right; the
+    cards panel over it all while a team's cards are entered in full."""
 
     table: Any = ObjectProperty(None, allownone=True)
     clock_face = StringProperty("")
@@ -69,12 +109,26 @@ class BhukharScreen(Screen):
     message = StringProperty("")
     refused = BooleanProperty(False)
     standings = StringProperty("")
+    # the full entry: which sides are entered in full, and the cards panel
+    full = ListProperty([False, False])
+    summaries = ListProperty(["No cards yet", "No cards yet"])
+    cards_open = BooleanProperty(False)
+    cards_side = NumericProperty(0)
+    section = StringProperty("licence")
+    cards_lines = StringProperty("")
+    cards_message = StringProperty("")
+    can_take_back = BooleanProperty(False)
 
     def __init__(self, sound: Callable[[Pattern], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self._sound = sound
+        self.cards: list[CardsEntry] = [CardsEntry(), CardsEntry()]
+        #: Earlier states of each side's cards, for "Take back" (newest last).
+        self._history: list[list[CardsEntry]] = [[], []]
 
     def attach(self, table: BhukharTable) -> None:
+        if table is not self.table:  # another session: no cards of the last one's game
+            self._reset_cards()
         self.table = table
         self.team_ids = [t.id for t in table.session.start.teams]
         self.pair = [0, 1]
@@ -149,15 +203,83 @@ class BhukharScreen(Screen):
     def cycle_closed(self) -> None:
         self.closed_by = 1 - int(self.closed_by)
 
+    # -- the full entry -----------------------------------------------------------------
+    def toggle_full(self, side: int) -> None:
+        """Enter this side's part in full (its cards) or as totals; the other is kept."""
+        full = list(self.full)
+        full[side] = not full[side]
+        self.full = full
+
+    def open_cards(self, side: int) -> None:
+        """The cards panel for one side; a team's first melds are its licence (rule 9)."""
+        self.cards_side = side
+        self.section = "melds" if self.cards[side].licence else "licence"
+        self.cards_message = ""
+        self.cards_open = True
+        self._show_cards()
+
+    def close_cards(self) -> None:
+        self.cards_open = False
+
+    def choose_section(self, section: str) -> None:
+        if section in SECTIONS:
+            self.section = section
+            self.cards_message = ""
+
+    def tap_card(self, card: str) -> None:
+        """A card of the 52: onto the meld being laid, or into the hand."""
+        self._change(lambda entry: entry.add(card, self.section))
+
+    def close_meld(self) -> None:
+        self._change(lambda entry: entry.close_meld(self.section))
+
+    def clear_cards(self) -> None:
+        self._change(lambda _entry: CardsEntry())
+
+    def take_back(self) -> None:
+        """Undo the panel's last change to this side's cards."""
+        side = int(self.cards_side)
+        if self._history[side]:
+            self.cards[side] = self._history[side].pop()
+            self.cards_message = ""
+            self._show_cards()
+
+    def _change(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
+        side = int(self.cards_side)
+        try:
+            entry = change(self.cards[side])
+        except ValueError as exc:
+            self.cards_message = str(exc)
+            return
+        if entry != self.cards[side]:
+            self._history[side].append(self.cards[side])
+            self.cards[side] = entry
+        self.cards_message = ""
+        self._show_cards()
+
+    def _show_cards(self) -> None:
+        side = int(self.cards_side)
+        self.cards_lines = "\n".join(self.cards[side].lines())
+        self.summaries = [entry.summary() for entry in self.cards]
+        self.can_take_back = bool(self._history[side])
+
+    def _reset_cards(self) -> None:
+        self.cards = [CardsEntry(), CardsEntry()]
+        self._history = [[], []]
+        self._show_cards()
+
+    def _sheet(self, side: int, team: str) -> Sheet:
+        if self.full[side]:
+            return self.cards[side].sheet(team)
+        return TotalsSheet(bool(self.licence[side]), int(self.points[side]), int(self.hand[side]))
+
     def game(self) -> Game:
-        """The game as entered: two totals sheets (rule 18) and how it ended (rule 16)."""
+        """The game as entered: each team's sheet, totals or in full (rules 13, 18), and
+        how it ended (rule 16)."""
         ids = [self.team_ids[i] for i in self.pair]
         end = ENDS[int(self.end)]
         return Game(
-            sheets={
-                ids[i]: TotalsSheet(bool(self.licence[i]), int(self.points[i]), int(self.hand[i]))
-                for i in (0, 1)
-            },
+            sheets={ids[i]: self._sheet(i, ids[i]) for i in (0, 1)},
             end=end,
             bhukhar=None if self.bhukhar < 0 else ids[int(self.bhukhar)],
             closed_by=ids[int(self.closed_by)] if end is End.OUT else None,
@@ -170,10 +292,13 @@ class BhukharScreen(Screen):
             return
         result = self._call(lambda: table.enter_game(int(self.table_no), self.game()))
         if result is None:
+            # Nothing was written; what the umpire entered stays on screen to be put right.
+            self.message = f"Not entered: {self.message}"
             return
         parts = [f"{s.team}: {s.total} pts, {s.master} master" for s in result.scores]
         self.message = f"Table {int(self.table_no)} entered. " + "; ".join(parts)
         self.points, self.hand = [0, 0], [0, 0]
+        self._reset_cards()
         self._show_standings()
 
     def _show_standings(self) -> None:
