@@ -70,7 +70,10 @@ def scoreboard(state: MatchState) -> Scoreboard:
         # A void board is replayed and does not count toward the limit (laws 56, 140):
         # the number is the counted boards' (the spec's `now.board` counts void ones too).
         extra = f" · {void} void" if void else ""
-        title = f"{game}{unit} {counted + 1}{limit}{extra} · {rules}"
+        number = f"{unit} {counted + 1}{limit}"
+        if limit and counted >= (state.board_limit or 0):
+            number = "Extra board (law 56 b)"  # the limit reached level: the toss's board
+        title = f"{game}{number}{extra} · {rules}"
     panels = []
     for side in state.sides:
         panels.append(

@@ -180,7 +180,7 @@ def test_carrom_toss_for_the_extra_board_after_a_tie_law_56_b(kiosk: Kiosk) -> N
     kiosk.tap("pick_1")  # Bina won the toss and breaks the extra board
     assert not screen.toss_due and kiosk.widget("toss").disabled
     assert screen.status == "Bina to break" and screen.at_turn == [False, True]
-    assert screen.title.startswith("Game 1 · Board 9/8")
+    assert screen.title == "Game 1 · Extra board (law 56 b) · ICF"
     assert _confirmed(screen)[-1] == {"event": "toss", "winner": "Bina"}
     kiosk.tap("undo")
     assert screen.toss_due and not kiosk.widget("toss").disabled
