@@ -252,3 +252,37 @@ def test_carrom_quick_edits_reach_the_confirmed_stroke(kiosk: Kiosk) -> None:
     kiosk.tap("undo")
     assert screen.at_turn == [False, True]
     assert len(_confirmed(screen)) == 2
+
+
+def test_carrom_setup_doubles_no_limit_and_a_partner_concedes_law_139(kiosk: Kiosk) -> None:
+    kiosk.tap("carrom_icf")
+    setup = kiosk.screen()
+    kiosk.tap("doubles")
+    kiosk.tap("break_3")  # Player D won the toss
+    kiosk.tap("singles")  # back to singles: a breaker beyond two seats falls back to seat 1
+    assert setup.first_break == 0 and not setup.doubles
+    kiosk.tap("doubles")
+    kiosk.tap("break_2")
+    kiosk.tap("limit_none")  # quarter-final on: no board limit (law 56)
+    kiosk.tap("limit_8")
+    kiosk.tap("limit_none")
+    kiosk.tap("stroke_10")
+    kiosk.tap("stroke_15")
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    session = screen.session
+    header = session.journal.match(session.match_id).header
+    assert header["first_break"] == "Player C" and len(header["players"]) == 4
+    assert header.get("board_limit") is None
+    assert session.timers.settings.length("stroke") == 15.0
+    assert screen.title == "Game 1 · Board 1 · ICF"  # no "/8"
+    kiosk.tap("confirm")  # Player C's break pockets nothing: Player D's turn
+    kiosk.tap("foul")
+    kiosk.tap("pick_2")  # Player C, not at turn: a technical foul (law 63)
+    assert _confirmed(screen)[-1] == {"event": "foul", "by": "Player C"}
+    kiosk.tap("concede")
+    kiosk.tap("pick_3")  # Player D concedes for the side
+    assert session.view.state.winner == "Player A & Player C"
+    assert screen.banner == "Player A & Player C wins the match"
+    kiosk.tap("undo")
+    assert session.view.state.winner is None and len(_confirmed(screen)) == 2
