@@ -334,7 +334,7 @@ def classify_soft(
             core = np.zeros_like(mask)
             core[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, _DISC9)
             flat[sel[core.ravel()[sel] > 0]] = BLACK
-    _fill_rings(cls, q)
+    _fill_rings(cls, q, ref.red_ink)
     strength = np.minimum(1.0, dc * (0.5 / settings.chroma) + np.abs(q - 1.0) * 2.0)
     # On a line, anything dark may be the line or a black coin; on a red dot,
     # anything red may be the dot or the queen.
@@ -348,9 +348,10 @@ def classify_soft(
     return cls, strength
 
 
-def _fill_rings(cls: Array, q: Array) -> None:
+def _fill_rings(cls: Array, q: Array, dots: Array) -> None:
     """Coin-sized holes of board ringed by changed pixels, a little brighter than
-    the board: a pale coin under glare (a printed dot ringed by ink is not brighter)."""
+    the board: a pale coin under glare. Not a printed red dot (`dots`), the size of
+    a coin and ringed by ink, whose red may saturate the camera and seem brighter."""
     # Holes: board pixels the flood from the border does not reach.
     outside = np.pad((cls == BOARD).astype(np.uint8), 1, constant_values=1)
     cv2.floodFill(outside, None, (0, 0), 2)
@@ -370,11 +371,12 @@ def _fill_rings(cls: Array, q: Array) -> None:
             continue
         box = slice(y0 + y, y0 + y + bh), slice(x0 + x, x0 + x + bw)
         inside = labels[y : y + bh, x : x + bw] == i
-        if float(q[box][inside].mean()) > 1.03:
+        if float(q[box][inside].mean()) > 1.03 and dots[box][inside].mean() < 0.5:
             cls[box][inside] = WHITE
 
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
+_SQUARE5 = np.ones((5, 5), np.uint8)
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
@@ -443,37 +445,87 @@ def _grow(mask: Array, r: float) -> Array:
     return grown
 
 
-def _coins_beside(own: Array, fat: Array, striker: bool = False) -> Array:
+def _coins_beside(own: Array, fat: Array, lines: Array, striker: bool = False) -> Array:
     """The pieces of `own` (pixels of a coin's colour) reaching into a hand's pixels
-    `fat` that are each one coin (or, if `striker`, the striker, law I इ): as deep
-    as one, not deeper, and no bigger."""
-    pieces = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_OPEN, _DISC5)
+    `fat` that are one coin (or, if `striker`, the striker, law I इ) each: as deep as
+    one, not deeper, and no bigger; and, of larger pieces (coins touching each other
+    and the hand), the coins in them (see _coins_in). The printed `lines` count as
+    neither hand nor board around a piece: they run under both."""
+    # A line across a coin cuts its colour in two: the line's pixels between
+    # pixels of the colour are the coin's.
+    px = own.astype(np.uint8)
+    px |= (cv2.morphologyEx(px, cv2.MORPH_CLOSE, _SQUARE5) > 0) & lines
+    pieces = cv2.morphologyEx(px, cv2.MORPH_OPEN, _DISC5)
     keep: Array = np.zeros(own.shape, bool)
     n, labels, stats = _label(pieces)
     sizes = (R_COIN, R_STRIKER) if striker else (R_COIN,)
+    hand = fat & ~own
     for i in range(1, n):
         x, y, w, h, area = stats[i]
+        if area < 0.6 * A_COIN:
+            continue
+        piece = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        if not fat[y : y + h, x : x + w][piece > 0].any():
+            continue
+        one = False
         for r in sizes:
             # From 0.6 of a coin and 0.65 of its depth: a line across a coin and its
             # side in the hand's shadow leave that little of its colour in one piece.
             a = math.pi * r * r
             if not 0.6 * a <= area <= 1.25 * a or max(w, h) > 2.4 * r:
                 continue
-            piece = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-            if not fat[y : y + h, x : x + w][piece > 0].any():
-                break
             depth = float(cv2.distanceTransform(np.pad(piece, 1), cv2.DIST_L2, 5).max())
             if not 0.65 * r <= depth <= 1.2 * r:
                 continue
             # Beside the hand, not in it: most of the ring around the piece is not hand
             # (a knuckle or a fingertip of the coin's colour is mostly ringed by the hand).
+            one = True
             cx, cy = x + w / 2.0, y + h / 2.0
             win, d2 = _disc(fat.shape, cx, cy, r + 7.0)
-            ring = (d2 <= (r + 7.0) ** 2) & (d2 > (r + 2.0) ** 2)
-            if float(fat[win][ring].mean()) < 0.5:
+            ring = (d2 <= (r + 7.0) ** 2) & (d2 > (r + 2.0) ** 2) & ~lines[win]
+            if np.count_nonzero(fat[win] & ring) < 0.5 * np.count_nonzero(ring):
                 keep[y : y + h, x : x + w] |= piece > 0
             break
+        if not one and area <= 4.5 * A_COIN:
+            keep[y : y + h, x : x + w] |= _coins_in(piece, hand, (x, y), striker)
     return keep
+
+
+def _coins_in(piece: Array, hand: Array, at: tuple[int, int], striker: bool) -> Array:
+    """The coins in a piece of a coin's colour a few coins big that touches a hand
+    (coins touching each other in its shadow): discs taken at the deepest point in
+    turn while it is as deep as a coin and no deeper than a piece can be, each kept
+    if mostly of the colour and not mostly ringed by the hand (`hand`, the whole
+    view's; the piece's box starts at `at`)."""
+    pad = 9
+    x, y = at
+    h, w = piece.shape
+    mask = np.pad(piece, pad)
+    around = np.zeros(mask.shape, bool)
+    y0, x0 = max(0, y - pad), max(0, x - pad)
+    src = hand[y0 : y + h + pad, x0 : x + w + pad]
+    around[
+        y0 - (y - pad) : y0 - (y - pad) + src.shape[0],
+        x0 - (x - pad) : x0 - (x - pad) + src.shape[1],
+    ] = src
+    keep = np.zeros(mask.shape, bool)
+    deepest = 1.2 * (R_STRIKER if striker else R_COIN)
+    for _ in range(6):
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        peak = float(dist.max())
+        if not 0.65 * R_COIN <= peak <= deepest:
+            break
+        py, px = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        r = R_STRIKER if striker and peak > (R_COIN + R_STRIKER) / 2 else R_COIN
+        win, d2 = _disc(mask.shape, float(px), float(py), r + 7.0)
+        disc = d2 <= (r + 1.0) ** 2
+        ring = (d2 <= (r + 7.0) ** 2) & (d2 > (r + 2.0) ** 2)
+        full = np.count_nonzero(mask[win] & (d2 <= r * r)) >= 0.6 * math.pi * r * r
+        if full and float(around[win][ring].mean()) < 0.5:
+            keep[win] |= disc & (mask[win] > 0)
+        mask[win][disc] = 0
+    kept: Array = keep[pad:-pad, pad:-pad]
+    return kept
 
 
 Window = tuple[slice, slice]
@@ -573,7 +625,10 @@ def _fit_discs(
     region = _fill_holes(region)
     mask = region.copy()
     full = region.copy()
-    explained = (full > 0) | seen  # what counts towards a disc's confidence
+    # What counts towards a disc's confidence: its colour and its rim, and for a
+    # black coin the print it may lie on. A white coin or the queen hides the print,
+    # so a printed circle beside one (law I अ.6) is not more of it.
+    explained = ((full > 0) if colour == "black" else (real > 0)) | seen
     out: list[tuple[str, float, float, float]] = []
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     peak = float(dist.max())
@@ -736,7 +791,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         # A coin touching the hand: a piece of the coin's colour alone as deep as a
         # coin and no bigger is the coin, not the hand (a dark palm's black patches
         # are deeper or bigger).
-        fat &= ~_coins_beside(cls == klass, fat, klass == WHITE)
+        fat &= ~_coins_beside(cls == klass, fat, cls == INK, klass == WHITE)
         occlusion[fat] = 255
         cls[fat] = OTHER
     ink, red_ink = cls == INK, cls == RED_INK
@@ -774,7 +829,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
             x1, y1 = min(cls.shape[1], x + w + p), min(cls.shape[0], y + h + p)
             region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
             sub = cls[y0:y1, x0:x1]
-            own = _fill_holes(region & (sub == klass))
+            own = _fill_holes(region & own_px[y0:y1, x0:x1])
             parts.append((x0, y0, x1, y1, region, sub, own))
         forced = _striker_part(parts) if klass == WHITE else None
         if forced is not None:
