@@ -687,7 +687,11 @@ def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bo
     striker-sized disc there is nearly all light (lines cutting the striker make it
     shallow). Either way the ring just outside a striker there must be mostly
     clear: around the middle of three coins touching in a triangle (as deep as a
-    striker once the gap between them fills) it runs through the coins."""
+    striker once the gap between them fills) it runs through the coins. And the
+    region must hold more light than a coin (`area`, its own colour's pixels): the
+    base lines either side of a coin between them make it look as deep as more."""
+    if area < 1.3 * A_COIN:
+        return False
     win, d2 = _disc(mask.shape, float(px), float(py), R_STRIKER + 3.0)
     if peak >= 0.96 * R_STRIKER:  # no coin, nor the gap of three, is this deep
         return True
