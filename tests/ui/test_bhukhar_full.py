@@ -130,3 +130,29 @@ def test_bhukhar_full_entry_with_a_meld_still_open_is_not_entered(kiosk: Kiosk) 
     assert screen.cards[0].empty
     kiosk.tap("take_back")  # the clear is taken back too
     assert screen.cards[0].laying == ("JH", "QH", "KH")
+
+
+def test_bhukhar_cards_panel_fits_an_800x480_screen(kiosk: Kiosk) -> None:
+    from kivy.core.window import Window
+
+    from .harness import pump
+
+    kiosk.tap("bhukhar")
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    kiosk.tap(screen.ids.side_1.ids.full)
+    kiosk.tap(screen.ids.side_1.ids.cards)
+    Window.size = (800, 480)
+    try:
+        pump(10)
+        buttons = screen.ids.card_grid.buttons
+        for w in [*buttons.values(), *(screen.ids[i] for i in ("take_back", "cards_done"))]:
+            x, y = w.to_window(w.x, w.y)
+            assert x >= 0 and x + w.width <= 800 and y >= 0 and y + w.height <= 480
+            assert w.height >= 36, f"{w.text} is {w.height:.0f} px high: too small to tap"
+        _meld(kiosk, screen, "10H", "JH", "QH")
+        assert screen.cards[1].licence == (("10H", "JH", "QH"),)
+        kiosk.shot("bhukhar_cards_800x480")
+    finally:
+        Window.size = (1024, 600)
+        pump(10)
