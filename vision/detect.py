@@ -654,8 +654,13 @@ def _fit_discs(
             and striker_left[0]
             and _striker_here(mask, peak, int(px), int(py), own_area)
         ):
-            name, r = "striker", R_STRIKER
-            striker_left[0] = False
+            # The deepest point may be the gap of the striker and coins touching in
+            # a triangle: the striker is where its disc fits with the least around it.
+            at = _striker_centre(mask, dist)
+            if at is not None:
+                name, r = "striker", R_STRIKER
+                striker_left[0] = False
+                px, py = at
         cx, cy = _refine(soft, weight, float(px), float(py), r, wild)
         conf = _disc_share(explained, cx, cy, r)
         if conf >= settings.min_confidence:
@@ -704,6 +709,34 @@ def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bo
     if peak < 0.8 * R_COIN or area > 2.95 * A_COIN:
         return False
     return _disc_share(mask > 0, float(px), float(py), R_STRIKER) >= 0.88
+
+
+_STRIKER_DISC = cv2.getStructuringElement(
+    cv2.MORPH_ELLIPSE, (2 * round(R_STRIKER) + 1, 2 * round(R_STRIKER) + 1)
+).astype(np.float32)
+_STRIKER_RING = cv2.getStructuringElement(
+    cv2.MORPH_ELLIPSE, (2 * round(R_STRIKER) + 9,) * 2
+).astype(np.float32) - np.pad(
+    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(R_STRIKER) + 3,) * 2), 3
+).astype(np.float32)
+
+
+def _striker_centre(mask: Array, dist: Array) -> tuple[int, int] | None:
+    """Where in a light region the striker lies: of the points as deep as most of
+    it, where a striker's disc is nearly all light and the ring just around it
+    (1.5-4 px out) is the least crowded; None if every such ring is mostly light
+    (the middle of coins packed together, not the striker beside them)."""
+    m = (mask > 0).astype(np.float32)
+    fit = cv2.filter2D(m, -1, _STRIKER_DISC / _STRIKER_DISC.sum(), borderType=cv2.BORDER_CONSTANT)
+    crowd = cv2.filter2D(m, -1, _STRIKER_RING / _STRIKER_RING.sum(), borderType=cv2.BORDER_CONSTANT)
+    ok = (dist >= 0.8 * R_STRIKER) & (fit >= 0.9)
+    if not ok.any():
+        return None
+    score = np.where(ok, crowd, np.inf)
+    y, x = np.unravel_index(int(np.argmin(score)), score.shape)
+    if float(score[y, x]) > 0.6:
+        return None
+    return int(x), int(y)
 
 
 def _striker_part(parts: list[tuple[int, int, int, int, Array, Array, Array]]) -> int | None:

@@ -303,3 +303,14 @@ def test_detect_white_coin_between_the_base_lines_is_not_the_striker(
     scene = S.random_scene(seed, difficulty)
     view, _ = detect_as_benchmark(scene, seed)
     assert view.counts() == truth_counts(scene)
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(20850, 2), (60065, 1), (60729, 1)])
+def test_detect_striker_touching_two_white_coins_in_a_triangle(seed: int, difficulty: int) -> None:
+    # The striker (law I इ, 41.3 mm) and two white coins all touching: the gap
+    # between the three fills and is as deep as the striker, but the striker is
+    # where its disc fits with the least of the others around it.
+    scene = S.random_scene(seed, difficulty)
+    view, _ = detect_as_benchmark(scene, seed)
+    assert view.counts() == truth_counts(scene)
+    assert max(match_errors(scene, view)) < 3.0
