@@ -647,13 +647,10 @@ def _fit_discs(
     for _ in range(40):
         if peak < settings.min_peak * R_COIN:
             break
-        py, px = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        iy, ix = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        px, py = int(ix), int(iy)
         name, r = colour, R_COIN
-        if (
-            colour == "white"
-            and striker_left[0]
-            and _striker_here(mask, peak, int(px), int(py), own_area)
-        ):
+        if colour == "white" and striker_left[0] and _striker_here(mask, peak, px, py, own_area):
             # The deepest point may be the gap of the striker and coins touching in
             # a triangle: the striker is where its disc fits with the least around it.
             at = _striker_centre(mask, dist)
