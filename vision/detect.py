@@ -69,6 +69,9 @@ class Settings:
     white_min: float = 0.72  # brightness ratio a white coin's pixels reach at least
     min_peak: float = 0.62  # least depth of a coin, in coin radii
     min_confidence: float = 0.5  # least share of a disc of its colour (or its rim)
+    # A red dot (law I अ.4 ख) in a hand's shadow can make a part-red disc on it; the
+    # queen on a dot shows her red over more of hers.
+    min_queen_on_dot: float = 0.6
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
     hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
 
@@ -160,7 +163,7 @@ class Reference:
         # centre circle (law I अ.4, अ.6), so a black coin on them is judged against the
         # plywood too.
         self.light: Array = cv2.morphologyEx(
-            self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (19, 19))
+            self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25))
         )
         self.printed: Array = self.intensity < 0.85 * self.light
         c = self.chroma
@@ -423,6 +426,11 @@ _RED_DOTS = _red_dots()
 R_DOT = B.BASE_RED_D_MM / 2 * B.SCALE
 
 
+def _on_a_dot(cx: float, cy: float) -> bool:
+    """Whether a point of the top view is within 4 px (8 mm) of a red dot's centre."""
+    return any((u - cx) ** 2 + (v - cy) ** 2 <= 4.0**2 for u, v in _RED_DOTS)
+
+
 def _a_dot_covered(cls: Array, cx: float, cy: float) -> bool:
     """Whether a white disc is only a red dot covered by something pale (a hand's
     skin is near the plywood's colour, so only the dot shows the change): it sits
@@ -445,7 +453,9 @@ def _grow(mask: Array, r: float) -> Array:
     return grown
 
 
-def _coins_beside(own: Array, fat: Array, lines: Array, striker: bool = False) -> Array:
+def _coins_beside(
+    own: Array, fat: Array, lines: Array, bare: Array, striker: bool = False
+) -> Array:
     """The pieces of `own` (pixels of a coin's colour) reaching into a hand's pixels
     `fat` that are one coin (or, if `striker`, the striker, law I इ) each: as deep as
     one, not deeper, and no bigger; and, of larger pieces (coins touching each other
@@ -487,27 +497,23 @@ def _coins_beside(own: Array, fat: Array, lines: Array, striker: bool = False) -
                 keep[y : y + h, x : x + w] |= piece > 0
             break
         if not one and area <= 4.5 * A_COIN:
-            keep[y : y + h, x : x + w] |= _coins_in(piece, hand, (x, y), striker)
+            pad = 9  # room for the ring around a disc
+            y0, x0 = max(0, y - pad), max(0, x - pad)
+            box = slice(y0, y + h + pad), slice(x0, x + w + pad)
+            mask = np.zeros(keep[box].shape, np.uint8)
+            mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = piece
+            keep[box] |= _coins_in(mask, hand[box], bare[box], striker)
     return keep
 
 
-def _coins_in(piece: Array, hand: Array, at: tuple[int, int], striker: bool) -> Array:
-    """The coins in a piece of a coin's colour a few coins big that touches a hand
-    (coins touching each other in its shadow): discs taken at the deepest point in
-    turn while it is as deep as a coin and no deeper than a piece can be, each kept
-    if mostly of the colour and not mostly ringed by the hand (`hand`, the whole
-    view's; the piece's box starts at `at`)."""
-    pad = 9
-    x, y = at
-    h, w = piece.shape
-    mask = np.pad(piece, pad)
-    around = np.zeros(mask.shape, bool)
-    y0, x0 = max(0, y - pad), max(0, x - pad)
-    src = hand[y0 : y + h + pad, x0 : x + w + pad]
-    around[
-        y0 - (y - pad) : y0 - (y - pad) + src.shape[0],
-        x0 - (x - pad) : x0 - (x - pad) + src.shape[1],
-    ] = src
+def _coins_in(mask: Array, hand: Array, bare: Array, striker: bool) -> Array:
+    """The coins in a piece of a coin's colour (`mask`, in a window around it) a few
+    coins big that touches a hand (coins touching each other in its shadow): discs
+    taken at the deepest point in turn while it is as deep as a coin and no deeper
+    than a piece can be, each kept if mostly of the colour, not mostly ringed by the
+    `hand` and with some `bare` board around it (in a dark sleeve, patches of a
+    coin's colour are ringed by the sleeve's other colours, not by the board)."""
+    mask = mask.copy()
     keep = np.zeros(mask.shape, bool)
     deepest = 1.2 * (R_STRIKER if striker else R_COIN)
     for _ in range(6):
@@ -521,11 +527,10 @@ def _coins_in(piece: Array, hand: Array, at: tuple[int, int], striker: bool) -> 
         disc = d2 <= (r + 1.0) ** 2
         ring = (d2 <= (r + 7.0) ** 2) & (d2 > (r + 2.0) ** 2)
         full = np.count_nonzero(mask[win] & (d2 <= r * r)) >= 0.6 * math.pi * r * r
-        if full and float(around[win][ring].mean()) < 0.5:
+        if full and hand[win][ring].mean() < 0.5 and bare[win][ring].mean() >= 0.2:
             keep[win] |= disc & (mask[win] > 0)
         mask[win][disc] = 0
-    kept: Array = keep[pad:-pad, pad:-pad]
-    return kept
+    return keep
 
 
 Window = tuple[slice, slice]
@@ -825,7 +830,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
         # A coin touching the hand: a piece of the coin's colour alone as deep as a
         # coin and no bigger is the coin, not the hand (a dark palm's black patches
         # are deeper or bigger).
-        fat &= ~_coins_beside(cls == klass, fat, cls == INK, klass == WHITE)
+        bare = (cls == BOARD) | (cls == INK) | (cls == RED_INK)
+        fat &= ~_coins_beside(cls == klass, fat, cls == INK, bare, klass == WHITE)
         occlusion[fat] = 255
         cls[fat] = OTHER
     ink, red_ink = cls == INK, cls == RED_INK
@@ -933,6 +939,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
             ):
                 continue
         if name == "white" and _a_dot_covered(cls, cx, cy):
+            continue
+        if name == "queen" and conf < settings.min_queen_on_dot and _on_a_dot(cx, cy):
             continue
         x_mm, y_mm = B.top_to_mm(cx, cy)
         if not B.on_surface(x_mm, y_mm):
