@@ -655,14 +655,21 @@ def _fit_discs(
         iy, ix = np.unravel_index(int(np.argmax(dist)), dist.shape)
         px, py = int(ix), int(iy)
         name, r = colour, R_COIN
-        if colour == "white" and striker_left[0] and _striker_here(mask, peak, px, py, own_area):
-            # The deepest point may be the gap of the striker and coins touching in
-            # a triangle: the striker is where its disc fits with the least around it.
-            at = _striker_centre(mask, dist)
-            if at is not None:
-                name, r = "striker", R_STRIKER
-                striker_left[0] = False
-                px, py = at
+        if colour == "white" and striker_left[0]:
+            # Judged on the light pixels alone: the base lines beside coins (wild
+            # pixels of the region) would make them look as deep as the striker.
+            light = ((mask > 0) & (real > 0)).astype(np.uint8)
+            ldist = cv2.distanceTransform(light, cv2.DIST_L2, 5)
+            ly, lx = np.unravel_index(int(np.argmax(ldist)), ldist.shape)
+            if _striker_here(light, float(ldist[ly, lx]), int(lx), int(ly), own_area):
+                # The deepest point may be the gap of the striker and coins touching
+                # in a triangle: the striker is where its disc fits with the least
+                # around it.
+                at = _striker_centre(light, ldist)
+                if at is not None:
+                    name, r = "striker", R_STRIKER
+                    striker_left[0] = False
+                    px, py = at
         cx, cy = _refine(soft, weight, float(px), float(py), r, wild)
         conf = _disc_share(explained, cx, cy, r)
         if conf >= settings.min_confidence:
