@@ -71,7 +71,7 @@ class Settings:
     min_confidence: float = 0.5  # least share of a disc of its colour (or its rim)
     # A red dot (law I अ.4 ख) in a hand's shadow can make a part-red disc on it; the
     # queen on a dot shows her red over more of hers.
-    min_queen_on_dot: float = 0.6
+    min_queen_on_dot: float = 0.7
     occluder_area: float = 2.5  # "other" regions larger than this many coins hide what is under
     hand_mm: float = 58.0  # anything this thick (of a coin's colour and unknown) is a hand
 

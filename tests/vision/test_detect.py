@@ -330,9 +330,11 @@ def test_detect_black_coin_over_a_base_circle_corner_is_counted(seed: int, diffi
     assert view.counts() == truth_counts(scene)
 
 
-def test_detect_red_dot_in_a_hands_shadow_is_not_the_queen() -> None:
+@pytest.mark.parametrize("seed", [40003, 80347, 80563])
+def test_detect_red_dot_in_a_hands_shadow_is_not_the_queen(seed: int) -> None:
     # A hand's shadow over a red dot (law I अ.4 ख) turns part of it a deeper red:
-    # that part-red disc on the dot is not the queen. (Board 40003 of the benchmark.)
-    scene = S.random_scene(40003, 3)
-    view, _ = detect_as_benchmark(scene, 40003)
+    # that part-red disc on the dot is not the queen, who shows her red over more of
+    # hers. (Boards of the benchmark with a hand.)
+    scene = S.random_scene(seed, 3)
+    view, _ = detect_as_benchmark(scene, seed)
     assert view.count("queen") == truth_counts(scene)["queen"]
