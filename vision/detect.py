@@ -682,19 +682,11 @@ def _fit_discs(
     # then between the coins and the greedy split finds too few. The region's own
     # area says how many coins it holds; when that is more, share the region out
     # between that many centres (Lloyd's iterations from the greedy ones).
-    # With the striker found, the coins share out what is left of the region.
     coins = [d for d in out if d[0] != "striker"]
-    striker = [d for d in out if d[0] == "striker"]
-    if striker:
-        _, sx, sy, _ = striker[0]
-        win, d2 = _disc(full.shape, sx, sy, R_STRIKER + 1.0)
-        full, real = full.copy(), real.copy()
-        full[win][d2 <= (R_STRIKER + 1.0) ** 2] = 0
-        real[win][d2 <= (R_STRIKER + 1.0) ** 2] = 0
     n_area = round(float(np.count_nonzero(real)) / (1.04 * A_COIN))
-    if n_area > len(coins) and n_area <= 12:
-        centres = _share(full, [(d[1], d[2]) for d in coins], n_area)
-        out = striker
+    if len(coins) == len(out) and n_area > len(out) and n_area <= 12:
+        centres = _share(full, [(d[1], d[2]) for d in out], n_area)
+        out = []
         for cx, cy in centres:
             cx, cy = _refine(soft, weight, cx, cy, R_COIN, wild)
             conf = _disc_share(explained, cx, cy, R_COIN)

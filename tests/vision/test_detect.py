@@ -338,17 +338,3 @@ def test_detect_red_dot_in_a_hands_shadow_is_not_the_queen(seed: int) -> None:
     scene = S.random_scene(seed, 3)
     view, _ = detect_as_benchmark(scene, seed)
     assert view.count("queen") == truth_counts(scene)["queen"]
-
-
-@pytest.mark.parametrize(("seed", "difficulty"), [(80829, 1), (60863, 3)])
-def test_detect_white_coins_touching_the_striker_share_what_is_left(
-    seed: int, difficulty: int
-) -> None:
-    # The striker and white coins touching it and each other: once the striker is
-    # found, the white coins share out what is left of the region by its area, as
-    # coins touching in a triangle do (not one disc between two coins).
-    scene = S.random_scene(seed, difficulty)
-    view, mask = detect_as_benchmark(scene, seed)
-    assert visible_missed(scene, view, mask) == []
-    for colour, n in truth_counts(scene).items():
-        assert view.count(colour) <= n
