@@ -448,8 +448,15 @@ def _a_dot_covered(cls: Array, cx: float, cy: float) -> bool:
 def _grow(mask: Array, r: float) -> Array:
     """The pixels within r of a set pixel (a round dilation; a distance transform is
     much faster than a large elliptic kernel)."""
-    dist = cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 3)
-    grown: Array = dist <= r
+    grown: Array = np.zeros(mask.shape, bool)
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    if w == 0:
+        return grown
+    # Only the box around the set pixels, widened by r, can be reached.
+    m = math.ceil(r) + 1
+    box = slice(max(0, y - m), y + h + m), slice(max(0, x - m), x + w + m)
+    dist = cv2.distanceTransform((mask[box] == 0).astype(np.uint8), cv2.DIST_L2, 3)
+    grown[box] = dist <= r
     return grown
 
 
