@@ -200,9 +200,14 @@ def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     if n < 2:
         raise CalibrationError("no playing surface found: the image has no light area")
-    # The component under the image centre, else the largest.
-    centre_label = int(labels[h // 2, w // 2])
-    label = centre_label if centre_label else 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    # The component most of the image's middle lies in (the board is under the
+    # camera; its very centre may be the red centre circle, law I अ.6, darker than
+    # the threshold), else the largest.
+    middle = labels[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3].ravel()
+    counts = np.bincount(middle[middle > 0], minlength=n)
+    label = (
+        int(np.argmax(counts)) if counts.any() else 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    )
     area = int(stats[label, cv2.CC_STAT_AREA])
     if area < 0.1 * h * w:
         raise CalibrationError(f"no playing surface found: the largest light area is {area} px")

@@ -88,3 +88,14 @@ def test_calibration_of_an_image_without_a_board_is_refused() -> None:
     noise = np.random.default_rng(0).integers(0, 60, (480, 640, 3)).astype(np.uint8)
     with pytest.raises(CalibrationError, match="no playing surface"):
         auto_calibrate(noise)
+
+
+def test_calibration_when_the_image_centre_is_the_red_centre_circle() -> None:
+    # Law I अ.6: the centre circle is red, darker than the plywood. With the board
+    # straight under the camera it sits on the image's centre pixel; the surface is
+    # the light area most of the image's middle lies in, not the light cloth around
+    # the frame. (Board 100734 of the benchmark: a busy light cloth.)
+    scene = S.empty(S.random_scene(100734, 2))
+    cal = auto_calibrate(S.render(scene))
+    for (x, y), (tx, ty) in zip(cal.pockets, S.pocket_centres_image(scene.look), strict=True):
+        assert math.hypot(x - tx, y - ty) < TRUTH_TOL_PX
