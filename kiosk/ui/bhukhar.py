@@ -5,13 +5,17 @@ round timer (rule 10: 30 to 35 minutes, warnings, time called, rule 16.3) and ea
 game (rules 13, 18, 19) are checked by the rules, written to the session record and
 synced before this screen shows them. Each team's part of a game is entered as totals
 (table and hand points) or in full (every meld's cards and the cards in hand, tapped on a
-52-card panel: kiosk/ui/bhukhar_cards.py). The screen only gathers the umpire's choices
-and shows what the table answers; a refused game keeps everything entered so far.
+52-card panel: kiosk/ui/bhukhar_cards.py), with the player who laid the team's licence
+(rule 17.1 bars a player who showed a false licence from laying it). Rule 17's penalties
+are added on a panel of their own and listed on the screen before the game is entered.
+The screen only gathers the umpire's choices and shows what the table answers; a refused
+game keeps everything entered so far.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from kivy.properties import (
@@ -27,7 +31,18 @@ from kivy.uix.screenmanager import Screen
 from kiosk.clocks.patterns import Pattern
 from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
 from kiosk.rules.bhukhar.record import SessionError
-from kiosk.rules.bhukhar.scoresheet import End, Game, ScoreError, Sheet, TotalsSheet
+from kiosk.rules.bhukhar.scoresheet import (
+    FALSE_LICENCE_AWARD,
+    PENALTY_POINTS,
+    End,
+    Game,
+    GameResult,
+    Penalty,
+    PenaltyKind,
+    ScoreError,
+    Sheet,
+    TotalsSheet,
+)
 from kiosk.ui.bhukhar_cards import (
     ALL_CARDS,
     RED_SUITS,
@@ -41,7 +56,49 @@ from kiosk.ui.widgets import BigButton
 ENDS = (End.OUT, End.STOCK, End.TIME)
 END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
 TEAM_IDS = "ABCDEF"
+#: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
+#: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
+PENALTY_WORDS = {
+    PenaltyKind.SIGNAL: "Signalling a partner (8, 17.4)",
+    PenaltyKind.ASK: "Asking a hand size out of turn (15, 17.3)",
+    PenaltyKind.UNFAIR: "Unfair play (17.5)",
+    PenaltyKind.FALSE_LICENCE: "False licence (17.1)",
+}
+PENALTY_SHORT = {
+    PenaltyKind.SIGNAL: "signal",
+    PenaltyKind.ASK: "ask",
+    PenaltyKind.UNFAIR: "unfair",
+    PenaltyKind.FALSE_LICENCE: "false licence",
+}
 _T = TypeVar("_T")
+
+
+def penalty_points(kind: PenaltyKind, other: str) -> str:
+    """What a penalty does to the scores: "-50", or "+100 to B" for a false licence."""
+    if kind is PenaltyKind.FALSE_LICENCE:
+        return f"+{FALSE_LICENCE_AWARD} to {other}"
+    return f"-{PENALTY_POINTS[kind]}"
+
+
+def penalty_line(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+    """One penalty in words, for the panel's list: "B: Asking ... (15, 17.3), B2: -50"."""
+    who = f", {player}" if player else ""
+    return f"{team}: {PENALTY_WORDS[kind]}{who}: {penalty_points(kind, other)}"
+
+
+def penalty_short(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+    """One penalty in a few words, for the game's line: "B ask (B2) -50"."""
+    who = f" ({player})" if player else ""
+    return f"{team} {PENALTY_SHORT[kind]}{who} {penalty_points(kind, other)}"
+
+
+def result_words(table_no: int, result: GameResult) -> str:
+    """The entered game's line: each team's total, its penalties when any, master points."""
+    parts = []
+    for s in result.scores:
+        pen = f" (penalties {s.penalties:+d})" if s.penalties else ""
+        parts.append(f"{s.team}: {s.total} pts{pen}, {s.master} master")
+    return f"Table {table_no} entered. " + "; ".join(parts)
 
 
 class BhukharSetupScreen(Screen):
@@ -118,6 +175,18 @@ class BhukharScreen(Screen):
     cards_lines = StringProperty("")
     cards_message = StringProperty("")
     can_take_back = BooleanProperty(False)
+    # who laid each side's licence: an index into that side's players, -1 not named
+    licence_by = ListProperty([-1, -1])
+    side_players = ListProperty([["", "", ""], ["", "", ""]])
+    # rule 17's penalties of the game: [side, kind value, player index or -1] each
+    penalties = ListProperty([])
+    penalty_summary = StringProperty("No penalties (rule 17)")
+    pen_open = BooleanProperty(False)
+    pen_side = NumericProperty(0)
+    pen_kind = StringProperty("")  # a PenaltyKind value, "" before one is chosen
+    pen_player = NumericProperty(-1)
+    pen_lines = StringProperty("")
+    pen_message = StringProperty("")
 
     def __init__(self, sound: Callable[[Pattern], None] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
@@ -125,13 +194,18 @@ class BhukharScreen(Screen):
         self.cards: list[CardsEntry] = [CardsEntry(), CardsEntry()]
         #: Earlier states of each side's cards, for "Take back" (newest last).
         self._history: list[list[CardsEntry]] = [[], []]
+        self._rosters: dict[str, list[str]] = {}
 
     def attach(self, table: BhukharTable) -> None:
-        if table is not self.table:  # another session: no cards of the last one's game
+        if table is not self.table:  # another session: nothing of the last one's game
             self._reset_cards()
+            self.licence_by = [-1, -1]
+            self.penalties = []
         self.table = table
+        self._rosters = {t.id: list(t.players) for t in table.session.start.teams}
         self.team_ids = [t.id for t in table.session.start.teams]
         self.pair = [0, 1]
+        self._show_players()
         self._show_standings()
         self.follow(table.clock())
 
@@ -179,6 +253,7 @@ class BhukharScreen(Screen):
             choice = (choice + 1) % len(self.team_ids)
         pair[side] = choice
         self.pair = pair
+        self._show_players()
 
     def step(self, what: str, side: int, delta: int) -> None:
         """Table or hand points of one side of the pair, by `delta` (never below 0)."""
@@ -202,6 +277,87 @@ class BhukharScreen(Screen):
 
     def cycle_closed(self) -> None:
         self.closed_by = 1 - int(self.closed_by)
+
+    def choose_licence_by(self, side: int, player: int) -> None:
+        """Who laid this side's licence (rule 17.1); tapping the chosen player again
+        takes the name off."""
+        values = list(self.licence_by)
+        values[side] = -1 if values[side] == player else player
+        self.licence_by = values
+
+    def _ids(self) -> list[str]:
+        return [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
+
+    def _show_players(self) -> None:
+        """The players of the two teams in the pair, for the chips naming them."""
+        self.side_players = [self._rosters.get(t, ["", "", ""]) for t in self._ids()]
+        self._show_penalties()
+
+    # -- rule 17's penalties -------------------------------------------------------------
+    def open_penalties(self) -> None:
+        self.pen_kind = ""
+        self.pen_player = -1
+        self.pen_message = ""
+        self.pen_open = True
+        self._show_penalties()
+
+    def close_penalties(self) -> None:
+        self.pen_open = False
+
+    def choose_pen_side(self, side: int) -> None:
+        if side != self.pen_side:
+            self.pen_side = side
+            self.pen_player = -1  # the other team's players
+        self.pen_message = ""
+
+    def choose_pen_kind(self, kind: str) -> None:
+        self.pen_kind = PenaltyKind(kind).value
+        self.pen_message = ""
+
+    def choose_pen_player(self, player: int) -> None:
+        self.pen_player = player
+        self.pen_message = ""
+
+    def add_penalty(self) -> None:
+        """The chosen penalty onto the game's list. Nothing is added until a penalty is
+        chosen, and the choice is cleared after each, so a second tap adds nothing."""
+        if not self.pen_kind:
+            self.pen_message = "Choose the penalty first (rule 17): nothing added"
+            return
+        self.penalties = [
+            *self.penalties,
+            [int(self.pen_side), self.pen_kind, int(self.pen_player)],
+        ]
+        self.pen_kind = ""
+        self.pen_player = -1
+        self.pen_message = ""
+        self._show_penalties()
+
+    def take_back_penalty(self) -> None:
+        if self.penalties:
+            self.penalties = list(self.penalties)[:-1]
+            self.pen_message = ""
+            self._show_penalties()
+
+    def _penalty_parts(self) -> list[tuple[str, str, PenaltyKind, str | None]]:
+        ids = self._ids()
+        parts = []
+        for side, kind, player in self.penalties:
+            name = self.side_players[side][player] if player >= 0 else None
+            parts.append((ids[side], ids[1 - side], PenaltyKind(kind), name))
+        return parts
+
+    def _show_penalties(self) -> None:
+        parts = self._penalty_parts()
+        self.pen_lines = (
+            "\n".join(f"{n}. {penalty_line(*p)}" for n, p in enumerate(parts, 1))
+            or "No penalties in this game"
+        )
+        self.penalty_summary = (
+            "Penalties: " + " · ".join(penalty_short(*p) for p in parts)
+            if parts
+            else "No penalties (rule 17)"
+        )
 
     # -- the full entry -----------------------------------------------------------------
     def toggle_full(self, side: int) -> None:
@@ -269,20 +425,36 @@ class BhukharScreen(Screen):
         self._show_cards()
 
     def _sheet(self, side: int, team: str) -> Sheet:
+        by = self.side_players[side][self.licence_by[side]] if self.licence_by[side] >= 0 else None
+        sheet: Sheet
         if self.full[side]:
-            return self.cards[side].sheet(team)
-        return TotalsSheet(bool(self.licence[side]), int(self.points[side]), int(self.hand[side]))
+            sheet = replace(self.cards[side].sheet(team), licence_by=by)
+        else:
+            sheet = TotalsSheet(
+                bool(self.licence[side]), int(self.points[side]), int(self.hand[side]), by
+            )
+        if by is not None and not sheet.has_licence:
+            # The record would name a layer of a licence that is not there.
+            raise ScoreError(
+                f"team {team}: {by} is named as laying the licence, but the team has no "
+                "licence (rule 13.4): take the name off or enter the licence"
+            )
+        return sheet
 
     def game(self) -> Game:
-        """The game as entered: each team's sheet, totals or in full (rules 13, 18), and
-        how it ended (rule 16)."""
-        ids = [self.team_ids[i] for i in self.pair]
+        """The game as entered: each team's sheet, totals or in full (rules 13, 18), with
+        who laid its licence; how it ended (rule 16); its penalties (rule 17). ScoreError
+        when a layer is named for a team with no licence: the record would not hold it."""
+        ids = self._ids()
         end = ENDS[int(self.end)]
         return Game(
             sheets={ids[i]: self._sheet(i, ids[i]) for i in (0, 1)},
             end=end,
             bhukhar=None if self.bhukhar < 0 else ids[int(self.bhukhar)],
             closed_by=ids[int(self.closed_by)] if end is End.OUT else None,
+            penalties=tuple(
+                Penalty(team, kind, player) for team, _, kind, player in self._penalty_parts()
+            ),
         )
 
     def enter(self) -> None:
@@ -295,9 +467,11 @@ class BhukharScreen(Screen):
             # Nothing was written; what the umpire entered stays on screen to be put right.
             self.message = f"Not entered: {self.message}"
             return
-        parts = [f"{s.team}: {s.total} pts, {s.master} master" for s in result.scores]
-        self.message = f"Table {int(self.table_no)} entered. " + "; ".join(parts)
+        self.message = result_words(int(self.table_no), result)
         self.points, self.hand = [0, 0], [0, 0]
+        self.licence_by = [-1, -1]
+        self.penalties = []
+        self._show_penalties()
         self._reset_cards()
         self._show_standings()
 
