@@ -426,9 +426,9 @@ _RED_DOTS = _red_dots()
 R_DOT = B.BASE_RED_D_MM / 2 * B.SCALE
 
 
-def _on_a_dot(cx: float, cy: float) -> bool:
-    """Whether a point of the top view is within 4 px (8 mm) of a red dot's centre."""
-    return any((u - cx) ** 2 + (v - cy) ** 2 <= 4.0**2 for u, v in _RED_DOTS)
+def _dot_at(cx: float, cy: float) -> tuple[float, float] | None:
+    """The red dot whose centre is within 4 px (8 mm) of a point, if one is."""
+    return next(((u, v) for u, v in _RED_DOTS if (u - cx) ** 2 + (v - cy) ** 2 <= 4.0**2), None)
 
 
 def _a_dot_covered(cls: Array, cx: float, cy: float) -> bool:
@@ -436,13 +436,11 @@ def _a_dot_covered(cls: Array, cx: float, cy: float) -> bool:
     skin is near the plywood's colour, so only the dot shows the change): it sits
     on a dot and is white over little more than the dot's area (a white coin,
     wider than the dot, is white over a coin's area)."""
-    for u, v in _RED_DOTS:
-        if (u - cx) ** 2 + (v - cy) ** 2 > 4.0**2:
-            continue
-        win, d2 = _disc(cls.shape, u, v, R_COIN + 2.0)
-        if np.count_nonzero((cls[win] == WHITE) & (d2 <= (R_COIN + 2.0) ** 2)) < 0.8 * A_COIN:
-            return True
-    return False
+    dot = _dot_at(cx, cy)
+    if dot is None:
+        return False
+    win, d2 = _disc(cls.shape, dot[0], dot[1], R_COIN + 2.0)
+    return bool(np.count_nonzero((cls[win] == WHITE) & (d2 <= (R_COIN + 2.0) ** 2)) < 0.8 * A_COIN)
 
 
 def _grow(mask: Array, r: float) -> Array:
@@ -954,7 +952,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = Settings())
                 continue
         if name == "white" and _a_dot_covered(cls, cx, cy):
             continue
-        if name == "queen" and conf < settings.min_queen_on_dot and _on_a_dot(cx, cy):
+        if name == "queen" and conf < settings.min_queen_on_dot and _dot_at(cx, cy):
             continue
         x_mm, y_mm = B.top_to_mm(cx, cy)
         if not B.on_surface(x_mm, y_mm):
