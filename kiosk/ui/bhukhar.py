@@ -433,18 +433,12 @@ class BhukharScreen(Screen):
             sheet = TotalsSheet(
                 bool(self.licence[side]), int(self.points[side]), int(self.hand[side]), by
             )
-        if by is not None and not sheet.has_licence:
-            # The record would name a layer of a licence that is not there.
-            raise ScoreError(
-                f"team {team}: {by} is named as laying the licence, but the team has no "
-                "licence (rule 13.4): take the name off or enter the licence"
-            )
         return sheet
 
     def game(self) -> Game:
         """The game as entered: each team's sheet, totals or in full (rules 13, 18), with
-        who laid its licence; how it ended (rule 16); its penalties (rule 17). ScoreError
-        when a layer is named for a team with no licence: the record would not hold it."""
+        who laid its licence; how it ended (rule 16); its penalties (rule 17). The
+        Bhukhar core checks it when it is entered."""
         ids = self._ids()
         end = ENDS[int(self.end)]
         return Game(

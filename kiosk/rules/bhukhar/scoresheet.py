@@ -220,6 +220,12 @@ def _check(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str
     for p in game.penalties:
         if p.team not in teams:
             raise ScoreError(f"penalty: {p.team!r} is not a team of this game")
+    for team, sheet in game.sheets.items():
+        if sheet.licence_by and not sheet.has_licence:
+            raise ScoreError(
+                f"team {team}: {sheet.licence_by} is named as laying the licence, but the "
+                "team has no licence (rule 13.4): take the name off or enter the licence"
+            )
     if game.bhukhar is not None and not game.sheets[game.bhukhar].has_licence:
         raise ScoreError(
             f"team {game.bhukhar} took the bhukhar without a licence (rule 14: it is "

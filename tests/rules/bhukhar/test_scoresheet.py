@@ -130,6 +130,13 @@ def test_rule_13_4_false_licence_on_the_sheet_is_refused() -> None:
         score_game(game(full((NINES7,)), NO))
 
 
+def test_rule_13_4_licence_layer_named_for_a_team_without_a_licence_is_refused() -> None:
+    with pytest.raises(ScoreError, match=r"team B: Mina is named.*no licence \(rule 13.4\)"):
+        score_game(game(full(LIC), full(hand="2H 3H KD", licence_by="Mina")))
+    with pytest.raises(ScoreError, match=r"team B: Mina is named"):
+        score_game(game(full(LIC), TotalsSheet(False, 0, 20, "Mina")))
+
+
 def test_rule_9_running_sets_across_licence_and_later_melds() -> None:
     with pytest.raises(ScoreError, match=r"rule 9"):
         score_game(game(full((SEQ7, "AS AH AD"), ("AC AC AS",)), NO))
