@@ -238,3 +238,23 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         beams.close()
         services.close()
         pump(2)
+
+
+def confirmed_events(owner: Any) -> list[dict[str, Any]]:
+    """The confirmed events that stand of a carrom session or a backgammon clock table, as
+    its journal on disk holds them (match time left out: the fake clock does not move
+    between taps)."""
+    events = owner.journal.confirmed(owner.match_id)
+    return [{k: v for k, v in e.items() if k != "t"} for e in events]
+
+
+def start_backgammon(kiosk: Kiosk, length_steps: int = -2) -> Any:
+    """A backgammon match started from home (the match length stepped from 7 points);
+    the clock screen."""
+    kiosk.tap("backgammon")
+    assert kiosk.current == "setup_backgammon"
+    for _ in range(abs(length_steps)):
+        kiosk.tap("length_minus" if length_steps < 0 else "length_plus")
+    kiosk.tap("start")
+    assert kiosk.current == "backgammon"
+    return kiosk.screen()

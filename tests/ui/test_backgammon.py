@@ -3,20 +3,11 @@ director, the Crawford banner and a time-out (rules 3.5, 4.1 (v)-(vi), 4.3, 4.4 
 
 from __future__ import annotations
 
-from .harness import Kiosk
-
-
-def _start_match(kiosk: Kiosk, length_steps: int = -2) -> None:
-    kiosk.tap("backgammon")
-    assert kiosk.current == "setup_backgammon"
-    for _ in range(abs(length_steps)):
-        kiosk.tap("length_minus" if length_steps < 0 else "length_plus")
-    kiosk.tap("start")
-    assert kiosk.current == "backgammon"
+from .harness import Kiosk, start_backgammon
 
 
 def test_backgammon_presses_show_delay_apart_and_time_out(kiosk: Kiosk) -> None:
-    _start_match(kiosk)  # 7 -> 3 points: banks (3 + 3) / 2 x 2 min = 6:00
+    start_backgammon(kiosk)  # 7 -> 3 points: banks (3 + 3) / 2 x 2 min = 6:00
     screen = kiosk.screen()
     assert screen.banks == ["6:00", "6:00"]
     kiosk.tap("start_0")
@@ -57,7 +48,7 @@ def test_backgammon_presses_show_delay_apart_and_time_out(kiosk: Kiosk) -> None:
 
 
 def test_backgammon_director_adjusts_a_bank_and_the_crawford_banner(kiosk: Kiosk) -> None:
-    _start_match(kiosk)  # 3-point match
+    start_backgammon(kiosk)  # 3-point match
     screen = kiosk.screen()
     kiosk.tap("start_1")
     kiosk.tap("director")
@@ -80,7 +71,7 @@ def test_backgammon_director_adjusts_a_bank_and_the_crawford_banner(kiosk: Kiosk
 
 
 def test_backgammon_resumes_from_the_journal(kiosk: Kiosk) -> None:
-    _start_match(kiosk)
+    start_backgammon(kiosk)
     kiosk.tap("start_0")
     kiosk.advance(20.0)
     kiosk.tap("home")

@@ -7,24 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .harness import Kiosk
-
-
-def _start(kiosk: Kiosk, length_steps: int = -2) -> Any:
-    kiosk.tap("backgammon")
-    for _ in range(abs(length_steps)):
-        kiosk.tap("length_minus" if length_steps < 0 else "length_plus")
-    kiosk.tap("start")
-    assert kiosk.current == "backgammon"
-    return kiosk.screen()
+from .harness import Kiosk, confirmed_events, start_backgammon
 
 
 def _events(screen: Any) -> list[dict[str, Any]]:
     """The clock record's events as the journal holds them (match time left out)."""
-    table = screen.table
-    return [
-        {k: v for k, v in e.items() if k != "t"} for e in table.journal.confirmed(table.match_id)
-    ]
+    return confirmed_events(screen.table)
 
 
 def test_backgammon_setup_score_and_length_set_the_banks_3_5_vi(kiosk: Kiosk) -> None:
@@ -54,7 +42,7 @@ def test_backgammon_setup_score_and_length_set_the_banks_3_5_vi(kiosk: Kiosk) ->
 def test_backgammon_invalid_roll_restarts_the_delay_and_pause_keeps_it_4_3(
     kiosk: Kiosk,
 ) -> None:
-    screen = _start(kiosk)  # 3 points: 6:00 each, 12 s delay
+    screen = start_backgammon(kiosk)  # 3 points: 6:00 each, 12 s delay
     kiosk.tap("director")
     kiosk.tap("restart_delay")  # no side runs yet: refused, nothing written
     assert "no side is running" in screen.message and _events(screen) == []
@@ -90,7 +78,7 @@ def test_backgammon_invalid_roll_restarts_the_delay_and_pause_keeps_it_4_3(
 
 
 def test_backgammon_early_pickup_costs_the_next_delay_4_1_v_b(kiosk: Kiosk) -> None:
-    screen = _start(kiosk)
+    screen = start_backgammon(kiosk)
     kiosk.tap("start_0")  # Player A's turn runs
     kiosk.tap("director")
     kiosk.tap("pickup_0")  # A's own side runs: not an early pickup
@@ -113,7 +101,7 @@ def test_backgammon_early_pickup_costs_the_next_delay_4_1_v_b(kiosk: Kiosk) -> N
 
 
 def test_backgammon_director_adjusts_both_banks_by_tap_4_3_iv(kiosk: Kiosk) -> None:
-    screen = _start(kiosk)
+    screen = start_backgammon(kiosk)
     kiosk.tap("start_0")
     kiosk.tap("director")
     kiosk.tap("adj_1_m60")
@@ -140,7 +128,7 @@ def test_backgammon_director_adjusts_both_banks_by_tap_4_3_iv(kiosk: Kiosk) -> N
 
 
 def test_backgammon_game_over_panel_cancel_then_points_to_player_b(kiosk: Kiosk) -> None:
-    screen = _start(kiosk)
+    screen = start_backgammon(kiosk)
     kiosk.tap("start_1")
     kiosk.tap("game_over")
     kiosk.tap("end_winner_1")
@@ -163,7 +151,7 @@ def test_backgammon_game_over_panel_cancel_then_points_to_player_b(kiosk: Kiosk)
 
 
 def test_backgammon_time_out_screen_home_and_resume_keep_the_flag(kiosk: Kiosk) -> None:
-    screen = _start(kiosk, length_steps=-3)  # 1 point: 2:00 each
+    screen = start_backgammon(kiosk, length_steps=-3)  # 1 point: 2:00 each
     assert screen.banks == ["2:00", "2:00"]
     kiosk.tap("start_0")
     kiosk.advance(12.0 + 120.0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .harness import Kiosk
+from .harness import Kiosk, confirmed_events
 
 
 def _setup(kiosk: Kiosk, breaker: int = 0) -> Any:
@@ -23,9 +23,7 @@ def _setup(kiosk: Kiosk, breaker: int = 0) -> Any:
 def _confirmed(screen: Any) -> list[dict[str, Any]]:
     """The confirmed events that stand, as the journal on disk holds them (match time left
     out: the fake clock does not move between taps)."""
-    session = screen.session
-    events = session.journal.confirmed(session.match_id)
-    return [{k: v for k, v in e.items() if k != "t"} for e in events]
+    return confirmed_events(screen.session)
 
 
 def _taps(screen: Any) -> list[str]:
