@@ -51,6 +51,9 @@ INK, RED_INK = 5, 6
 R_COIN = B.COIN_D_MM / 2 * B.SCALE
 R_STRIKER = B.STRIKER_D_MM / 2 * B.SCALE
 A_COIN = math.pi * R_COIN**2
+# The least light a region holds to be (or hold) the striker, 1.77 coins' area: lines
+# cut it a little, and coins beside it cannot make up for it.
+STRIKER_LEAST_LIGHT = 1.3 * A_COIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,21 +362,15 @@ def _fill_rings(cls: Array, q: Array, dots: Array) -> None:
     outside = np.pad((cls == BOARD).astype(np.uint8), 1, constant_values=1)
     cv2.floodFill(outside, None, (0, 0), 2)
     holes = (outside[1:-1, 1:-1] == 1).astype(np.uint8)
-    # Label only the box around the holes (coins rarely cover the whole board).
-    x0, y0, bw0, bh0 = cv2.boundingRect(holes)
-    if bw0 == 0:
-        return
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        holes[y0 : y0 + bh0, x0 : x0 + bw0], connectivity=4, ltype=cv2.CV_16U
-    )
+    n, labels, stats = _label(holes, connectivity=4)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area > 1.3 * A_COIN or area < 0.15 * A_COIN:
             continue
         if max(bw, bh) > 2.4 * R_COIN or min(bw, bh) < 0.8 * R_COIN:
             continue
-        box = slice(y0 + y, y0 + y + bh), slice(x0 + x, x0 + x + bw)
-        inside = labels[y : y + bh, x : x + bw] == i
+        box = slice(y, y + bh), slice(x, x + bw)
+        inside = labels[box] == i
         if float(q[box][inside].mean()) > 1.03 and dots[box][inside].mean() < 0.5:
             cls[box][inside] = WHITE
 
@@ -541,8 +538,8 @@ def _coins_in(mask: Array, hand: Array, bare: Array, striker: bool) -> Array:
 Window = tuple[slice, slice]
 
 
-def _label(mask: Array) -> tuple[int, Array, Array]:
-    """Connected regions (8-connected) of a mask: their number with the background,
+def _label(mask: Array, connectivity: int = 8) -> tuple[int, Array, Array]:
+    """Connected regions of a mask: their number with the background,
     the labels and the stats, as cv2.connectedComponentsWithStats gives them; only
     the box around the set pixels is labelled, which is most of the cost."""
     x0, y0, w, h = cv2.boundingRect(mask)
@@ -550,7 +547,7 @@ def _label(mask: Array) -> tuple[int, Array, Array]:
     if w == 0:
         return 1, labels, np.zeros((1, 5), np.int32)
     n, labels[y0 : y0 + h, x0 : x0 + w], stats, _ = cv2.connectedComponentsWithStats(
-        mask[y0 : y0 + h, x0 : x0 + w], connectivity=8, ltype=cv2.CV_16U
+        mask[y0 : y0 + h, x0 : x0 + w], connectivity=connectivity, ltype=cv2.CV_16U
     )
     stats[1:, 0] += x0
     stats[1:, 1] += y0
@@ -709,7 +706,7 @@ def _striker_here(mask: Array, peak: float, px: int, py: int, area: float) -> bo
     striker once the gap between them fills) it runs through the coins. And the
     region must hold more light than a coin (`area`, its own colour's pixels): the
     base lines either side of a coin between them make it look as deep as more."""
-    if area < 1.3 * A_COIN:
+    if area < STRIKER_LEAST_LIGHT:
         return False
     win, d2 = _disc(mask.shape, float(px), float(py), R_STRIKER + 3.0)
     if peak >= 0.96 * R_STRIKER:  # no coin, nor the gap of three, is this deep
@@ -761,7 +758,7 @@ def _striker_part(parts: list[tuple[int, int, int, int, Array, Array, Array]]) -
     best: tuple[float, int] | None = None
     for k, (_, _, _, _, region, _, own) in enumerate(parts):
         area = float(np.count_nonzero(own))
-        if area < 1.3 * A_COIN:
+        if area < STRIKER_LEAST_LIGHT:
             continue
         (ex, ey), er = cv2.minEnclosingCircle(cv2.findNonZero(own))
         if not 0.9 * R_STRIKER <= er <= 1.12 * R_STRIKER:
