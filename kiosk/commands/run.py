@@ -42,8 +42,14 @@ def main(args: argparse.Namespace) -> int:
         from kiosk.ui.window import configure_kivy
 
         configure_kivy(fullscreen=fullscreen, size=size)
+        from kivy.core.window import Window
+
         from kiosk.ui.app import TablesideApp
 
+        # The size SDL gave the window: on KMS/DRM the screen's own mode (in the journal).
+        width, height = Window.size
+        shown = "fullscreen" if fullscreen else "a window"
+        print(f"tableside: {shown}, {width}x{height}", file=sys.stderr)
         app = TablesideApp(kiosk.services, kiosk.runner)
         where = "simulated parts, journal in " if simulate else "journal in "
         print(
