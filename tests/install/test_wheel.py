@@ -22,9 +22,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-#: What the wheel is built from: the packages and the project's metadata, nothing else.
-SOURCES = ("kiosk", "drivers", "vision", "pyproject.toml", "README.md")
 READY_TIMEOUT_S = 90.0
 
 if shutil.which("xvfb-run") is None:
@@ -56,25 +53,8 @@ def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    base = tmp_path_factory.mktemp("wheel")
-    source = base / "tableside"
-    source.mkdir()
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-            shutil.copytree(ROOT / name, source / name, ignore=ignore)
-        else:
-            shutil.copy2(ROOT / name, source / name)
-    started = time.monotonic()
-    built = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base), str(source)],
-        timeout=300,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = base.glob("tableside-*.whl")
-    build_s = time.monotonic() - started
-
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    base = tmp_path_factory.mktemp("venv")
     started = time.monotonic()
     venv = base / "venv"
     made = _run([sys.executable, "-m", "venv", "--clear", str(venv)], timeout=120)
@@ -83,7 +63,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     done = _run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], timeout=600)
     assert done.returncode == 0, done.stderr
     install_s = time.monotonic() - started
-    print(f"\nwheel built in {build_s:.1f} s, clean venv installed in {install_s:.1f} s")
+    print(f"\nclean venv installed in {install_s:.1f} s")
     home = base / "home"
     home.mkdir()
     return Installed(venv, wheel, home)
