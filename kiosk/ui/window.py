@@ -11,8 +11,11 @@ with the window's height (the app's `unit`), so any of these sizes is filled.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import re
+from pathlib import Path
 
 #: The window `tableside run --simulate` opens on a laptop when no --size is given.
 LAPTOP_SIZE = (1024, 600)
@@ -27,6 +30,46 @@ def parse_size(text: str) -> tuple[int, int]:
     if not (320 <= width <= 7680 and 240 <= height <= 4320):
         raise ValueError(f"--size {text}: from 320x240 to 7680x4320")
     return width, height
+
+
+class _DisplayMode(ctypes.Structure):
+    _fields_ = (
+        ("format", ctypes.c_uint32),
+        ("w", ctypes.c_int),
+        ("h", ctypes.c_int),
+        ("refresh_rate", ctypes.c_int),
+        ("driverdata", ctypes.c_void_p),
+    )
+
+
+def _sdl_library() -> str | None:
+    """The SDL2 that Kivy's window uses: the copy in its wheel (Kivy.libs), else the system's."""
+    import kivy
+
+    libs = Path(kivy.__file__).resolve().parent.parent / "Kivy.libs"
+    found = sorted(libs.glob("libSDL2-2*.so*"))
+    return str(found[0]) if found else ctypes.util.find_library("SDL2")
+
+
+def x11_screen_size() -> tuple[int, int] | None:
+    """The X screen's size from SDL (SDL_GetDesktopDisplayMode), or None when unknown."""
+    path = _sdl_library()
+    if path is None:
+        return None
+    try:
+        sdl = ctypes.CDLL(path)
+        video = 0x20  # SDL_INIT_VIDEO
+        if sdl.SDL_InitSubSystem(video) != 0:
+            return None
+        try:
+            mode = _DisplayMode()
+            if sdl.SDL_GetDesktopDisplayMode(0, ctypes.byref(mode)) != 0:
+                return None
+            return (mode.w, mode.h) if mode.w > 0 and mode.h > 0 else None
+        finally:
+            sdl.SDL_QuitSubSystem(video)
+    except (OSError, AttributeError):
+        return None
 
 
 def configure_kivy(*, fullscreen: bool, size: tuple[int, int] | None = None) -> None:
@@ -45,6 +88,16 @@ def configure_kivy(*, fullscreen: bool, size: tuple[int, int] | None = None) -> 
         # "auto": SDL's desktop fullscreen, the display's current mode, not a mode change.
         Config.set("graphics", "fullscreen", "auto")
         Config.set("graphics", "borderless", "1")
+        if os.environ.get("DISPLAY") and os.environ.get("SDL_VIDEODRIVER", "x11") == "x11":
+            # Under X the window manager applies fullscreen; with none (a bare X server,
+            # Xvfb) the window keeps its first size. Start it at the screen's size, at 0,0.
+            screen = x11_screen_size()
+            if screen is not None:
+                Config.set("graphics", "width", str(screen[0]))
+                Config.set("graphics", "height", str(screen[1]))
+                Config.set("graphics", "position", "custom")
+                Config.set("graphics", "left", "0")
+                Config.set("graphics", "top", "0")
         Config.set("graphics", "show_cursor", "0")
         Config.set("kivy", "keyboard_mode", "systemanddock")  # no keyboard at the table
     else:
