@@ -111,11 +111,21 @@ class Session:
             raise SessionError(str(exc)) from None
 
     def _next_timer(self, e: TimerEntry) -> TimerState:
+        """Rule 10: «દરેક રમત ૩૦ થી ૩૫ મિનિટ આયોજકો ની મરજી પ્રમાણે»: a game lasts 30 to 35
+        minutes as the organisers choose (the session's `round_minutes`). A round's
+        timer starts with at most that, and its time left never grows."""
         cur = self._timer
         if e.action == "start":
             if cur is not None and e.round <= cur.round:
                 raise SessionError(
                     f"round {e.round} cannot start after round {cur.round} (rounds go up)"
+                )
+            length = self.start.round_minutes * 60
+            if e.left > length:
+                raise SessionError(
+                    f"round {e.round}: the timer starts with {_clock(e.left)} left, more than "
+                    f"the session's {self.start.round_minutes:g} minutes (rule 10: 30 to 35 "
+                    "minutes, as the organisers choose)"
                 )
             return TimerState(e.round, True, e.left, e.at)
         if cur is None or cur.round != e.round:
@@ -124,4 +134,15 @@ class Session:
             raise SessionError(f"round {e.round}: pause while the timer is paused")
         if e.action == "resume" and cur.running:
             raise SessionError(f"round {e.round}: resume while the timer runs")
+        if e.left > cur.left:
+            raise SessionError(
+                f"round {e.round}: {_clock(e.left)} left at {e.action}, more than the "
+                f"{_clock(cur.left)} of the line before: a round's time only runs down (rule 10)"
+            )
         return TimerState(e.round, e.action == "resume", e.left, e.at)
+
+
+def _clock(seconds: float) -> str:
+    """Seconds as minutes and seconds, "40:00", for messages."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
