@@ -100,8 +100,8 @@ def scoreboard(state: MatchState) -> Scoreboard:
         on_board = f"On the board: {white} white, {black} black"
         if now.is_break:
             status = f"{now.turn} to break"
-            if now.break_attempts:
-                status += f" (attempt {now.break_attempts + 1} of 3)"
+            if now.break_attempts_in_turn:  # three attempts a player (law 45 a)
+                status += f" (attempt {now.break_attempts_in_turn + 1} of 3)"
         else:
             status = f"{now.turn} to play"
     return Scoreboard(title, (panels[0], panels[1]), queen, on_board, status)
