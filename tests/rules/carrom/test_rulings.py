@@ -337,3 +337,14 @@ def test_law_61_the_state_names_the_law_for_the_screens() -> None:
     assert match.state.change_sides_law is None and not match.state.change_sides
     game_won_by(match, "Bina")
     assert match.state.change_sides_law == "58"
+
+
+def test_law_58_the_change_needs_no_event_and_changes_neither_score_nor_turn_order() -> None:
+    m = singles()
+    game_won_by(m, "Asha")
+    events = len(m.events)
+    now = now_of(m)
+    assert now.change_sides and len(m.events) == events
+    # Law 49: game 2 is broken first by Bina; the scores are the games' own.
+    assert now.breaker == now.turn == "Bina" and m.state.score == {"Asha": 0, "Bina": 0}
+    assert m.state.games_won == {"Asha": 1, "Bina": 0}
