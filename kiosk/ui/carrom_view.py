@@ -131,6 +131,8 @@ def scoresheet(state: MatchState) -> list[SheetRow]:
                 note = "in progress"
             else:
                 note = f"law {board.law}" if board.law else ""
+            if board.change_sides:  # the players changed sides after this board (58-60)
+                note += f"; change sides (law {board.change_sides})"
             rows.append(
                 SheetRow(
                     g, b, board.breaker, board.winner or "", board.points, board.queen or "", note

@@ -25,6 +25,9 @@ def test_carrom_law_58_change_sides_due_with_the_two_minutes_of_law_61(kiosk: Ki
     assert players.banner == SIDES and players.big == "1:30"
     kiosk.shot("players_law_58_change_sides")
     kiosk.tap("back")
+    kiosk.tap("sheet")  # the board that ended game 1 carries the change
+    assert screen.sheet_rows[-1][-1] == "law 52 a; change sides (law 58)"
+    kiosk.tap("sheet_close")
     # Bina breaks game 2's first board: the change is over.
     kiosk.tap("confirm")
     assert screen.banner_kind != "sides" and screen.banner != SIDES
