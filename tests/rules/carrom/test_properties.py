@@ -153,6 +153,10 @@ def check_invariants(state: MatchState) -> None:
     assert state.change_sides == now.change_sides
     if now.change_sides:
         assert state.change_sides_law in ("58", "59", "60 a", "60 b")
+        # ... and the board in `now` has not begun: it is not among the games' boards yet.
+        begun = state.games[now.game - 1].boards if now.game <= len(state.games) else ()
+        assert now.board == len(begun) + 1, now
+        assert begun[-1].change_sides if begun else state.games[-1].boards[-1].change_sides
     assert now.turn in state.players and now.breaker in state.players
 
 
