@@ -63,6 +63,7 @@ def check_pin_factory(settings: Settings, simulate: bool) -> tuple[Check, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PinFactoryFallback)
+            # "" leaves the choice to gpiozero: what its devices would get (its own order).
             factory = make_pin_factory(name) or Device._default_pin_factory()
     except Exception as exc:  # DriverError, gpiozero's BadPinFactory, a chip that refused
         return Check("GPIO pin factory", False, str(exc), fix), None
