@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(**_handler("kiosk.commands.config_check:main"))
 
+    journal = sub.add_parser("journal", help="the journal on disk")
+    journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
+    p = journal_sub.add_parser("verify", help="check a journal or a copy (exit 1 on a problem)")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
+
     p = sub.add_parser("hw-test", help="check the beams, the buzzer and the display")
     p.add_argument("--config", metavar="FILE", help="settings file (default: config/default.toml)")
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")

@@ -307,7 +307,13 @@ class UmpireSettings:
 
 @dataclass(frozen=True, slots=True)
 class JournalSettings:
+    """`backup_dir`: a second place (a USB stick) for the rolling backup, "" for none; a copy
+    at every board's end and every `backup_every` entries, the newest `backup_keep` kept."""
+
     dir: str = field(default="/var/lib/tableside", metadata=_check(_text))
+    backup_dir: str = field(default="", metadata=_check(_text))
+    backup_every: int = field(default=100, metadata=_check(_int(1, 100_000)))
+    backup_keep: int = field(default=3, metadata=_check(_int(1, 100)))
 
 
 @dataclass(frozen=True, slots=True)
