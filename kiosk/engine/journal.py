@@ -159,7 +159,7 @@ class Journal:
             return
         try:
             self._open()
-        except OSError as exc:
+        except (OSError, sqlite3.OperationalError) as exc:
             if self.path.exists():
                 raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
