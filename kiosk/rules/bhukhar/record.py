@@ -34,6 +34,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     score_game,
 )
 from kiosk.rules.bhukhar.standings import Standing, standings
+from kiosk.safe_read import UnsafeInput, loads_json
 
 FORMAT = 1
 PLAYERS_PER_TEAM = 3  # rule 2
@@ -472,9 +473,9 @@ def _lines(text: str) -> Iterable[tuple[int, Any]]:
         if not line or line.startswith("#"):
             continue
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
+            yield number, loads_json(line)
+        except UnsafeInput as exc:
+            raise RecordError(number, exc.reason) from None
 
 
 def parse_session(text: str) -> Session:
