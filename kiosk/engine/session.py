@@ -508,13 +508,21 @@ class CarromSession:
                     self.timers.stroke_started(self._timer_now(t))
         elif isinstance(item, BeamFault):
             part = f"beam {item.pocket}"
-            self._raw(stamp, "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind})
+            fault = {"pocket": item.pocket, "kind": item.kind}
+            self._raw(
+                stamp, "beam", "beam_fault", {**fault, "held": item.held} if item.held else fault
+            )
+            if item.kind == "flapping":  # its hits so far go to the umpire, not the count
+                self._hits = [h for h in self._hits if h.pocket != item.pocket]
             if item.kind == "cleared":
                 self._working.add(item.pocket) if item.pocket in self._fitted_beams else None
                 self._clear_fault(part, now)
             else:
                 self._working.discard(item.pocket)
-                what = "stuck" if item.kind == "stuck" else "blocked at start-up"
+                what = {
+                    "stuck": "stuck",
+                    "flapping": "flapping: its hits are held for the umpire, not counted",
+                }.get(item.kind, "blocked at start-up")
                 self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
         elif isinstance(item, CameraMotion):
             self._camera_alive(t, now)
