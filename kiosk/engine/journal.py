@@ -34,7 +34,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -130,8 +130,10 @@ class Journal:
         backup_dir: str | Path | None = None,
         backup_every: int = 100,
         backup_keep: int = 3,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(path)
+        self._clock = clock  # paces the retries of held writes
         self.readonly = readonly
         self.backup_dir = Path(backup_dir) if backup_dir else None
         self.backup_every = backup_every
@@ -164,7 +166,7 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
             # holding everything in memory, and create it as soon as the medium works.
-            self._error = f"{self.path}: cannot create the journal: {exc}"
+            self._error = f"cannot create the journal: {exc.strerror or exc}"
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -290,7 +292,7 @@ class Journal:
     def retry(self, force: bool = False) -> bool:
         """Try the held writes again (at most once a second unless `force`); True when
         nothing is held any more."""
-        if self._pending and (force or time.monotonic() - self._tried >= RETRY_EVERY):
+        if self._pending and (force or self._clock() - self._tried >= RETRY_EVERY):
             self._flush()
         return not self._pending
 
@@ -300,7 +302,7 @@ class Journal:
 
     def _flush(self) -> None:
         """Write every held row in order, in one transaction: all of them or none."""
-        self._tried = time.monotonic()
+        self._tried = self._clock()
         if not self._pending:
             return
         try:
@@ -310,7 +312,7 @@ class Journal:
                 for op in self._pending:
                     _write(db, op)
         except (sqlite3.Error, OSError, JournalError) as exc:
-            self._error = f"{self.path}: cannot write the journal: {exc}"
+            self._error = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
             return
         written = self._pending
         self._pending = []
@@ -335,6 +337,9 @@ class Journal:
         held = f"entries {seqs[0]}-{seqs[-1]}" if len(seqs) > 1 else f"entry {seqs[0]}"
         if not seqs:
             held = "a match's end"
+        events = sum(1 for op in self._pending if isinstance(op, Entry) and op.kind == EVENT)
+        if events:
+            held += f" ({events} confirmed event{'s' if events > 1 else ''})"
         return f"not saved: {held} held in memory ({self._error})"
 
     @property

@@ -69,6 +69,7 @@ class Services:
                 backup_dir=j.backup_dir or None,
                 backup_every=j.backup_every,
                 backup_keep=j.backup_keep,
+                clock=self.clock,
             )
         return self._journal
 

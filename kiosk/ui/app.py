@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
 from kiosk.engine.bhukhar_table import TableFileError
+from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
@@ -174,8 +175,13 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one."""
-        kind = self.services.unfinished()
+        """Offer the unfinished match on the home screen, if the journal holds one; a journal
+        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
+        try:
+            kind = self.services.unfinished()
+        except JournalError as exc:
+            self.screen("home").problem = str(exc)
+            return
         words = {
             "carrom": "carrom match",
             "backgammon": "backgammon clock",
@@ -186,7 +192,11 @@ class TablesideApp(App):
 
     def resume(self) -> None:
         """Home's resume button: the journal's unfinished match, exactly where it was."""
-        kind = self.services.unfinished()
+        try:
+            kind = self.services.unfinished()
+        except JournalError as exc:
+            self.screen("home").problem = str(exc)
+            return
         if kind == "carrom":
             session = self.services.carrom_session()
             carrom_view = session.view if session.match is not None else session.resume()
