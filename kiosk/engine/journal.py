@@ -166,7 +166,8 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
             # holding everything in memory, and create it as soon as the medium works.
-            self._error = f"cannot create the journal: {exc.strerror or exc}"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._error = f"cannot create the journal: {reason}"
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
