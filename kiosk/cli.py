@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
 
+    p = sub.add_parser("protest", help="one board's record for a protest, as an HTML page")
+    p.add_argument("journal", metavar="JOURNAL", help="the journal database file (or a copy)")
+    p.add_argument("--match", type=int, metavar="N", help="the match's id (default: the latest)")
+    p.add_argument("--board", type=int, metavar="B", help="the B-th board played (default: last)")
+    p.add_argument("-o", "--output", metavar="DIR", required=True, help="where to write it")
+    p.set_defaults(**_handler("kiosk.commands.protest:main"))
+
     p = sub.add_parser("hw-test", help="check the beams, the buzzer and the display")
     p.add_argument("--config", metavar="FILE", help="settings file (default: config/default.toml)")
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")
