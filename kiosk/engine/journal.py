@@ -34,9 +34,8 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,8 @@ from kiosk.engine.journal_files import (
     make_private,
     write_seal,
 )
+from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
+from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
 
 __all__ = [
     "EVENT",
@@ -67,53 +68,12 @@ __all__ = [
 
 SCHEMA_VERSION = store.SCHEMA_VERSION
 
-#: Entry kinds that make up the record: confirmed events and their undos.
-EVENT = "event"
-UNDO = "undo"
 
 #: How often a held write is tried again at most (seconds).
 RETRY_EVERY = 1.0
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """One match in the journal: its kind ("carrom", "backgammon"), the record's first line."""
-
-    id: int
-    kind: str
-    header: dict[str, Any]
-    wall_start: float
-    finished: bool
-    seq: int | None = None
-    hash: str | None = None
-    prev: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    seq: int
-    match_id: int | None
-    t: float
-    wall: float
-    source: str
-    kind: str
-    data: dict[str, Any]
-    prev: str | None = None
-    hash: str | None = None
-    #: False while the entry is held in memory, not yet on disk.
-    saved: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class _Flag:
-    match_id: int
-    finished: bool
-
-
-_Op = Entry | MatchRow | _Flag
-
-
-class Journal:
+class Journal(JournalReading):
     """The journal file at `path` (created with its folder if missing, unless `create` is
     False: then a missing file is a JournalError, as for `tableside export`).
 
@@ -143,7 +103,7 @@ class Journal:
         self.last_backup: Path | None = None
         self._db: sqlite3.Connection | None = None
         self._lock: Lock | None = None
-        self._pending: list[_Op] = []
+        self._pending: list[Op] = []
         self._error: str | None = None
         self._tried = 0.0
         self._since_backup = 0
@@ -245,7 +205,8 @@ class Journal:
         (the caller decides whether to resume it or finish it first)."""
         self._writable()
         match_id, self._next_match = self._next_match, self._next_match + 1
-        seq, text = self._take_seq(), _dumps(header)
+        wall = float(wall) + 0.0
+        seq, text = self._take_seq(), dumps(header)
         digest = match_hash(self._last_hash, seq, match_id, kind, text, wall)
         row = MatchRow(match_id, kind, json.loads(text), wall, False, seq, digest, self._last_hash)
         self._pending.append(row)
@@ -266,7 +227,9 @@ class Journal:
         If the disk refuses, the entry is held in memory (see `fault`, `pending`) and written
         in order later: nothing is half-written and nothing is dropped."""
         self._writable()
-        text = _dumps(data)  # a value JSON cannot hold is the caller's error: raise now
+        text = dumps(data)  # a value JSON cannot hold is the caller's error: raise now
+        # As the REAL columns give them back (3 -> 3.0, -0.0 -> 0.0), for the hash.
+        t, wall = float(t) + 0.0, float(wall) + 0.0
         seq = self._take_seq()
         digest = entry_hash(self._last_hash, seq, match_id, t, wall, source, kind, text)
         # A copy of what was hashed: the caller may change its dict afterwards.
@@ -281,13 +244,13 @@ class Journal:
     def finish(self, match_id: int) -> None:
         """Mark a match over (or abandoned): it is no longer offered for resuming."""
         self._writable()
-        self._pending.append(_Flag(match_id, True))
+        self._pending.append(Flag(match_id, True))
         self._flush()
 
     def reopen(self, match_id: int) -> None:
         """The match goes on after all (the umpire undid the event that ended it)."""
         self._writable()
-        self._pending.append(_Flag(match_id, False))
+        self._pending.append(Flag(match_id, False))
         self._flush()
 
     def retry(self, force: bool = False) -> bool:
@@ -311,14 +274,14 @@ class Journal:
                 self._open()
             with self._transaction() as db:
                 for op in self._pending:
-                    _write(db, op)
+                    write(db, op)
         except (sqlite3.Error, OSError, JournalError) as exc:
             self._error = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
             return
         written = self._pending
         self._pending = []
         self._error = None
-        last = next((op for op in reversed(written) if not isinstance(op, _Flag)), None)
+        last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
         if last is not None:
             assert last.seq is not None and last.hash is not None
             with contextlib.suppress(OSError):
@@ -342,11 +305,6 @@ class Journal:
         if events:
             held += f" ({events} confirmed event{'s' if events > 1 else ''})"
         return f"not saved: {held} held in memory ({self._error})"
-
-    @property
-    def pending(self) -> tuple[Entry, ...]:
-        """The entries held in memory, not yet on disk, oldest first."""
-        return tuple(op for op in self._pending if isinstance(op, Entry))
 
     def checkpoint(self) -> bool:
         """Fold the -wal into journal.db (so the file alone is complete) and make the rolling
@@ -379,74 +337,6 @@ class Journal:
         self._since_backup = 0
         return self.last_backup
 
-    # -- reading -----------------------------------------------------------------
-
-    def matches(self, kind: str | None = None) -> list[MatchRow]:
-        """Every match, oldest first (only those of `kind` when given)."""
-        rows: list[MatchRow] = []
-        if self._db is not None:
-            extra = ", seq, hash, prev" if self._chained else ", NULL, NULL, NULL"
-            query = f"SELECT id, kind, header, wall_start, finished{extra} FROM matches"
-            rows = [
-                MatchRow(r[0], r[1], json.loads(r[2]), r[3], bool(r[4]), r[5], r[6], r[7])
-                for r in self._db.execute(query + " ORDER BY id")
-            ]
-        for op in self._pending:
-            if isinstance(op, MatchRow):
-                rows.append(op)
-            elif isinstance(op, _Flag):
-                rows = [
-                    replace(r, finished=op.finished) if r.id == op.match_id else r for r in rows
-                ]
-        return [r for r in rows if kind is None or r.kind == kind]
-
-    def match(self, match_id: int) -> MatchRow:
-        for row in self.matches():
-            if row.id == match_id:
-                return row
-        raise JournalError(f"{self.path}: no match {match_id} in the journal")
-
-    def unfinished(self, kind: str | None = None) -> MatchRow | None:
-        """The latest match not finished (of `kind` when given): the one to resume."""
-        candidates = [m for m in self.matches(kind) if not m.finished]
-        return candidates[-1] if candidates else None
-
-    def latest(self, kind: str | None = None) -> MatchRow | None:
-        rows = self.matches(kind)
-        return rows[-1] if rows else None
-
-    def entries(self, match_id: int | None, kinds: Iterable[str] | None = None) -> list[Entry]:
-        """The match's entries, oldest first (only those of `kinds` when given), held ones
-        included; match None: the entries written outside any match (faults at start-up)."""
-        found: list[Entry] = []
-        if self._db is not None:
-            extra = ", prev, hash" if self._chained else ", NULL, NULL"
-            found = [
-                Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8])
-                for r in self._db.execute(
-                    f"SELECT seq, match_id, t, wall, source, kind, data{extra} FROM entries"
-                    " WHERE match_id IS ? ORDER BY seq",
-                    (match_id,),
-                )
-            ]
-        found.extend(e for e in self.pending if e.match_id == match_id)
-        wanted = None if kinds is None else set(kinds)
-        return [e for e in found if wanted is None or e.kind in wanted]
-
-    def confirmed(self, match_id: int) -> list[dict[str, Any]]:
-        """The confirmed events that stand: each "event" entry, minus those undone."""
-        stack: list[dict[str, Any]] = []
-        for entry in self.entries(match_id, (EVENT, UNDO)):
-            if entry.kind == EVENT:
-                stack.append(entry.data)
-            elif stack:
-                stack.pop()
-        return stack
-
-    def last_entry(self, match_id: int) -> Entry | None:
-        entries = self.entries(match_id)
-        return entries[-1] if entries else None
-
     def close(self) -> None:
         """Close the file (trying the held writes once more) and release the lock."""
         if self._pending and not self.readonly:
@@ -463,34 +353,3 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _write(db: sqlite3.Connection, op: _Op) -> None:
-    if isinstance(op, Entry):
-        db.execute(
-            "INSERT INTO entries (seq, match_id, t, wall, source, kind, data, prev, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                op.seq,
-                op.match_id,
-                op.t,
-                op.wall,
-                op.source,
-                op.kind,
-                _dumps(op.data),
-                op.prev,
-                op.hash,
-            ),
-        )
-    elif isinstance(op, MatchRow):
-        db.execute(
-            "INSERT INTO matches (id, kind, header, wall_start, seq, prev, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (op.id, op.kind, _dumps(op.header), op.wall_start, op.seq, op.prev, op.hash),
-        )
-    else:
-        db.execute("UPDATE matches SET finished = ? WHERE id = ?", (int(op.finished), op.match_id))
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

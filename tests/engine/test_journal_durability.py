@@ -232,3 +232,14 @@ def test_journal_without_hashes_opens_and_is_chained_from_then_on(tmp_path: Path
     assert any("2 entries before number 3" in n for n in verdict.notes)
     with Journal(path) as journal:  # and it opens again, checked
         assert len(journal.confirmed(1)) == 3
+
+
+def test_journal_whole_number_times_hash_as_they_read_back(tmp_path: Path) -> None:
+    """Regression: t=3 (an int) was hashed as 3 but stored and read back as 3.0."""
+    path = tmp_path / "j.db"
+    with Journal(path) as journal:
+        mid = journal.begin_match("carrom", {}, 1000)
+        journal.append(mid, 3, 1700000000, "umpire", EVENT, {})
+        journal.append(mid, -0.0, 1.5, "umpire", EVENT, {})
+    assert verify(path).ok
+    Journal(path).close()
