@@ -228,6 +228,7 @@ class Journal(JournalReading):
         in order later: nothing is half-written and nothing is dropped."""
         self._writable()
         text = dumps(data)  # a value JSON cannot hold is the caller's error: raise now
+        text.encode("utf-8")  # so is a lone surrogate (UnicodeEncodeError, a ValueError)
         # As the REAL columns give them back (3 -> 3.0, -0.0 -> 0.0), for the hash.
         t, wall = float(t) + 0.0, float(wall) + 0.0
         seq = self._take_seq()

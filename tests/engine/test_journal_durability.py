@@ -243,3 +243,50 @@ def test_journal_whole_number_times_hash_as_they_read_back(tmp_path: Path) -> No
         journal.append(mid, -0.0, 1.5, "umpire", EVENT, {})
     assert verify(path).ok
     Journal(path).close()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(exclude_categories=["Cs"]), max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-1e6, 1e6), st.dictionaries(st.text(max_size=6), _values, max_size=4)),
+        max_size=12,
+    )
+)
+def test_journal_property_any_entries_reopen_verified_and_equal(
+    rows: list[tuple[float, dict[str, object]]],
+) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "j.db"
+        with Journal(path) as journal:
+            mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
+            for t, data in rows:
+                journal.append(mid, t, 1e9, "umpire", EVENT, data)
+            written = journal.confirmed(mid)
+        with Journal(path) as again:  # checked at start: quick_check, chain, seal
+            assert again.confirmed(mid) == written
+        assert verify(path).ok
+
+
+def test_journal_lone_surrogate_is_the_callers_error_and_holds_nothing(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.db") as journal:
+        with pytest.raises(ValueError):
+            journal.append(None, 0.0, 0.0, "umpire", "tap", {"name": "\ud800"})
+        assert journal.pending == () and journal.fault is None
