@@ -29,6 +29,15 @@ class JournalReading:
         """The entries held in memory, not yet on disk, oldest first."""
         return tuple(op for op in self._pending if isinstance(op, Entry))
 
+    def _read(self, query: str, args: tuple[Any, ...]) -> list[Any]:
+        """Rows of a query; a page damaged since the check at start is a JournalError naming
+        the file, never a raw sqlite3 error."""
+        assert self._db is not None
+        try:
+            return self._db.execute(query, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
+
     def matches(self, kind: str | None = None) -> list[MatchRow]:
         """Every match, oldest first (only those of `kind` when given)."""
         rows: list[MatchRow] = []
@@ -37,7 +46,7 @@ class JournalReading:
             query = f"SELECT id, kind, header, wall_start, finished{extra} FROM matches"
             rows = [
                 MatchRow(r[0], r[1], json.loads(r[2]), r[3], bool(r[4]), r[5], r[6], r[7])
-                for r in self._db.execute(query + " ORDER BY id")
+                for r in self._read(query + " ORDER BY id", ())
             ]
         for op in self._pending:
             if isinstance(op, MatchRow):
@@ -71,7 +80,7 @@ class JournalReading:
             extra = ", prev, hash" if self._chained else ", NULL, NULL"
             found = [
                 Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8])
-                for r in self._db.execute(
+                for r in self._read(
                     f"SELECT seq, match_id, t, wall, source, kind, data{extra} FROM entries"
                     " WHERE match_id IS ? ORDER BY seq",
                     (match_id,),

@@ -191,12 +191,16 @@ class TablesideApp(App):
         home.resume_text = f"Resume the unfinished {words.get(kind, kind)}" if kind else ""
 
     def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was."""
+        """Home's resume button: the journal's unfinished match, exactly where it was; a
+        journal that cannot be read or replayed is said on home, not a traceback."""
         try:
-            kind = self.services.unfinished()
+            self._resume()
         except JournalError as exc:
+            self.screen("home").resume_text = ""
             self.screen("home").problem = str(exc)
-            return
+
+    def _resume(self) -> None:
+        kind = self.services.unfinished()
         if kind == "carrom":
             session = self.services.carrom_session()
             carrom_view = session.view if session.match is not None else session.resume()
