@@ -64,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = journal_sub.add_parser("verify", help="check a journal or a copy (exit 1 on a problem)")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
+    p = journal_sub.add_parser("restore", help="put a good backup in place of a damaged journal")
+    p.add_argument("backup", metavar="BACKUP")
+    p.add_argument("journal", metavar="JOURNAL", help="the journal to replace (kept aside)")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:restore_main"))
 
     p = sub.add_parser("protest", help="one board's record for a protest, as an HTML page")
     p.add_argument("journal", metavar="JOURNAL", help="the journal database file (or a copy)")

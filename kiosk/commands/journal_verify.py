@@ -81,6 +81,21 @@ def verify(path: str | Path) -> Verdict:
     return verdict
 
 
+def restore_main(args: argparse.Namespace) -> int:
+    """`tableside journal restore BACKUP JOURNAL`."""
+    from kiosk.engine.journal_restore import restore
+
+    try:
+        moved = restore(Path(args.backup), Path(args.journal))
+    except (JournalError, OSError, sqlite3.Error) as exc:
+        print(f"tableside journal restore: {exc}", file=sys.stderr)
+        return 1
+    if moved is not None:
+        print(f"{args.journal}: the damaged journal was kept as {moved}")
+    print(f"{args.journal}: restored from {args.backup}")
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
     verdict = verify(args.file)
     for problem in verdict.problems:

@@ -182,7 +182,8 @@ def refuse(path: Path, what: str, backup_dir: Path | None) -> JournalDamaged:
         where = "no backup folder is set ([journal] backup_dir)"
     return JournalDamaged(
         f"{path}: {what}. The kiosk will not start on it as if it were empty; {where}."
-        " Check a copy with `tableside journal verify FILE`.",
+        " Check a copy with `tableside journal verify FILE`; put a backup in its place with"
+        " `tableside journal restore BACKUP JOURNAL`.",
         backup,
     )
 

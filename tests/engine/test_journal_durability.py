@@ -290,3 +290,26 @@ def test_journal_lone_surrogate_is_the_callers_error_and_holds_nothing(tmp_path:
         with pytest.raises(ValueError):
             journal.append(None, 0.0, 0.0, "umpire", "tap", {"name": "\ud800"})
         assert journal.pending == () and journal.fault is None
+
+
+def test_journal_restore_puts_the_last_good_backup_in_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, usb = tmp_path / "journal.db", tmp_path / "usb"
+    journal = filled(path, 4, backup_dir=usb)
+    journal.checkpoint()
+    journal.close()
+    path.write_bytes(b"\0")  # the card failed
+    with pytest.raises(JournalDamaged) as caught:
+        Journal(path, backup_dir=usb)
+    assert "tableside journal restore" in str(caught.value)
+    backup = caught.value.backup
+    assert backup is not None
+    with filled(tmp_path / "other.db", 1) as held:  # a held journal is refused
+        assert cli_main(["journal", "restore", str(backup), str(held.path)]) == 1
+    assert cli_main(["journal", "restore", str(backup), str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "damaged journal was kept as" in out
+    assert any(p.name.startswith("journal.db.damaged-") for p in tmp_path.iterdir())
+    with Journal(path) as again:  # every check passes, and the match is whole
+        assert [d["n"] for d in again.confirmed(1)] == [0, 1, 2, 3]
