@@ -21,6 +21,30 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def append_latency(folder: Path, n: int = 300) -> tuple[float, float, float]:
+    """p50 / p99 of one synced, hash-chained, sealed append on the disk under `folder`, and
+    of the same append without the seal (what the seal costs)."""
+    from kiosk.engine.journal import EVENT, Journal
+
+    def run(path: Path, seal: bool) -> list[float]:
+        journal = Journal(path)
+        if not seal:
+            journal_module: Any = importlib.import_module("kiosk.engine.journal")
+            journal_module.write_seal = lambda *_: None
+        mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
+        took = []
+        for i in range(n):
+            started = time.perf_counter()
+            journal.append(mid, float(i), 0.0, "umpire", EVENT, {"n": i})
+            took.append(time.perf_counter() - started)
+        journal.close()
+        return sorted(took)
+
+    sealed = run(folder / "sealed.db", True)
+    bare = run(folder / "bare.db", False)
+    return sealed[n // 2], sealed[int(n * 0.99)], bare[n // 2]
+
+
 def main() -> int:
     cuts = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
@@ -31,6 +55,12 @@ def main() -> int:
     if why is not None:
         print(f"power-cut bench skipped: {why}")
         return 0
+    with tempfile.TemporaryDirectory(dir=ROOT) as folder:  # the disk the checkout is on
+        p50, p99, bare = append_latency(Path(folder))
+    print(
+        f"append, synced and sealed:  p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
+        f" (without the seal: p50 {bare * 1000:.2f} ms)"
+    )
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         figures = powercut.run(Path(folder), cuts=cuts, seed=seed, max_wait=0.3)
