@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -204,8 +205,11 @@ class Journal(JournalReading):
         """A new match; returns its id. Any unfinished match of the same kind is left as it is
         (the caller decides whether to resume it or finish it first)."""
         self._writable()
+        dumps(header).encode("utf-8")  # the caller's error (ValueError), before anything is held
         match_id, self._next_match = self._next_match, self._next_match + 1
         wall = float(wall) + 0.0
+        if not math.isfinite(wall):
+            raise ValueError(f"{self.path}: a match's start must be a finite time, not {wall}")
         seq, text = self._take_seq(), dumps(header)
         digest = match_hash(self._last_hash, seq, match_id, kind, text, wall)
         row = MatchRow(match_id, kind, json.loads(text), wall, False, seq, digest, self._last_hash)
@@ -231,6 +235,8 @@ class Journal(JournalReading):
         text.encode("utf-8")  # so is a lone surrogate (UnicodeEncodeError, a ValueError)
         # As the REAL columns give them back (3 -> 3.0, -0.0 -> 0.0), for the hash.
         t, wall = float(t) + 0.0, float(wall) + 0.0
+        if not (math.isfinite(t) and math.isfinite(wall)):
+            raise ValueError(f"{self.path}: entry times must be finite, not {t}, {wall}")
         seq = self._take_seq()
         digest = entry_hash(self._last_hash, seq, match_id, t, wall, source, kind, text)
         # A copy of what was hashed: the caller may change its dict afterwards.

@@ -289,6 +289,13 @@ def test_journal_lone_surrogate_is_the_callers_error_and_holds_nothing(tmp_path:
     with Journal(tmp_path / "j.db") as journal:
         with pytest.raises(ValueError):
             journal.append(None, 0.0, 0.0, "umpire", "tap", {"name": "\ud800"})
+        with pytest.raises(ValueError):
+            journal.begin_match("carrom", {"players": ["\ud800"]}, 0.0)
+        with pytest.raises(ValueError):
+            journal.append(None, float("nan"), 0.0, "umpire", "tap", {})
+        journal.append(None, 1.0, 0.0, "umpire", "tap", {})
+    assert verify(tmp_path / "j.db").ok  # no number was used up by the refusals
+    with Journal(tmp_path / "j.db") as journal:
         assert journal.pending == () and journal.fault is None
 
 
