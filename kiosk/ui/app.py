@@ -257,7 +257,7 @@ class TablesideApp(App):
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
             view = session.start_match(start)
-        except (SetupError, IllegalEvent) as exc:
+        except (SetupError, IllegalEvent, JournalError) as exc:
             setup.message = str(exc)
             return
         setup.message = ""
@@ -266,7 +266,11 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
-        table = self.services.clock_table()
+        try:
+            table = self.services.clock_table()
+        except JournalError as exc:  # a damaged journal, or one held by another kiosk
+            setup.message = str(exc)
+            return
         names = (setup.names[0], setup.names[1])
         try:
             view = table.start_match(

@@ -101,3 +101,23 @@ def test_kiosk_damaged_journal_is_said_on_home_with_the_backup(tmp_path: Path) -
         problem = kiosk.screen().problem
         assert "truncated to 1 bytes" in problem and "backup" in problem
         kiosk.shot("journal_damaged_home")
+
+
+def test_kiosk_journal_on_a_medium_gone_read_only_is_said_not_a_crash(tmp_path: Path) -> None:
+    from kiosk.engine.journal import EVENT, Journal
+
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "card") as card:
+        with Journal(card / "journal.db") as journal:  # yesterday's matches
+            mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
+            journal.append(mid, 1.0, 0.0, "umpire", EVENT, {"event": "pass"})
+            journal.finish(mid)
+        subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
+        for kiosk in kiosk_on(card, clock):
+            assert kiosk.current == "home"
+            assert "Read-only file system" in kiosk.screen().problem
+            kiosk.tap("carrom_icf")
+            kiosk.tap("start")  # refused with the reason, on the setup screen
+            assert kiosk.current == "setup_carrom"
+            assert "Read-only file system" in kiosk.screen().message
+            kiosk.shot("journal_read_only_card")
