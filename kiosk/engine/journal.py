@@ -124,7 +124,8 @@ class Journal(JournalReading):
             self._open()
         except (OSError, sqlite3.OperationalError) as exc:
             if self.path.exists():
-                raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                raise JournalError(f"{self.path}: cannot open the journal: {why}") from exc
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
             # holding everything in memory, and create it as soon as the medium works.
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
