@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
+
 #: The settings shipped with the kiosk (config/default.toml at the top of the checkout).
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
 
@@ -332,6 +334,7 @@ class Settings:
     umpire: UmpireSettings = UmpireSettings()
     journal: JournalSettings = JournalSettings()
     fusion: FusionSettings = FusionSettings()
+    hall: HallSettings = HallSettings()
 
 
 _DEFAULTS = Settings()
