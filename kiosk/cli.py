@@ -64,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")
     p.add_argument("--seconds", type=float, default=30.0, help="how long to watch the beams")
     p.set_defaults(**_handler("kiosk.commands.hw_test:main"))
+
+    from kiosk.commands.hall import add_parser as add_hall  # the hall (docs/hall.md)
+
+    add_hall(sub)
     return parser
 
 

@@ -334,7 +334,7 @@ class Settings:
     umpire: UmpireSettings = UmpireSettings()
     journal: JournalSettings = JournalSettings()
     fusion: FusionSettings = FusionSettings()
-    hall: HallSettings = HallSettings()
+    hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
 
 
 _DEFAULTS = Settings()
