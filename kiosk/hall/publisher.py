@@ -67,6 +67,7 @@ class HallPublisher(OutputBase):
         self._fresh = False  # a new connection: start again from the mark
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
+        self.refused: str | None = None
         self._client = self._make_client()
 
     # -- the engine's side (any thread, never blocks) -----------------------------------
@@ -147,7 +148,9 @@ class HallPublisher(OutputBase):
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if reason.is_failure:
+            self.refused = str(reason)  # a wrong password, an unknown user: said, retried
             return
+        self.refused = None
         client.publish(self._topic(topics.STATUS), topics.ONLINE, qos=1, retain=True)
         client.subscribe([(self._topic(topics.CALL_ACK), 1), (self._topic(topics.RESEND), 1)])
         self._connected = True
