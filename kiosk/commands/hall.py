@@ -51,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
     listener.start()
     try:
         print(f"the hall's board: http://{args.bind}:{args.http}/", flush=True)
-        web.run_app(server.app(), host=args.bind, port=args.http, print=None)
+        web.run_app(server.app(), host=args.bind, port=args.http, print=None, shutdown_timeout=2)
     finally:
         listener.stop()
         record.close()

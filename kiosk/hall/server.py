@@ -82,7 +82,7 @@ class HallServer:
             ]
         )
         app.on_startup.append(self._start)
-        app.on_cleanup.append(self._stop)
+        app.on_shutdown.append(self._stop)  # before aiohttp waits for open connections
         return app
 
     async def _start(self, app: web.Application) -> None:

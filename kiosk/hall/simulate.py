@@ -57,7 +57,10 @@ class SimTable:
             if path.exists():
                 self.bhukhar = BhukharTable.open(path)
             else:
-                teams = tuple(Team(f"{t}-{x}", (f"{x}1", f"{x}2", f"{x}3"), f"{t} {x}") for x in "ABCD")
+                players = ("1", "2", "3")
+                teams = tuple(
+                    Team(f"{t}-{x}", tuple(x + p for p in players), f"{t} {x}") for x in "ABCD"
+                )
                 start = SessionStart(teams, tables=(1, 2), name=f"{t} session")
                 self.bhukhar = BhukharTable.create(path, start)
             self._show_bhukhar()
@@ -195,8 +198,6 @@ def main(argv: list[str] | None = None) -> int:
             sim.close()
     print("done", flush=True)
     return 0
-
-
 
 
 if __name__ == "__main__":
