@@ -30,7 +30,7 @@ from kiosk.engine.outputs import OutputBase
 from kiosk.hall import topics
 from kiosk.hall.outbox import BhukharOutbox, JournalOutbox, Mark, OutEntry
 from kiosk.hall.settings import HallSettings
-from kiosk.hall.views import steady, tile_of
+from kiosk.hall.views import bhukhar_tile_from_record, steady, tile_of
 
 #: Events in flight (sent, not yet acknowledged) at most; more wait in the journal.
 WINDOW = 200
@@ -47,8 +47,13 @@ class HallPublisher(OutputBase):
         data_dir: Path,
         *,
         wall: Callable[[], float] = time.time,
+        bhukhar: bool = False,
     ) -> None:
+        """`bhukhar`: the table plays Bhukhar; its tile is read from the newest session
+        record (no screen needs to say anything)."""
         self.settings = settings
+        self.bhukhar = bhukhar
+        self._bhukhar_seen: tuple[Path, float, int] | None = None
         self.data_dir = Path(data_dir)
         self.wall = wall
         self.hall, self.table = settings.hall, settings.table_id
@@ -281,9 +286,18 @@ class HallPublisher(OutputBase):
         self._client.publish(self._topic(topics.STATE), topics.dumps(payload), qos=1, retain=True)
 
     def _find_bhukhar(self) -> None:
-        for path in sorted(self.data_dir.glob("bhukhar-*.jsonl")):
+        paths = sorted(self.data_dir.glob("bhukhar-*.jsonl"))
+        for path in paths:
             if path.stem not in self.outboxes:
                 self.outboxes[path.stem] = BhukharOutbox(path)
+        if self.bhukhar and paths:
+            stat = paths[-1].stat()
+            seen = (paths[-1], stat.st_mtime, stat.st_size)
+            if seen != self._bhukhar_seen or self._tile is None:
+                self._bhukhar_seen = seen
+                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
+            elif self._tile is not None and self._tile.get("running"):
+                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
 
     def _topic(self, what: str) -> str:
         return topics.topic(self.hall, self.table, what)

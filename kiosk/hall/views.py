@@ -7,6 +7,7 @@ itself from the data's time.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kiosk.engine.clock_table import ClockView
@@ -99,3 +100,31 @@ def steady(tile: dict[str, Any]) -> dict[str, Any]:
     if "running" in tile:
         out["running"] = tile["running"]
     return out
+
+
+def bhukhar_tile_from_record(path: Path, wall: float) -> dict[str, Any] | None:
+    """A Bhukhar table's tile read from its session record alone (the round timer's lines
+    carry the wall time, as when the kiosk resumes): None if the record cannot be read."""
+    from kiosk.rules.bhukhar.record import GameEntry, RecordError, TimerEntry, parse_session
+
+    try:
+        session = parse_session(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RecordError):
+        return None
+    rounds = [e.round for e in session.events if isinstance(e, GameEntry | TimerEntry)]
+    timer = session.timer
+    length = session.start.round_minutes * 60
+    left = length if timer is None else timer.left
+    running = timer is not None and timer.running
+    if timer is not None and timer.running:
+        left = max(0.0, left - max(0.0, wall - timer.at))
+    return {
+        "game": "bhukhar",
+        "match": path.stem,
+        "round": max(rounds, default=0),
+        "left": round(left, 1),
+        "running": running and left > 0,
+        "time_called": running and left <= 0,
+        "games": len(session.games()),
+        "faults": [],
+    }
