@@ -224,13 +224,74 @@ def _pct(values: list[float], p: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1] * 1000
 
 
+def screenshot(path: Path, root: Path, tables: int = 20) -> None:
+    """The board with `tables` live tables (and one call waiting) in headless Chromium."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    names = [f"t{n:03d}" for n in range(1, tables + 1)]
+    users = {"director": PASSWORD, **dict.fromkeys(names, PASSWORD)}
+    broker = Mosquitto(root / "broker", users=users, hall=HALL).start()
+    port = free_port()
+    hall = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.cli", "hall", "--broker", broker.address, "--http",
+         str(port), "--bind", "127.0.0.1", "--data", str(root / "hall"), "--hall", HALL,
+         "--user", "director", "--password", PASSWORD, "--director-password", "x"],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    groups = [names[i : i + GROUP] for i in range(0, tables, GROUP)]
+    kiosks = [kiosk_group(broker.address, root / "kiosks", g, "0.5,3") for g in groups]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 f"--user-data-dir={root / 'profile'}", "--window-size=1280,860"):  # fmt: skip
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
+                              options=options)  # fmt: skip
+    try:
+        time.sleep(12)  # a few strokes, presses and games on every table
+        caller = mqtt.Client(CallbackAPIVersion.VERSION2)
+        caller.username_pw_set("t005", PASSWORD)
+        caller.connect("127.0.0.1", broker.port)
+        caller.publish(
+            f"tableside/{HALL}/t005/call",
+            json.dumps({"id": 1, "reason": "dispute over a foul", "wall": time.time()}),
+            qos=1,
+            retain=True,
+        )
+        caller.loop(1.0)
+        caller.disconnect()
+        os.kill(kiosks[-1].pid, signal.SIGKILL)  # the last ten go quiet: offline after keep-alive
+        driver.get(f"http://127.0.0.1:{port}/")
+        time.sleep(16)
+        driver.save_screenshot(str(path))
+        print(f"wrote {path}")
+    finally:
+        driver.quit()
+        for k in kiosks:
+            if k.poll() is None:
+                k.send_signal(signal.SIGINT)
+            k.wait(timeout=30)
+        hall.send_signal(signal.SIGINT)
+        hall.wait(timeout=30)
+        broker.stop()
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--quick", action="store_true", help="10 tables for 30 s")
     p.add_argument("--sizes", default="10,30,100")
     p.add_argument("--seconds", type=float, default=60.0, help="each run's length")
     p.add_argument("--every", default="2,10", help="seconds between a table's actions")
+    p.add_argument("--screenshot", metavar="PNG", help="only take the board's screenshot")
     args = p.parse_args()
+    if args.screenshot:
+        with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
+            screenshot(Path(args.screenshot), Path(tmp))
+        return 0
     sizes = [10] if args.quick else [int(x) for x in args.sizes.split(",")]
     seconds = 30.0 if args.quick else args.seconds
     print(f"{'tables':>6} {'events':>7} {'lost':>4} {'doubled':>7} {'unknown':>7} "

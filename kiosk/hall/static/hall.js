@@ -94,7 +94,7 @@ function tileBody(tile, age, running) {
       timer = tile.timer.kind + " " + clockText(left) + (tile.timer.running ? "" : " (held)");
     }
     const queen = tile.queen === null || tile.queen === undefined ? "" :
-      "queen: " + tile.queen + (tile.queen_by ? " (" + tile.queen_by + ")" : "");
+      "queen: " + String(tile.queen).replace(/_/g, " ") + (tile.queen_by ? " (" + tile.queen_by + ")" : "");
     return el("players", p.join(" v ")) + el("games", "games " + won) +
       el("score", tile.winner ? "winner: " + tile.winner :
         "game " + (tile.game_no ?? "-") + " board " + (tile.board_no ?? "-") + ": " + sc) +
