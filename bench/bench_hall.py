@@ -247,7 +247,7 @@ def screenshot(path: Path, root: Path, tables: int = 20) -> None:
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                 f"--user-data-dir={root / 'profile'}", "--window-size=1280,860"):  # fmt: skip
+                 f"--user-data-dir={root / 'profile'}", "--window-size=1280,1000"):  # fmt: skip
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
                               options=options)  # fmt: skip
