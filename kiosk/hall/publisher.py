@@ -63,6 +63,7 @@ class HallPublisher(OutputBase):
         self.call_acked: int | None = None
         self.calls = 0
         self._call: dict[str, Any] | None = None  # to send
+        self._clear_call = False
         self._tile: dict[str, Any] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -92,8 +93,9 @@ class HallPublisher(OutputBase):
         self._wake.set()
 
     def call_director(self, reason: str = "") -> int:
-        """The umpire's "Call director": returns the call's number."""
-        self.calls += 1
+        """The umpire's "Call director": returns the call's number (milliseconds of the wall
+        clock, so a call after a restart is never taken as answered by an old answer)."""
+        self.calls = max(self.calls + 1, int(self.wall() * 1000))
         self._call = {"id": self.calls, "reason": reason, "wall": self.wall()}
         self._wake.set()
         return self.calls
@@ -177,6 +179,8 @@ class HallPublisher(OutputBase):
                 self._wake.set()
             else:
                 self.call_acked = int(data["id"])
+                self._clear_call = self.call_acked == self.calls
+                self._wake.set()
         except (ValueError, KeyError, TypeError):
             return
 
@@ -255,6 +259,9 @@ class HallPublisher(OutputBase):
             call, self._call = self._call, None
             if call is not None:
                 self._client.publish(self._topic(topics.CALL), topics.dumps(call), 1, True)
+            elif self._clear_call:  # answered: no longer retained for a hall that starts now
+                self._clear_call = False
+                self._client.publish(self._topic(topics.CALL), b"", 1, True)
             if now - last_save >= 0.5:
                 self.mark.save()
                 last_save = now

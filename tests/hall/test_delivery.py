@@ -272,4 +272,14 @@ def test_call_director_is_kept_and_acknowledged(
     listener.acknowledge(HALL, "t03", call)
     wait_for(lambda: pub.call_acked == call, 5, "the answer at the kiosk")
     assert rec.open_calls() == []
+    # Answered, the call is no longer retained: a hall starting afresh sees none open.
+    later = HallRecord(tmp_path / "later.db")
+    second = HallListener(later, ("127.0.0.1", broker.port), username="director",
+                          password=USERS["director"])  # fmt: skip
+    second.start()
+    try:
+        wait_for(lambda: second.connected and later.tables(), 5, "the later hall's view")
+        assert later.open_calls() == []
+    finally:
+        second.stop()
     pub.stop()
