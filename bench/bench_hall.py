@@ -38,6 +38,7 @@ from typing import Any
 import aiohttp
 
 from kiosk.hall.mosquitto import Mosquitto, free_port
+from kiosk.hall.outbox import match_key
 
 HALL = "bench"
 PASSWORD = "bench-pw"
@@ -110,10 +111,10 @@ def expected(data: Path, table: str) -> set[tuple[str, int]]:
     if journal.exists():
         with sqlite3.connect(journal) as db:
             rows = db.execute(
-                "SELECT match_id, seq FROM entries WHERE kind IN ('event','undo')"
-                " AND match_id IS NOT NULL"
+                "SELECT e.match_id, m.wall_start, e.seq FROM entries e JOIN matches m"
+                " ON m.id = e.match_id WHERE e.kind IN ('event', 'undo')"
             ).fetchall()
-        out |= {(str(m), int(s)) for m, s in rows}
+        out |= {(match_key(m, w), int(s)) for m, w, s in rows}
     for record in (data / table).glob("bhukhar-*.jsonl"):
         text = record.read_bytes()
         lines = text[: text.rfind(b"\n") + 1].count(b"\n")

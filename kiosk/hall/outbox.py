@@ -26,8 +26,8 @@ PUBLISHED_KINDS = ("event", "undo")
 
 @dataclass(frozen=True, slots=True)
 class OutEntry:
-    """One entry to send: `source` names its outbox ("journal", "bhukhar-001"), `seq` orders it
-    within that outbox."""
+    """One entry to send: `source` names its outbox ("journal-1732380000", "bhukhar-001"),
+    `seq` orders it within that outbox."""
 
     source: str
     seq: int
@@ -64,16 +64,26 @@ class Mark:
         self._saved = dict(self.values)
 
 
-class JournalOutbox:
-    """The confirmed events and undos of the journal at `path`, by sequence number."""
+def match_key(match_id: int, wall_start: float) -> str:
+    """A journal match as the hall knows it: its number and when it began. A kiosk whose
+    journal was replaced (a spare Pi, a new card) numbers its matches from 1 again; the time
+    keeps them apart, so the hall never takes them for repeats of the old ones."""
+    return f"{match_id}-{int(wall_start)}"
 
-    source = "journal"
+
+class JournalOutbox:
+    """The confirmed events and undos of the journal at `path`, by sequence number.
+
+    Its name (`source`) carries the time the journal's first match began, for the same
+    reason as `match_key`: a new journal is a new outbox, with its own acknowledged mark.
+    None until the journal has a match (there is nothing to send before)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._hash = False
-        self._headers: dict[int, tuple[str, dict[str, Any], bool]] = {}
+        self._headers: dict[int, tuple[str, dict[str, Any], bool, str]] = {}
+        self.source: str | None = None
 
     def _open(self) -> sqlite3.Connection | None:
         if self._db is None:
@@ -87,7 +97,15 @@ class JournalOutbox:
                 self.close()
                 return None
             self._hash = "hash" in columns
+        if self.source is None:
+            first = self._db.execute("SELECT min(wall_start) FROM matches").fetchone()[0]
+            if first is not None:
+                self.source = f"journal-{int(first)}"
         return self._db
+
+    def name(self) -> str | None:
+        self._open()
+        return self.source
 
     def latest(self) -> int:
         """The journal's last sequence number (0 when empty or missing)."""
@@ -122,10 +140,10 @@ class JournalOutbox:
         ).fetchall()
         out = []
         for r in rows:
-            game, header, finished = self._match(db, int(r[1]))
+            game, header, finished, key = self._match(db, int(r[1]))
             message = {
                 "seq": r[0],
-                "match": str(r[1]),
+                "match": key,
                 "game": game,
                 "header": header,
                 "t": r[2],
@@ -136,22 +154,25 @@ class JournalOutbox:
                 "hash": r[7],
                 "finished": finished,
             }
-            out.append(OutEntry(self.source, int(r[0]), str(r[1]), game, message))
+            out.append(OutEntry(self.source or "journal", int(r[0]), key, game, message))
         return out
 
-    def _match(self, db: sqlite3.Connection, match_id: int) -> tuple[str, dict[str, Any], bool]:
+    def _match(
+        self, db: sqlite3.Connection, match_id: int
+    ) -> tuple[str, dict[str, Any], bool, str]:
         known = self._headers.get(match_id)
         if known is not None and known[2]:
             return known
         row = db.execute(
-            "SELECT kind, header, finished FROM matches WHERE id = ?", (match_id,)
+            "SELECT kind, header, finished, wall_start FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
-        found = (str(row[0]), json.loads(row[1]), bool(row[2]))
+        key = match_key(match_id, float(row[3]))
+        found = (str(row[0]), json.loads(row[1]), bool(row[2]), key)
         self._headers[match_id] = found
         return found
 
     def close(self) -> None:
-        if self._db is not None:
+        if self._db is not None:  # the name stays: the journal's first match does not change
             self._db.close()
             self._db = None
 
@@ -178,6 +199,9 @@ class BhukharOutbox:
             return  # a line still being written: only whole lines were confirmed
         self._read += end + 1
         self._lines.extend(chunk[:end].decode("utf-8", "replace").split("\n"))
+
+    def name(self) -> str | None:
+        return self.source
 
     def last(self) -> int:
         self._load()

@@ -64,6 +64,8 @@ class HallPublisher(OutputBase):
         self.calls = 0
         self._call: dict[str, Any] | None = None  # to send
         self._clear_call = False
+        #: The last answered call no longer retained on the broker.
+        self.call_cleared: int | None = None
         self._tile: dict[str, Any] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -205,6 +207,7 @@ class HallPublisher(OutputBase):
         last_state = 0.0
         last_steady: dict[str, Any] | None = None
         last_save = last_look = 0.0
+        clearing: tuple[int, int | None] | None = None
         while not self._stop.is_set():
             self._wake.wait(timeout=0.25)
             self._wake.clear()
@@ -217,7 +220,7 @@ class HallPublisher(OutputBase):
                 inflight.clear()
                 pending.clear()
                 acked.clear()
-                sent = {name: self.mark.get(name) for name in self.outboxes}
+                sent = {}
                 last_state = 0.0
             while self._resends:  # the hall misses some: rewind that outbox to its head
                 name, after = self._resends.pop(0)
@@ -226,7 +229,10 @@ class HallPublisher(OutputBase):
                 pending.pop(name, None)
                 acked.pop(name, None)
             while self._acks:
-                where = inflight.pop(self._acks.pop(0), None)
+                acked_mid = self._acks.pop(0)
+                if clearing is not None and acked_mid == clearing[0]:
+                    self.call_cleared, clearing = clearing[1], None
+                where = inflight.pop(acked_mid, None)
                 if where is not None:
                     acked.setdefault(where[0], set()).add(where[1])
             for name, seqs in pending.items():  # the mark moves over what is acknowledged
@@ -236,7 +242,11 @@ class HallPublisher(OutputBase):
                     self.mark.set(name, seqs.pop(0))
             if not self._connected:
                 continue
-            for name, box in self.outboxes.items():
+            for box in list(self.outboxes.values()):
+                box_name = box.name()
+                if box_name is None:
+                    continue  # a journal without a match yet: nothing to send
+                name = box_name
                 room = WINDOW - len(inflight)
                 if room <= 0:
                     break
@@ -261,7 +271,8 @@ class HallPublisher(OutputBase):
                 self._client.publish(self._topic(topics.CALL), topics.dumps(call), 1, True)
             elif self._clear_call:  # answered: no longer retained for a hall that starts now
                 self._clear_call = False
-                self._client.publish(self._topic(topics.CALL), b"", 1, True)
+                info = self._client.publish(self._topic(topics.CALL), b"", 1, True)
+                clearing = (int(info.mid), self.call_acked)  # cleared once the broker has it
             if now - last_save >= 0.5:
                 self.mark.save()
                 last_save = now
@@ -286,7 +297,7 @@ class HallPublisher(OutputBase):
             "table": self.table,
             "tile": tile,
             "seq": self.journal.latest(),
-            "outbox": {name: box.last() for name, box in self.outboxes.items()},
+            "outbox": {n: b.last() for b in self.outboxes.values() if (n := b.name())},
             "wall": self.wall(),
             "heartbeat": self.settings.heartbeat_s,
         }

@@ -19,6 +19,7 @@ from kiosk.engine.journal import Journal
 from kiosk.engine.session import CarromSession
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, free_port
+from kiosk.hall.outbox import match_key
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.rules.carrom.events import MatchStart
@@ -44,10 +45,10 @@ def journal_events(path: Path) -> set[tuple[str, int]]:
     """(match, seq) of every event and undo in a kiosk's journal: what the hall must hold."""
     with sqlite3.connect(path) as db:
         rows = db.execute(
-            "SELECT match_id, seq FROM entries WHERE kind IN ('event', 'undo')"
-            " AND match_id IS NOT NULL"
+            "SELECT e.match_id, m.wall_start, e.seq FROM entries e JOIN matches m"
+            " ON m.id = e.match_id WHERE e.kind IN ('event', 'undo')"
         ).fetchall()
-    return {(str(m), int(s)) for m, s in rows}
+    return {(match_key(m, w), int(s)) for m, w, s in rows}
 
 
 def hall_events(rec: HallRecord, table: str) -> list[tuple[str, int]]:
@@ -71,12 +72,12 @@ def test_confirm_reaches_the_hall_record_with_its_seq_and_state(
     s = carrom(tmp_path / "k", pub)
     s.confirm(s.proposal.edited(pocketed=["white"]))
     wait_for(lambda: hall_events(rec, "t01"), 5, "the event in the hall record")
-    (event,) = rec.events(HALL, "t01", "1")
+    (match,) = rec.matches("carrom")
+    (event,) = rec.events(HALL, "t01", match["match"])
     assert event["kind"] == "event" and event["data"]["event"] == "stroke"
     assert event["data"]["pocketed"] == ["white"]
     # The chain hash: published when the journal has one (the journal issue), else null.
     assert event["hash"] is None or isinstance(event["hash"], str)
-    (match,) = rec.matches("carrom")
     assert match["header"]["players"] == ["Asha", "Bina"]
 
     def state() -> dict[str, object] | None:
@@ -205,7 +206,7 @@ def test_hall_restarted_with_an_empty_record_asks_for_everything(
     s = carrom(tmp_path / "k", pub)
     for _ in range(6):
         s.confirm(s.proposal.edited(pocketed=[]))
-    wait_for(lambda: pub.mark.get("journal") > 0, 5, "the broker's acknowledgement")
+    wait_for(lambda: any(v > 0 for v in pub.mark.values.values()), 5, "the broker's ack")
     # A hall that was away: only the retained state tells it the table has 6 events.
     rec = HallRecord(tmp_path / "new-hall.db")
     listener = HallListener(rec, ("127.0.0.1", broker.port), username="director",
@@ -273,6 +274,7 @@ def test_call_director_is_kept_and_acknowledged(
     wait_for(lambda: pub.call_acked == call, 5, "the answer at the kiosk")
     assert rec.open_calls() == []
     # Answered, the call is no longer retained: a hall starting afresh sees none open.
+    wait_for(lambda: pub.call_cleared == call, 5, "the retained call cleared")
     later = HallRecord(tmp_path / "later.db")
     second = HallListener(later, ("127.0.0.1", broker.port), username="director",
                           password=USERS["director"])  # fmt: skip
@@ -283,3 +285,25 @@ def test_call_director_is_kept_and_acknowledged(
     finally:
         second.stop()
     pub.stop()
+
+
+def test_a_replaced_journal_is_a_new_outbox_not_a_repeat(
+    broker: Mosquitto,
+    record: tuple[HallRecord, HallListener],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spare Pi with the same table id starts a new journal (match 1, seq 1 again): the
+    hall keeps both, the old stroke is not taken for the new one."""
+    rec, _ = record
+    for n, folder in enumerate(("old-card", "new-card")):
+        pub = HallPublisher(table_settings(broker, "t01"), tmp_path / folder).start()
+        s = carrom(tmp_path / folder, pub)
+        s.confirm(s.proposal.edited(pocketed=["white"] if n == 0 else []))
+        want = journal_events(tmp_path / folder / "journal.db")
+        wait_for(lambda w=want: w <= set(hall_events(rec, "t01")), 5, f"the {folder}'s stroke")
+        pub.stop()
+        s.journal.close()
+        time.sleep(1.0)  # the new card's match begins in a later second
+    stored = hall_events(rec, "t01")
+    assert len(stored) == 2 and {seq for _, seq in stored} == {stored[0][1]}

@@ -82,7 +82,9 @@ def test_kiosk_and_hall_over_tls(tmp_path: Path) -> None:
             s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
             s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
             s.confirm(s.proposal.edited(pocketed=[]))
-            wait_for(lambda: rec.events("hall", "t01", "1"), 10, "the event over TLS")
+            wait_for(rec.matches, 10, "the match over TLS")
+            key = rec.matches()[0]["match"]
+            wait_for(lambda: rec.events("hall", "t01", key), 10, "the event over TLS")
             # Plain MQTT to the TLS port: the broker never says CONNACK.
             plain = mqtt.Client(CallbackAPIVersion.VERSION2)
             try:
