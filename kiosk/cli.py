@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", metavar="DIR", help="journal folder (default: [journal] dir)")
     p.add_argument("--simulate", action="store_true", help="check with the simulated parts")
     p.set_defaults(**_handler("kiosk.commands.doctor:main"))
+    from kiosk.commands.hall import add_parser as add_hall  # the hall (docs/hall.md)
+
+    add_hall(sub)
     return parser
 
 

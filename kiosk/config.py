@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
 from kiosk.safe_read import ReadRefused, nonfinite_keys, read_text, toml_problem
 
 #: The settings shipped inside the package, commented (what `tableside config init` writes).
@@ -355,6 +356,7 @@ class Settings:
     umpire: UmpireSettings = UmpireSettings()
     journal: JournalSettings = JournalSettings()
     fusion: FusionSettings = FusionSettings()
+    hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
 
 
 _DEFAULTS = Settings()

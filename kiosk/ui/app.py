@@ -38,6 +38,7 @@ from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
@@ -140,6 +141,8 @@ class TablesideApp(App):
         assert self.manager is not None
         if not self.manager.has_screen(name):
             self.manager.add_widget(self._factories[name]())
+            # hall: the "Call director" button on the umpire screens (docs/hall.md)
+            add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:
