@@ -34,9 +34,9 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision import board as B
-from vision import synthetic as S
 from vision.calibration import auto_calibrate
 from vision.detect import Coin, Reference, detect
+from vision.sim import render as S
 
 Array = npt.NDArray[Any]
 

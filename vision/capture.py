@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy.typing as npt
 
-from vision.simboard import SimulatedBoard, default_board
+from vision.sim.live import SimulatedBoard, default_board
 
 Array = npt.NDArray[Any]
 Clock = Callable[[], float]

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from vision.synthetic import Scene, pocket_centres_image, render, start_arrangement
+from vision.sim.render import Scene, pocket_centres_image, render, start_arrangement
 
 from .conftest import PIN
 from .harness import Kiosk
