@@ -242,12 +242,23 @@ def detect_cold(
     return classify_discs(top, learned, sizes)[0]
 
 
-def classify_discs(
-    top: Array, learned: Learned | None = None, sizes: Sizes | None = None
-) -> tuple[tuple[Coin, ...], list[tuple[float, float, float, float, float]]]:
-    """The coins, and for each disc found (cx, cy, r, q, redness): what vision.learn
-    measures on the opening arrangement."""
-    sizes = sizes or (Sizes(coin=learned.coin_r) if learned else Sizes())
+@dataclass(frozen=True, slots=True, eq=False)
+class Planes:
+    """A top view against its own plywood: brightness ratio `q`, chromaticity change
+    `dc`, the pink planes (red over green, blue over green, less the plywood's),
+    the black-hat of the brightness, the plywood pixels, the plywood's mean colour."""
+
+    q: Array
+    dc: Array
+    pink_rg: Array
+    pink_bg: Array
+    hat: Array
+    ply: Array
+    board_c: Array
+
+
+def planes(top: Array) -> Planes:
+    """Every pixel of a top view against the plywood around it (see the module)."""
     surface, pockets, red_print = _geometry()
     f = top.astype(np.float32)
     b, g, r = f[:, :, 0], f[:, :, 1], f[:, :, 2]
@@ -277,6 +288,21 @@ def classify_discs(
     pink_bg = (sb - sg) - (pb - pg)
     q = fi / bg_i
     ply = loose & (dc < max(0.012, 3 * _mad(dc[loose])))
+    return Planes(q, dc, pink_rg, pink_bg, hat, ply, board_c)
+
+
+def classify_discs(
+    top: Array, learned: Learned | None = None, sizes: Sizes | None = None
+) -> tuple[tuple[Coin, ...], list[tuple[float, float, float, float, float]]]:
+    """The coins, and for each disc found (cx, cy, r, q, redness): what vision.learn
+    measures on the opening arrangement."""
+    sizes = sizes or (Sizes(coin=learned.coin_r) if learned else Sizes())
+    surface, pockets, red_print = _geometry()
+    f = top.astype(np.float32)
+    on = surface & ~pockets
+    p = planes(top)
+    q, dc, pink_rg, pink_bg, hat, ply = p.q, p.dc, p.pink_rg, p.pink_bg, p.hat, p.ply
+    board_c = p.board_c
     dc_sd = _mad(dc[ply])
     q_sd = _mad(q[ply])
     # The red print's colour in this frame, from the dots (coins rarely cover them all).
@@ -294,8 +320,8 @@ def classify_discs(
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
     closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0
-    fg = changed | (prt & closed & ~red_print)
-    fg = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg0 = (changed | (prt & closed & ~red_print)).astype(np.uint8)
+    fg = cv2.morphologyEx(fg0, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Holes (a gloss spot, a coin of the plywood's own colour ringed by its rim; the
     # ring may have a gap a pixel or two wide).
     ringed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -342,9 +368,8 @@ def classify_discs(
             x, y, w, h, area = st[i]
             if area < 0.45 * math.pi * rc * rc:
                 continue
-            p = 2
-            x0, y0 = max(0, x - p), max(0, y - p)
-            x1, y1 = min(m.shape[1], x + w + p), min(m.shape[0], y + h + p)
+            x0, y0 = max(0, x - 2), max(0, y - 2)
+            x1, y1 = min(m.shape[1], x + w + 2), min(m.shape[0], y + h + 2)
             reg = lab[y0:y1, x0:x1] == i
             out, hand = _split(reg, sizes, not striker_done)
             if hand:
