@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +40,8 @@ from vision.detect import Coin, Reference, detect
 
 Array = npt.NDArray[Any]
 
+_SAMPLE = np.zeros((B.TOP_PX, B.TOP_PX), bool)
+_SAMPLE[1::3, 1::3] = True
 TILE = 10  # px of the top view (20 mm) per tile of the plywood's light
 
 
@@ -138,18 +139,15 @@ def _print_zone() -> Array:
 
 
 def _plywood_light(chan: Array, ply: Array) -> Array:
-    """One channel of the plywood at every pixel, from the medians of plywood pixels
+    """One channel of the plywood at every pixel, from the means of plywood pixels
     (`ply`) in tiles; tiles with few are filled from their neighbours. Glare and a
     lamp's fall-off are wider than a tile, a coin is narrower."""
     n = chan.shape[0]
     k = n // TILE
-    vals = np.where(ply, chan, np.nan)[: k * TILE, : k * TILE]
-    tiles = vals.reshape(k, TILE, k, TILE).transpose(0, 2, 1, 3).reshape(k, k, -1)
-    count = np.count_nonzero(~np.isnan(tiles), axis=2)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        grid = np.nanmedian(np.where(count[:, :, None] >= TILE * TILE // 4, tiles, np.nan), axis=2)
-    grid = grid.astype(np.float32)
+    w = ply.astype(np.float32)
+    total = cv2.resize(chan * w, (k, k), interpolation=cv2.INTER_AREA)
+    count = cv2.resize(w, (k, k), interpolation=cv2.INTER_AREA)
+    grid = np.where(count >= 0.25, total / np.maximum(count, 1e-6), np.nan).astype(np.float32)
     known = ~np.isnan(grid)
     if not known.any():
         return np.full(chan.shape, float(np.median(chan)), np.float32)
@@ -166,12 +164,14 @@ def _plywood_light(chan: Array, ply: Array) -> Array:
         grid[grow] = s[grow] / c[grow]
         known = known | grow
     grid[np.isnan(grid)] = fill
-    grid = cv2.GaussianBlur(grid, (3, 3), 0)
+    grid = cv2.GaussianBlur(grid, (3, 3), 0).astype(np.float32)
     light: Array = cv2.resize(grid, (n, n), interpolation=cv2.INTER_CUBIC)
     return np.maximum(light, 1.0)
 
 
 def _mad(x: Array) -> float:
+    """The spread of values (a robust standard deviation), from a sample of them."""
+    x = x[:: max(1, x.size // 4000)]
     if x.size == 0:
         return 0.0
     return float(np.median(np.abs(x - np.median(x)))) * 1.4826
@@ -181,6 +181,16 @@ def _disc_mask(shape: tuple[int, int], cx: float, cy: float, r: float) -> Array:
     m = np.zeros(shape, np.uint8)
     cv2.circle(m, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
     return m > 0
+
+
+def _disc_median(plane: Array, cx: float, cy: float, r: float, default: float) -> float:
+    """The median of a plane over a disc (in its window only)."""
+    x0, x1 = max(0, int(cx - r)), min(plane.shape[1], int(cx + r) + 2)
+    y0, y1 = max(0, int(cy - r)), min(plane.shape[0], int(cy + r) + 2)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+    vals = plane[y0:y1, x0:x1][inside]
+    return float(np.median(vals)) if vals.size else default
 
 
 def _split(
@@ -269,7 +279,8 @@ def planes(top: Array) -> Planes:
     # line and narrower than a coin.
     grey = (inten / 3.0).astype(np.float32)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, np.ones((7, 7), np.uint8))
-    board_c = np.array([np.median(c[on]) for c in (cb, cg, cr)], np.float32)
+    sample = on & _SAMPLE
+    board_c = np.array([np.median(c[sample]) for c in (cb, cg, cr)], np.float32)
     # The plywood's own colour and light at every pixel (glare, a lamp, a worn patch
     # included): from pixels loosely of its colour that are not print.
     dc0 = np.sqrt((cb - board_c[0]) ** 2 + (cg - board_c[1]) ** 2 + (cr - board_c[2]) ** 2)
@@ -377,9 +388,8 @@ def classify_discs(
                 continue
             for cx, cy, rr in out:
                 gx, gy = cx + x0, cy + y0
-                inner = _disc_mask(q.shape, gx, gy, 0.6 * rr)
-                mq = float(np.median(q[inner])) if inner.any() else 1.0
-                mr = float(np.median(pink_rg[inner])) if inner.any() else 0.0
+                mq = _disc_median(q, gx, gy, 0.6 * rr, 1.0)
+                mr = _disc_median(pink_rg, gx, gy, 0.6 * rr, 0.0)
                 name = colour
                 if rr > 1.18 * rc:
                     if striker_done:
@@ -423,7 +433,11 @@ def _rings(changed: Array, r: float) -> Array:
     ring = ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
     ring /= ring.sum()
     score = cv2.filter2D(changed.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
-    peaks = (score >= 0.6) & (score == cv2.dilate(score, np.ones((5, 5), np.uint8)))
+    # Only where the inside is mostly unchanged: a coin seen whole needs no help.
+    kd = (d <= r - 2.0).astype(np.float32)
+    inside = cv2.filter2D(changed.astype(np.float32), -1, kd / kd.sum())
+    peaks = (score >= 0.6) & (inside < 0.8)
+    peaks &= score == cv2.dilate(score, np.ones((5, 5), np.uint8))
     out = np.zeros(changed.shape, np.uint8)
     for y, x in zip(*np.nonzero(peaks), strict=True):
         cv2.circle(out, (int(x), int(y)), round(r - 0.5), 1, -1)
