@@ -193,6 +193,21 @@ def _disc_median(plane: Array, cx: float, cy: float, r: float, default: float) -
     return float(np.median(vals)) if vals.size else default
 
 
+def _place(mask: Array, x: float, y: float, r: float) -> tuple[float, float, float, float]:
+    """A disc of radius r moved to the centroid of the region's pixels under it:
+    its centre, radius and the share of it the region fills."""
+    cx, cy = x, y
+    for _ in range(2):
+        near = _disc_mask(mask.shape, cx, cy, r + 1.0) & (mask > 0)
+        ys, xs = np.nonzero(near)
+        if len(xs) < 3:
+            break
+        cx, cy = float(xs.mean()), float(ys.mean())
+    disc = _disc_mask(mask.shape, cx, cy, r)
+    share = float(np.count_nonzero(disc & (mask > 0))) / max(1, int(np.count_nonzero(disc)))
+    return cx, cy, r, share
+
+
 def _split(
     region: Array, sizes: Sizes, striker_ok: bool
 ) -> tuple[list[tuple[float, float, float]], bool]:
@@ -212,22 +227,15 @@ def _split(
         if peak < 0.55 * rc:
             break
         y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
-        r = rc
+        cx, cy, r, share = _place(mask, float(x), float(y), rc)
         if striker_ok and peak >= max(1.22 * rc, 0.92 * sizes.striker_min):
-            # A disc as deep as this: the striker if the region is round there.
-            r = min(peak + 0.7, sizes.striker_max)
-        cx, cy = float(x), float(y)
-        for _ in range(2):
-            near = _disc_mask(mask.shape, cx, cy, r + 1.0) & (mask > 0)
-            ys, xs = np.nonzero(near)
-            if len(xs) < 3:
-                break
-            cx, cy = float(xs.mean()), float(ys.mean())
-        disc = _disc_mask(mask.shape, cx, cy, r)
-        share = float(np.count_nonzero(disc & (mask > 0))) / max(1, int(np.count_nonzero(disc)))
-        if r > rc and share < 0.8:
-            # Not round: a hand's palm, not the striker.
-            return [], True
+            # A disc as deep as this: the striker if the region is round there;
+            # else men touching (with their shadows) or, if far deeper, a hand.
+            big = _place(mask, float(x), float(y), min(peak + 0.7, sizes.striker_max))
+            if big[3] >= 0.85:
+                cx, cy, r, share = big
+            elif peak > 1.6 * rc:
+                return [], True
         if share >= 0.55:
             out.append((cx, cy, r))
             explained += math.pi * r * r * share
@@ -236,6 +244,18 @@ def _split(
     left = float(np.count_nonzero(mask))
     if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
         return out, True
+    # Men touching with their shadows fill the necks between them: one disc lands
+    # between two. The region's area says how many it holds; share it out.
+    n_area = round(area / (1.12 * math.pi * rc * rc))
+    if all(r == rc for *_, r in out) and len(out) < n_area <= 8:
+        ys, xs = np.nonzero(region)
+        pts = np.stack([xs, ys], axis=1).astype(np.float32)
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+        cv2.setRNGSeed(1)
+        _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+            pts, n_area, None, crit, 3, cv2.KMEANS_PP_CENTERS
+        )
+        out = [(float(cx), float(cy), rc) for cx, cy in centres]
     return out, False
 
 
@@ -369,7 +389,9 @@ def classify_discs(
         reg = (lab_all[y : y + h, x : x + w] == i).astype(np.uint8)
         depth = float(cv2.distanceTransform(reg, cv2.DIST_L2, 5).max())
         sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
-        if depth > 1.25 * sizes.striker_max or sk > 0.5:
+        # Skin's colour alone is not enough: brown men are skin-coloured too; a
+        # hand is also thicker than men touching.
+        if depth > 1.25 * sizes.striker_max or (sk > 0.5 and depth > 1.6 * rc):
             hidden[y : y + h, x : x + w] |= reg > 0
     for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
         m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
