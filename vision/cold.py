@@ -236,7 +236,7 @@ def _split(
                 cx, cy, r, share = big
             elif peak > 1.6 * rc:
                 return [], True
-        if share >= 0.55:
+        if share >= 0.45:
             out.append((cx, cy, r))
             explained += math.pi * r * r * share
         mask[_disc_mask(mask.shape, cx, cy, r + 1.0)] = 0
@@ -370,8 +370,8 @@ def classify_discs(
     fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)
-    queen_red = learned.queen_red if learned else 0.08
-    red_px = fg & (pink_rg > queen_red) & (pink_bg > 0.04) & (q > 0.3)
+    queen_red = learned.queen_red if learned else 0.06
+    red_px = fg & (pink_rg > queen_red) & (pink_bg > 0.03) & (q > 0.3)
     dark = fg & ~red_px & (q < cut)
     lite = fg & ~red_px & (q >= cut)
     found: list[tuple[str, float, float, float]] = []
