@@ -246,7 +246,7 @@ def _split(
         return out, True
     # Men touching with their shadows fill the necks between them: one disc lands
     # between two. The region's area says how many it holds; share it out.
-    n_area = round(area / (1.12 * math.pi * rc * rc))
+    n_area = round(area / (1.3 * math.pi * rc * rc))
     if all(r == rc for *_, r in out) and len(out) < n_area <= 8:
         ys, xs = np.nonzero(region)
         pts = np.stack([xs, ys], axis=1).astype(np.float32)
@@ -308,6 +308,12 @@ def planes(top: Array) -> Planes:
     fb = cv2.GaussianBlur(f, (0, 0), 0.7)
     bg = [_plywood_light(np.ascontiguousarray(fb[:, :, k]), loose) for k in range(3)]
     bg_i = bg[0] + bg[1] + bg[2] + 3.0
+    # Again without what is far from that first plywood (the men's shadows, a dark
+    # line's edge): a tile's mean is then the plywood's, as a median would be.
+    fi0 = fb.sum(axis=2) + 3.0
+    near = loose & (np.abs(fi0 / bg_i - 1.0) < 0.08)
+    bg = [_plywood_light(np.ascontiguousarray(fb[:, :, k]), near) for k in range(3)]
+    bg_i = bg[0] + bg[1] + bg[2] + 3.0
     pb, pg, pr = (bg[k] / bg_i for k in range(3))
     # Smoothed a little: a coin is 15 px across, the sensor's noise is per pixel.
     fi = fb.sum(axis=2) + 3.0
@@ -359,9 +365,18 @@ def classify_discs(
     _, labels, stats, _ = cv2.connectedComponentsWithStats(
         (1 - ringed).astype(np.uint8), connectivity=4
     )
-    small = stats[:, cv2.CC_STAT_AREA] < 1.3 * math.pi * sizes.coin**2
+    a_coin = math.pi * sizes.coin**2
+    small = (stats[:, cv2.CC_STAT_AREA] < 1.3 * a_coin) & (stats[:, cv2.CC_STAT_AREA] >= 4)
     small[0] = False
     small[labels[0, 0]] = False
+    # A man's inside is round and most of a man; the gap men touching enclose is
+    # neither (a gloss spot is small but inside a man's colour anyway).
+    for k in np.flatnonzero(small):
+        x, y, w, h, area = stats[k]
+        if area < 0.3 * a_coin:
+            continue
+        if area < 0.55 * w * h * math.pi / 4 or max(w, h) > 2.6 * sizes.coin:
+            small[k] = False
     # Not a red dot ringed by coins touching it: the print seen between them.
     on_dot = np.bincount(labels[red_print].ravel(), minlength=len(small))
     small &= on_dot < 0.4 * stats[:, cv2.CC_STAT_AREA]
