@@ -98,6 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     from kiosk.commands.hall import add_parser as add_hall  # the hall (docs/hall.md)
 
     add_hall(sub)
+
+    vision = sub.add_parser("vision", help="the camera above the carrom board")
+    vision_sub = vision.add_subparsers(dest="vision_command", required=True, metavar="COMMAND")
+    p = vision_sub.add_parser("detect", help="count the coins on one photo of a board")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--pockets", metavar="X1,Y1,...,X4,Y4", help="pocket centres, any order")
+    p.add_argument("--json", action="store_true", help="print JSON (docs/vision.md)")
+    p.add_argument("--annotate", metavar="OUT.png", help="draw what was found")
+    p.set_defaults(**_handler("kiosk.commands.vision_detect:main"))
     return parser
 
 
