@@ -19,14 +19,17 @@ from kiosk.clocks.countdown import ClockError
 from kiosk.clocks.match_clock import MatchClock, bank_for
 from kiosk.clocks.record import (
     Adjust,
+    Break,
     ClockEvent,
     ClockHeader,
     ClockRecord,
     ClockRecordError,
     EarlyPickup,
     GameEnd,
+    Late,
     Overrule,
     Pause,
+    Penalty,
     Press,
     Query,
     RestartDelay,
@@ -48,6 +51,8 @@ class ClockSnapshot:
     crawford: bool
     winner: str | None
     flagged: str | None
+    breaks_left: dict[str, int]
+    must_wait: str | None
 
     def to_json(self) -> dict[str, Any]:
         """The spec's object: banks and delay rounded to the millisecond."""
@@ -60,6 +65,8 @@ class ClockSnapshot:
             "crawford": self.crawford,
             "winner": self.winner,
             "flagged": self.flagged,
+            "breaks_left": dict(self.breaks_left),
+            "must_wait": self.must_wait,
         }
 
 
@@ -75,18 +82,21 @@ class ClockedMatch:
                 header.match_length,
                 score={a: header.score[0], b: header.score[1]},
                 post_crawford=header.post_crawford,
+                best_of_three=header.best_of_three,
             )
         except IllegalAction as exc:
             raise ClockRecordError(1, str(exc)) from None
         bank = bank_for(
             (self.match.needs(a), self.match.needs(b)), header.minutes_per_point
         )  # 3.5 (vi)
-        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay)
+        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay, header.second_leg)
         self.last_t = 0.0
+        self.flag_at: float | None = None  # when the last flag fell
 
     def catch_up(self, now: float) -> None:
         """Let a flag that fell by `now` lose the match (4.3 (iii))."""
         for flag in self.clock.advance(now):
+            self.flag_at = flag.t
             if not self.match.over:
                 self.match.lose_on_time(flag.player)
 
@@ -122,6 +132,8 @@ class ClockedMatch:
             clock.early_pickup(event.player, t)
         elif isinstance(event, Adjust):
             was_flagged = clock.flagged == event.player
+            if match.over and not (was_flagged and match.won_by == "time"):
+                raise IllegalAction(f"adjust after the match is over ({match.winner} won)")
             clock.adjust(event.player, event.bank, t)
             if was_flagged and clock.flagged is None and match.won_by == "time":
                 match.undo_time_loss()  # 4.3 (iv): time lost on a wrongly set clock restored
@@ -133,8 +145,16 @@ class ClockedMatch:
             clock.stop(t)
             match.record_game(event.winner, event.points)
         elif isinstance(event, Overrule):
-            clock.overrule(event.player, t)
-            match.undo_time_loss()
+            clock.check_overrule(event.player, t)
+            match.overrule(event.player)  # 4.3 (iii): the overruled player wins the match
+        elif isinstance(event, Late):
+            match.late_start(event.player, event.minutes)  # 2.2 (iv)
+        elif isinstance(event, Penalty):
+            match.award_penalty(event.player, event.points)  # 2.2 (iv), 2.3, 4.3 (i)
+        elif isinstance(event, Break):
+            match.take_break(event.player, event.emergency)  # 2.2 (ii), (v)
+            if clock.running is not None:
+                clock.pause(t)  # 4.3 (ii) b: the clock stops during a break
         elif isinstance(event, Query):
             pass
         if match.over:
@@ -154,6 +174,8 @@ class ClockedMatch:
             crawford=match.crawford,
             winner=match.winner,
             flagged=clock.flagged,
+            breaks_left={p: match.breaks_left(p) for p in clock.players},
+            must_wait=clock.must_wait(now),
         )
 
 
