@@ -256,7 +256,10 @@ class TablesideApp(App):
         names = (setup.names[0], setup.names[1])
         try:
             view = table.start_match(
-                names, int(setup.match_length), (int(setup.score[0]), int(setup.score[1]))
+                names,
+                int(setup.match_length),
+                (int(setup.score[0]), int(setup.score[1])),
+                **setup.clock_options(),
             )
         except IllegalAction as exc:
             setup.message = str(exc)

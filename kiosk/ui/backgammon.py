@@ -3,14 +3,16 @@
 Built on the engine's ClockTable (kiosk/engine/clock_table.py): every tap is a
 clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
-delay apart, tenths below 20 s, the Crawford banner). Rules 3.5, 4.1 (v)-(vi),
-4.3 and 4.4 (iv) live in the clock and the match, not here.
+delay apart, tenths below 20 s, the Crawford banner, "wait" after an early pickup, the
+breaks left). Rules 2.2, 3.5, 4.1 (v)-(vi), 4.3 and 4.4 (iv) live in the clock and the
+match, not here: the director's panel only records what the director decides.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
@@ -21,20 +23,76 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
+from kiosk.config import BackgammonSettings
 from kiosk.engine.clock_table import ClockTable, ClockView
-from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.backgammon.match import (
+    MATCH_LENGTHS,
+    IllegalAction,
+    late_penalty_points,
+    penalty_points_to_win,
+)
 from kiosk.ui.kvload import load_kv
 
-MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
+
+def _settings() -> BackgammonSettings:
+    app = App.get_running_app()
+    services = getattr(app, "services", None)
+    settings = getattr(services, "settings", None)
+    return getattr(settings, "backgammon", None) or BackgammonSettings()
 
 
 class BackgammonSetupScreen(Screen):
-    """Players, match length, and the score when the clock is introduced (3.5 (vi))."""
+    """Players, match length (every length 1 to 25, 2.2 (ii)), the score when the clock is
+    introduced (3.5 (vi)) and whether the Crawford game was already played (4.4 (iv)), the
+    time a point and the delay with the doubles preset, a second leg (3.5 (v)), and a
+    best-of-three series (2.2 (ii)). -/+ step by two (the odd lengths most matches use),
+    -1/+1 by one."""
 
     names = ListProperty(["Player A", "Player B"])
     match_length = NumericProperty(7)
     score = ListProperty([0, 0])
     message = StringProperty("")
+    post_crawford = BooleanProperty(False)
+    minutes_per_point = NumericProperty(2.0)
+    delay = NumericProperty(12.0)
+    second_leg_min = NumericProperty(0)  # minutes, 0: one leg
+    best_of_three = BooleanProperty(False)
+    #: Whether a player is one point away, so the Crawford game may already be over.
+    crawford_possible = BooleanProperty(False)
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.singles_preset()
+        self.second_leg_min = round(_settings().second_leg_s / 60)
+
+    def singles_preset(self) -> None:
+        """The tournament's settings (3.5 (v): 2 minutes a point, 12 s, unless decided)."""
+        settings = _settings()
+        self.minutes_per_point, self.delay = settings.minutes_per_point, settings.delay_s
+
+    def doubles_preset(self) -> None:
+        """Doubles and other non-standard matches: the director's time (3.5 (v))."""
+        settings = _settings()
+        self.minutes_per_point = settings.doubles_minutes_per_point
+        self.delay = settings.doubles_delay_s
+
+    def step_minutes(self, delta: float) -> None:
+        self.minutes_per_point = max(0.5, min(10.0, float(self.minutes_per_point) + delta))
+
+    def step_delay(self, delta: float) -> None:
+        self.delay = max(0.0, min(60.0, float(self.delay) + delta))
+
+    def step_leg(self, delta: int) -> None:
+        self.second_leg_min = max(0, min(60, int(self.second_leg_min) + delta))
+
+    def clock_options(self) -> dict[str, Any]:
+        """The keyword arguments of ClockTable.start_match this screen sets."""
+        return {
+            "minutes_per_point": float(self.minutes_per_point),
+            "delay": float(self.delay),
+            "post_crawford": bool(self.post_crawford and self.crawford_possible),
+            "second_leg": float(self.second_leg_min) * 60.0,
+            "best_of_three": bool(self.best_of_three),
+        }
 
     def set_name(self, seat: int, text: str) -> None:
         names = list(self.names)
@@ -42,14 +100,34 @@ class BackgammonSetupScreen(Screen):
         self.names = names
 
     def step_length(self, delta: int) -> None:
-        i = MATCH_LENGTHS.index(int(self.match_length)) if self.match_length in MATCH_LENGTHS else 3
-        self.match_length = MATCH_LENGTHS[max(0, min(len(MATCH_LENGTHS) - 1, i + delta))]
-        self.score = [min(s, int(self.match_length) - 1) for s in self.score]
+        """-/+ move by two over odd lengths (7 -> 5 -> 3), -1/+1 by one: 1 to 25 in all."""
+        length = int(self.match_length)
+        if abs(delta) == 1 and length % 2 == 0:
+            length -= 1 if delta < 0 else -1  # from an even length, to the odd one next to it
+            delta = 0
+        length = max(MATCH_LENGTHS[0], min(MATCH_LENGTHS[-1], length + delta * 2))
+        self.match_length = length
+        self.score = [min(s, length - 1) for s in self.score]
+        self._crawford_check()
+
+    def step_length_by_one(self, delta: int) -> None:
+        length = max(MATCH_LENGTHS[0], min(MATCH_LENGTHS[-1], int(self.match_length) + delta))
+        self.match_length = length
+        self.score = [min(s, length - 1) for s in self.score]
+        self._crawford_check()
 
     def step_score(self, seat: int, delta: int) -> None:
         score = list(self.score)
         score[seat] = max(0, min(int(self.match_length) - 1, score[seat] + delta))
         self.score = score
+        self._crawford_check()
+
+    def _crawford_check(self) -> None:
+        """The switch is offered only when a player is one point away (4.4 (iv))."""
+        length = int(self.match_length)
+        self.crawford_possible = any(length - int(s) == 1 for s in self.score)
+        if not self.crawford_possible:
+            self.post_crawford = False
 
 
 class BackgammonScreen(Screen):
@@ -76,6 +154,14 @@ class BackgammonScreen(Screen):
     end_open = BooleanProperty(False)
     end_winner = NumericProperty(0)
     end_points = NumericProperty(1)
+    #: Per side: breaks left (2.2 (ii)), waiting out the delay (4.1 (v) b), on a second leg.
+    breaks = ListProperty([0, 0])
+    waits = ListProperty([False, False])
+    legs = ListProperty([False, False])
+    #: The director's late arrival (2.2 (iv)): who, how many minutes, what it gives.
+    late_seat = NumericProperty(0)
+    late_minutes = NumericProperty(5)
+    late_text = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -119,6 +205,10 @@ class BackgammonScreen(Screen):
         self.winner = view.winner or ""
         self.banner = face.banner or ""
         self.match_line = face.match_line
+        self.breaks = list(view.breaks_left)
+        self.waits = [view.must_wait == p for p in view.players]
+        self.legs = list(view.second_leg)
+        self._late_preview()
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:
@@ -157,8 +247,51 @@ class BackgammonScreen(Screen):
         self._do("adjust", self.names[seat], max(0.0, bank + delta_s))
 
     def overrule(self) -> None:
+        """The flagged player had certainly won: declared the match winner (4.3 (iii))."""
         if self.flagged:
             self._do("overrule", self.flagged)
+
+    # -- the director: lateness, penalties, breaks (2.2) ---------------------------------
+    def step_late(self, delta: int) -> None:
+        self.late_minutes = max(0, min(120, int(self.late_minutes) + delta))
+        self._late_preview()
+
+    def choose_late(self, seat: int) -> None:
+        self.late_seat = seat
+        self._late_preview()
+
+    def _late_preview(self) -> None:
+        """What the late arrival gives before it is recorded: a point at five minutes, one
+        more each further five; more than half the match length wins it (2.2 (iv))."""
+        if self.view is None:
+            return
+        late = self.names[int(self.late_seat)]
+        other = self.names[1 - int(self.late_seat)]
+        points = late_penalty_points(int(self.late_minutes))
+        text = f"{late} {int(self.late_minutes)} min late: "
+        if points == 0:
+            self.late_text = text + "no penalty point yet"
+            return
+        text += f"{points} penalty point{'s' if points > 1 else ''} to {other}"
+        match = self.table.cm.match if self.table is not None and self.table.cm else None
+        if match is not None:
+            total = match.penalty[other] + points
+            if total >= penalty_points_to_win(match.length):
+                text += f" ({total} in all: {other} wins the match)"
+        self.late_text = text
+
+    def record_late(self) -> None:
+        self._do("late", self.names[int(self.late_seat)], float(self.late_minutes))
+
+    def late_start_clock(self) -> None:
+        """The text's alternative to penalty points: start the late player's clock."""
+        self._do("start", self.names[int(self.late_seat)])
+
+    def award_penalty(self, seat: int) -> None:
+        self._do("penalty", self.names[seat], 1)
+
+    def take_break(self, seat: int, emergency: bool = False) -> None:
+        self._do("take_break", self.names[seat], emergency)
 
     def open_end(self) -> None:
         self.end_open = True
