@@ -218,7 +218,7 @@ class Match:
                 )
             raise IllegalAction(
                 f"{points} points cannot be scored: a game scores the cube's value "
-                "(1, 2, 4 ... 64) times 1, 2 or 3 (4.5)"
+                "(1, 2, 4 ... 64, 4.4 (i)) times 1, 2 or 3 (4.5)"
             )
         self.offered_by = None
         self._score_game(winner, points)
