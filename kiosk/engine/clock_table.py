@@ -167,7 +167,7 @@ class ClockTable:
         record = parse_clock_record(self.export(row.id))
         cm = ClockedMatch(record.header)
         for _, event in record.events:
-            cm.apply(event)
+            cm.apply(event, keep=False)  # journaled events were all accepted once
         now = self.clock()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match_id, self.header, self.cm = row.id, record.header, cm

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from kiosk.clocks.countdown import ClockError
 from kiosk.clocks.match_clock import MatchClock, bank_for
@@ -37,6 +37,8 @@ from kiosk.clocks.record import (
     Start,
 )
 from kiosk.rules.backgammon.match import IllegalAction, Match
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +102,18 @@ class ClockedMatch:
             if not self.match.over:
                 self.match.lose_on_time(flag.player)
 
-    def apply(self, event: ClockEvent) -> None:
-        """Apply one record event; `IllegalAction` if the rules refuse it (state unchanged)."""
-        saved = (copy.deepcopy(self.clock), copy.deepcopy(self.match), self.last_t)
+    def apply(self, event: ClockEvent, *, keep: bool = True) -> None:
+        """Apply one record event; `IllegalAction` if the rules refuse it (state unchanged).
+
+        `keep=False` skips saving the state to roll back to, for a replay that stops at
+        the first refusal anyway (the state after a refusal is then not to be used)."""
+        if not keep:
+            try:
+                self._apply(event)
+            except ClockError as exc:
+                raise IllegalAction(str(exc)) from None
+            return
+        saved = (_copy(self.clock), _copy(self.match), self.last_t)
         try:
             self._apply(event)
         except (ClockError, IllegalAction) as exc:
@@ -179,6 +190,16 @@ class ClockedMatch:
         )
 
 
+def _copy(obj: _T) -> _T:
+    """A copy to roll back to: both objects hold only flat containers of immutable values,
+    so copying those is enough (and far cheaper than a deep copy on every event)."""
+    new = copy.copy(obj)
+    for name, value in vars(new).items():
+        if isinstance(value, dict | set | list):
+            setattr(new, name, value.copy())
+    return new
+
+
 def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
     """Replay a record: a snapshot for each `query`, then one at the last event's time.
 
@@ -187,7 +208,7 @@ def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
     snapshots: list[ClockSnapshot] = []
     for line, event in record.events:
         try:
-            cm.apply(event)
+            cm.apply(event, keep=False)  # a refusal ends the replay: nothing to roll back to
         except IllegalAction as exc:
             raise ClockRecordError(line, str(exc)) from None
         if isinstance(event, Query):
