@@ -216,3 +216,12 @@ def test_clause_3_5_v_second_leg_in_the_clocked_match() -> None:
     cm.apply(Start(0.0, A))
     assert cm.snapshot(45.0).banks[A] == 5.0 and cm.match.winner is None
     assert cm.snapshot(50.0).flagged == A and cm.match.winner == B
+
+
+def test_clause_3_5_v_doubles_preset_and_two_legs_are_settings() -> None:
+    from kiosk.config import BackgammonSettings
+
+    settings = BackgammonSettings()
+    assert (settings.minutes_per_point, settings.delay_s) == (2.0, 12.0)  # singles
+    assert (settings.doubles_minutes_per_point, settings.doubles_delay_s) == (2.5, 18.0)
+    assert settings.second_leg_s == 0.0  # one leg unless the director decides
