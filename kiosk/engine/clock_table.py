@@ -30,6 +30,7 @@ from kiosk.clocks.record import (
     Break,
     ClockEvent,
     ClockHeader,
+    ClockRecordError,
     EarlyPickup,
     GameEnd,
     Late,
@@ -164,10 +165,20 @@ class ClockTable:
         row = self.journal.unfinished(KIND)
         if row is None:
             return None
-        record = parse_clock_record(self.export(row.id))
-        cm = ClockedMatch(record.header)
-        for _, event in record.events:
-            cm.apply(event, keep=False)  # journaled events were all accepted once
+        try:
+            record = parse_clock_record(self.export(row.id))
+            cm = ClockedMatch(record.header)
+            for line, event in record.events:
+                try:
+                    cm.apply(event, keep=False)  # journaled events were all accepted once
+                except IllegalAction as exc:
+                    raise ClockRecordError(line, str(exc)) from None
+        except ClockRecordError as exc:
+            # A journal from before a change of the rules, or damaged: say where, keep it.
+            raise IllegalAction(
+                f"{self.journal.path}: the unfinished backgammon match cannot be resumed: "
+                f"its clock record's line {exc.line}: {exc.reason}"
+            ) from None
         now = self.clock()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match_id, self.header, self.cm = row.id, record.header, cm

@@ -207,7 +207,11 @@ class TablesideApp(App):
         elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
-            view = table.view() if table.cm is not None else table.resume()
+            try:
+                view = table.view() if table.cm is not None else table.resume()
+            except IllegalAction as exc:  # a journal that no longer replays: named, kept
+                self.screen("home").problem = str(exc)
+                return
             if view is not None:
                 self.screen("backgammon").attach(table, view)
                 self._playing("backgammon", table.next_deadline)

@@ -200,3 +200,21 @@ def test_clock_table_every_new_event_is_journaled_and_exported(
     assert json.loads(text.splitlines()[0])["second_leg"] == 60
     final = replay_clock(parse_clock_record(text))[-1]
     assert final.to_json() == t.view().snapshot.to_json()
+
+
+def test_clock_table_resume_names_the_line_a_journal_no_longer_replays_on(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    path = tmp_path / "j.db"
+    t = table(path, clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)
+    t.start("Nikos")
+    match_id = t.match_id or 0
+    # An event an older kiosk accepted and these rules refuse (no cube gives 5 points).
+    t.journal.append(match_id, 9.0, wall(), "umpire", "event",
+                     {"t": 9.0, "event": "game_end", "winner": "Nikos", "points": 5})  # fmt: skip
+    t.journal.close()
+    again = table(path, clock, wall, MemoryOutput())
+    with pytest.raises(IllegalAction, match=r"cannot be resumed: its clock record's line 3: 5 p"):
+        again.resume()
+    assert again.has_unfinished()  # nothing lost: the journal keeps the match
