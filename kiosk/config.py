@@ -287,6 +287,13 @@ class BackgammonSettings:
         default=2.0, metadata=_check(_seconds(0.0, 60.0, open_low=True))
     )
     delay_s: float = field(default=12.0, metadata=_check(_seconds(0.0, 120.0)))
+    #: 3.5 (v): the director's two-leg time control, seconds of the second leg (0: none).
+    second_leg_s: float = field(default=0.0, metadata=_check(_seconds(0.0, 3600.0)))
+    #: 3.5 (v): doubles and other non-standard matches, the director's time and delay.
+    doubles_minutes_per_point: float = field(
+        default=2.5, metadata=_check(_seconds(0.0, 60.0, open_low=True))
+    )
+    doubles_delay_s: float = field(default=18.0, metadata=_check(_seconds(0.0, 120.0)))
 
 
 def _minutes_list(value: Any) -> tuple[float, ...]:

@@ -9,7 +9,8 @@ the presses, so a late or early look at the clock changes nothing.
 The moment a running bank reaches 0 that player's flag falls (4.3 (iii)): the
 clock stops and `advance` reports a `Flag` at the exact time it fell. Whether
 the flag loses the match is for the match (kiosk/rules/backgammon) and the
-director (`overrule`) to decide.
+director (who may rule that the flagged player had already won) to decide.
+With a second leg (3.5 (v)) a bank's first exhaustion restarts it instead.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ class MatchClock:
     start(player) runs a side with a fresh delay; press(player) ends that
     player's turn and starts the opponent's; pause/resume keep the delay left
     (4.3 (ii)); restart_delay gives the running side its turn's delay again
-    (4.3 (v)); early_pickup takes the delay off a player's next turn (4.1 (v) b);
-    adjust sets a bank (4.3 (iv), (vi)).
+    (4.3 (v)); early_pickup makes a player wait out the delay of the next turn
+    (4.1 (v) b); adjust sets a bank (4.3 (iv), (vi)). `second_leg`: seconds each
+    bank restarts with, once, when it first runs out (3.5 (v)).
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class MatchClock:
         players: tuple[str, str],
         banks: Mapping[str, float],
         delay: float = DEFAULT_DELAY_S,
+        second_leg: float | None = None,
     ) -> None:
         if len(players) != 2 or players[0] == players[1]:
             raise ClockError(f"a match clock needs two different players, not {players!r}")
@@ -67,17 +70,20 @@ class MatchClock:
             raise ClockError(f"delay must be a non-negative number of seconds, not {delay!r}")
         self.players = players
         self.delay = float(delay)
+        if second_leg is not None and not (math.isfinite(second_leg) and second_leg > 0):
+            raise ClockError(f"second_leg must be a positive number of seconds, not {second_leg!r}")
+        self.second_leg = None if second_leg is None else float(second_leg)
+        self._on_second_leg: set[str] = set()
         self._bank: dict[str, float] = {}
         for p in players:
             self._bank[p] = self._check_bank(p, banks[p])
         self._running: str | None = None  # the side counting down now
         self._paused: str | None = None  # the side that ran when the clock was paused
         self._delay_left = 0.0  # of the running or paused side, as of `_from`
-        self._turn_delay = 0.0  # the delay this turn was given (0 after an early pickup)
         self._from = 0.0  # start of the running stretch
         self._last = -math.inf
-        self._no_delay: set[str] = set()  # lose the delay on their next turn (4.1 (v) b)
-        self._overruled: set[str] = set()  # the director ruled they had won (4.3 (iii))
+        self._wait_next: set[str] = set()  # must wait out the next turn's delay (4.1 (v) b)
+        self._waiting: str | None = None  # the side on the turn it must wait out
         self.flagged: str | None = None
         self._pending: list[Flag] = []
         # For accounting: bank seconds spent and delay seconds used, per player.
@@ -114,15 +120,27 @@ class MatchClock:
             return self._delay_left
         return 0.0
 
-    def no_delay_next(self, player: str) -> bool:
-        """Whether `player` has lost the delay of the next turn (4.1 (v) b)."""
-        return player in self._no_delay
+    def must_wait_next(self, player: str) -> bool:
+        """Whether `player` must wait out the delay of the next turn (4.1 (v) b)."""
+        return player in self._wait_next
+
+    def must_wait(self, now: float) -> str | None:
+        """The side that must wait for its delay to run out before it plays (4.1 (v) b):
+        the side on its turn after an early pickup, while that delay lasts."""
+        side = self._running or self._paused
+        if side is None or side != self._waiting or self.delay_left(now) <= 0:
+            return None
+        return side
+
+    def on_second_leg(self, player: str) -> bool:
+        """Whether `player`'s first leg has run out and the bank restarted (3.5 (v))."""
+        return player in self._on_second_leg
 
     def next_deadline(self) -> float | None:
-        """When the running bank reaches 0, or None if no flag can fall."""
+        """When the running bank reaches 0 (a flag, or the end of a first leg), or None."""
         if self._pending:
             return self._pending[0].t
-        if self._running is None or self._running in self._overruled:
+        if self._running is None:
             return None
         return self._from + self._delay_left + self._bank[self._running]
 
@@ -171,17 +189,18 @@ class MatchClock:
         self._from = now
 
     def restart_delay(self, now: float) -> None:
-        """The running (or paused) side's delay starts again from this turn's delay
+        """The running (or paused) side's delay starts again from the full delay
         (4.3 (v): an invalid roll must not cost the roller)."""
         self._catch_up(now)
         if self._running is None and self._paused is None:
             raise ClockError("restart_delay while no side is running")
         self._settle(now)
-        self._delay_left = self._turn_delay
+        self._delay_left = self.delay
 
     def early_pickup(self, player: str, now: float) -> None:
-        """`player` picked up the dice before the opponent finished: no delay on the next
-        turn of `player` (4.1 (v) b)."""
+        """`player` picked up the dice before the opponent finished (4.1 (v) b): on the next
+        turn `player` must wait for the delay to run out before playing. No time changes:
+        that turn runs as any other, the delay first, then the bank."""
         self._known(player)
         self._catch_up(now)
         side = self._running or self._paused
@@ -189,7 +208,7 @@ class MatchClock:
             raise ClockError(f"early_pickup by {player} while no side is running")
         if side == player:
             raise ClockError(f"early_pickup by {player}, whose own side is running")
-        self._no_delay.add(player)
+        self._wait_next.add(player)
 
     def adjust(self, player: str, bank: float, now: float) -> None:
         """The director sets `player`'s bank (4.3 (iv), (vi)). Time given back to a
@@ -208,18 +227,17 @@ class MatchClock:
         self._catch_up(now)
         if self._running is not None:
             self._settle(now)
-        self._running = self._paused = None
+        self._running = self._paused = self._waiting = None
         self._delay_left = 0.0
+        self._wait_next.clear()  # a new game begins with nobody's dice picked up
 
-    def overrule(self, player: str, now: float) -> None:
-        """The director rules that `player`, whose flag fell, had already won (4.3 (iii)):
-        the flag is lifted, the bank stays at 0 and cannot fall again."""
+    def check_overrule(self, player: str, now: float) -> None:
+        """The director may rule only on the player whose time ran out (4.3 (iii)); the
+        clock stays stopped and the flag stays: the match, not the clock, names the winner."""
         self._known(player)
         self._catch_up(now)
         if self.flagged != player:
             raise ClockError(f"overrule for {player}, whose time has not run out")
-        self.flagged = None
-        self._overruled.add(player)
 
     # -- inside ------------------------------------------------------------------
 
@@ -238,10 +256,10 @@ class MatchClock:
         return bank
 
     def _begin_turn(self, player: str, now: float) -> None:
-        self._turn_delay = 0.0 if player in self._no_delay else self.delay
-        self._no_delay.discard(player)
+        self._waiting = player if player in self._wait_next else None
+        self._wait_next.discard(player)
         self._running = player
-        self._delay_left = self._turn_delay
+        self._delay_left = self.delay
         self._from = now
 
     def _settle(self, now: float) -> None:
@@ -266,13 +284,21 @@ class MatchClock:
         if now < self._last:
             raise ClockError(f"time went backwards from {self._last} to {now}")
         self._last = now
-        deadline = None if self._pending else self.next_deadline()
-        if deadline is not None and now >= deadline and self._running is not None:
+        while not self._pending and self._running is not None:
+            deadline = self.next_deadline()
+            if deadline is None or now < deadline:
+                return
             player = self._running
             self._settle(deadline)
             self.spent[player] += self._bank[player]  # float dust: the bank is exactly spent
             self._bank[player] = 0.0
+            if self.second_leg is not None and player not in self._on_second_leg:
+                # 3.5 (v): the first leg is over; the clock restarts on the second.
+                self._on_second_leg.add(player)
+                self._bank[player] = self.second_leg
+                continue
             self._running = None
             self._delay_left = 0.0
+            self._waiting = None
             self.flagged = player
             self._pending.append(Flag(player, deadline))

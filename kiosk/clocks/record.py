@@ -30,8 +30,10 @@ class ClockRecordError(ValueError):
 class ClockHeader:
     """The first line: the players, the match, and the tournament's clock settings (3.5 (v)).
 
-    `post_crawford` (an added field, default false): the Crawford game was played
-    before the clock was introduced."""
+    `post_crawford` (default false): the Crawford game was played before the clock
+    was introduced; `second_leg` (seconds, default none): the director's two-leg time
+    control (3.5 (v)); `best_of_three` (default false): the match is one of a
+    best-of-three series, whose breaks are taken between matches only (2.2 (ii))."""
 
     players: tuple[str, str]
     match_length: int
@@ -39,6 +41,8 @@ class ClockHeader:
     minutes_per_point: float = 2.0
     delay: float = 12.0
     post_crawford: bool = False
+    second_leg: float | None = None
+    best_of_three: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +99,27 @@ class Overrule:
 
 
 @dataclass(frozen=True, slots=True)
+class Late:
+    t: float
+    player: str
+    minutes: float
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    t: float
+    player: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    t: float
+    player: str
+    emergency: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Query:
     t: float
 
@@ -109,6 +134,9 @@ ClockEvent: TypeAlias = (
     | Adjust
     | GameEnd
     | Overrule
+    | Late
+    | Penalty
+    | Break
     | Query
 )
 
@@ -123,6 +151,9 @@ _EVENTS: dict[str, tuple[type[Any], tuple[str, ...], dict[str, str]]] = {
     "adjust": (Adjust, ("player",), {"bank": "seconds"}),
     "game_end": (GameEnd, ("winner",), {"points": "points"}),
     "overrule": (Overrule, ("player",), {}),
+    "late": (Late, ("player",), {"minutes": "minutes"}),
+    "penalty": (Penalty, ("player",), {"points": "points"}),
+    "break": (Break, ("player",), {"emergency": "flag"}),
     "query": (Query, (), {}),
 }
 _NAMES: dict[type[Any], str] = {cls: name for name, (cls, _, _) in _EVENTS.items()}
@@ -178,8 +209,21 @@ def _header(obj: dict[str, Any], line: int) -> ClockHeader:
     post = obj.get("post_crawford", False)
     if not isinstance(post, bool):
         raise bad(f'"post_crawford" must be true or false, not {post!r}')
+    leg = obj.get("second_leg")
+    if leg is not None and (not _is_number(leg) or leg <= 0):
+        raise bad(f'"second_leg" must be a positive number of seconds, not {leg!r}')
+    series = obj.get("best_of_three", False)
+    if not isinstance(series, bool):
+        raise bad(f'"best_of_three" must be true or false, not {series!r}')
     return ClockHeader(
-        (players[0], players[1]), length, (score[0], score[1]), float(mpp), float(delay), post
+        (players[0], players[1]),
+        length,
+        (score[0], score[1]),
+        float(mpp),
+        float(delay),
+        post,
+        None if leg is None else float(leg),
+        series,
     )
 
 
@@ -213,6 +257,15 @@ def _event(obj: dict[str, Any], line: int, header: ClockHeader, last_t: float) -
             if not _is_number(value) or value < 0:
                 raise bad(f'{name}: "{f}" must be a non-negative number of seconds, not {value!r}')
             values[f] = float(value)
+        elif kind == "minutes":
+            if not _is_number(value) or value < 0:
+                raise bad(f'{name}: "{f}" must be a non-negative number of minutes, not {value!r}')
+            values[f] = float(value)
+        elif kind == "flag":
+            value = obj.get(f, False)
+            if not isinstance(value, bool):
+                raise bad(f'{name}: "{f}" must be true or false, not {value!r}')
+            values[f] = value
         else:
             if not _is_int(value) or value < 1:
                 raise bad(
@@ -254,6 +307,8 @@ def event_to_dict(event: ClockEvent) -> dict[str, Any]:
     """One event as its record line's object, `t` first."""
     out: dict[str, Any] = {"t": event.t, "event": _NAMES[type(event)]}
     for f in event.__slots__:
+        if f == "emergency" and not getattr(event, f):
+            continue  # the default: a break within the allowance
         if f != "t":
             out[f] = getattr(event, f)
     return out
@@ -271,6 +326,10 @@ def write_clock_record(header: ClockHeader, events: list[ClockEvent]) -> str:
     }
     if header.post_crawford:
         head["post_crawford"] = True
+    if header.second_leg is not None:
+        head["second_leg"] = header.second_leg
+    if header.best_of_three:
+        head["best_of_three"] = True
     lines = [json.dumps(head, ensure_ascii=False)]
     lines.extend(json.dumps(event_to_dict(e), ensure_ascii=False) for e in events)
     return "\n".join(lines) + "\n"

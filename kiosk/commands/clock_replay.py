@@ -25,6 +25,8 @@ def human(snap: ClockSnapshot) -> str:
         parts.append(f"{mark}{player} {format_clock(bank)}")
     if snap.running is not None:
         parts.append(f"delay {format_clock(snap.delay_left)}")
+    if snap.must_wait is not None:
+        parts.append(f"{snap.must_wait} must wait")
     parts.append("score " + "-".join(str(s) for s in snap.score.values()))
     if snap.crawford:
         parts.append("Crawford")

@@ -6,6 +6,10 @@ the clock of kiosk/clocks/match_clock.py and the match of kiosk/rules/backgammon
 to the journal before the call returns; a press the rules refuse raises `IllegalAction` and
 changes nothing. A flag fall (4.3 (iii)) sounds the long buzz.
 
+A flag fall is journaled as a `query` event at the exact time the flag fell (the record
+has no flag event: the replay finds the flag itself), so `tableside export --clock` keeps
+the time-out and the winner even when nothing was pressed after it.
+
 After a restart the table resumes from the journal: the record is replayed, and a side that
 was running when the kiosk stopped is paused at the moment of the restart (journaled as a
 `pause` by the system), so the director decides what the downtime cost (`adjust`, 4.3 (iv)).
@@ -13,6 +17,7 @@ was running when the kiosk stopped is paused at the moment of the restart (journ
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -22,13 +27,18 @@ from typing import Any
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import (
     Adjust,
+    Break,
     ClockEvent,
     ClockHeader,
+    ClockRecordError,
     EarlyPickup,
     GameEnd,
+    Late,
     Overrule,
     Pause,
+    Penalty,
     Press,
+    Query,
     RestartDelay,
     Resume,
     Start,
@@ -63,6 +73,10 @@ class ClockView:
     in_game: bool
     crawford: bool
     events: int
+    post_crawford: bool = False
+    breaks_left: tuple[int, int] = (0, 0)
+    must_wait: str | None = None
+    second_leg: tuple[bool, bool] = (False, False)
 
 
 def header_to_dict(header: ClockHeader) -> dict[str, Any]:
@@ -114,8 +128,12 @@ class ClockTable:
         minutes_per_point: float | None = None,
         delay: float | None = None,
         post_crawford: bool = False,
+        second_leg: float | None = None,
+        best_of_three: bool = False,
     ) -> ClockView:
-        """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first."""
+        """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first.
+        `second_leg` (seconds, 3.5 (v)) defaults to the settings' `second_leg_s` (0: none)."""
+        leg = self.settings.second_leg_s if second_leg is None else second_leg
         header = ClockHeader(
             (players[0], players[1]),
             match_length,
@@ -123,6 +141,8 @@ class ClockTable:
             self.settings.minutes_per_point if minutes_per_point is None else minutes_per_point,
             self.settings.delay_s if delay is None else delay,
             post_crawford,
+            leg or None,
+            best_of_three,
         )
         # Let the record's own reader check the header, so a bad one is refused as a record is.
         try:
@@ -145,10 +165,20 @@ class ClockTable:
         row = self.journal.unfinished(KIND)
         if row is None:
             return None
-        record = parse_clock_record(self.export(row.id))
-        cm = ClockedMatch(record.header)
-        for _, event in record.events:
-            cm.apply(event)
+        try:
+            record = parse_clock_record(self.export(row.id))
+            cm = ClockedMatch(record.header)
+            for line, event in record.events:
+                try:
+                    cm.apply(event, keep=False)  # journaled events were all accepted once
+                except IllegalAction as exc:
+                    raise ClockRecordError(line, str(exc)) from None
+        except ClockRecordError as exc:
+            # A journal from before a change of the rules, or damaged: say where, keep it.
+            raise IllegalAction(
+                f"{self.journal.path}: the unfinished backgammon match cannot be resumed: "
+                f"its clock record's line {exc.line}: {exc.reason}"
+            ) from None
         now = self.clock()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match_id, self.header, self.cm = row.id, record.header, cm
@@ -156,7 +186,7 @@ class ClockTable:
         self._flag_seen = cm.clock.flagged
         if cm.clock.running is not None:
             t = self._time.t(now)
-            cm.catch_up(t)  # a flag that fell while the kiosk was down falls first
+            self._note_flag(t)  # a flag that fell while the kiosk was down falls first
             if cm.clock.running is not None:
                 self._apply(Pause(t), source="system")
         return self._changed(now)
@@ -190,12 +220,44 @@ class ClockTable:
         return self._press(lambda t: GameEnd(t, winner, points))
 
     def overrule(self, player: str) -> ClockView:
+        """The director rules the flagged `player` had won: the match winner (4.3 (iii))."""
         return self._press(lambda t: Overrule(t, player))
+
+    def late(self, player: str, minutes: float) -> ClockView:
+        """`player` arrived `minutes` late: penalty points to the opponent (2.2 (iv))."""
+        return self._press(lambda t: Late(t, player, float(minutes)))
+
+    def penalty(self, player: str, points: int) -> ClockView:
+        """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
+        return self._press(lambda t: Penalty(t, player, int(points)))
+
+    def take_break(self, player: str, emergency: bool = False) -> ClockView:
+        """`player` takes a break (2.2 (ii)), or an emergency break (2.2 (v))."""
+        return self._press(lambda t: Break(t, player, emergency))
 
     def _press(self, make: Callable[[float], ClockEvent]) -> ClockView:
         now = self.clock()
-        self._apply(make(self._time.t(now)), source="umpire")
+        t = self._time.t(now)
+        self._note_flag(t)  # a flag that fell before this press is recorded first
+        self._apply(make(t), source="umpire")
         return self._changed(now)
+
+    def _note_flag(self, t: float) -> None:
+        """Let a flag that fell by `t` fall: journal its moment as a `query`, buzz once."""
+        cm, match_id = self._need()
+        deadline = cm.clock.next_deadline()
+        if deadline is not None and deadline <= t:
+            # Look ahead on a copy: the deadline may end a first leg (3.5 (v)), not flag.
+            ahead = copy.deepcopy(cm.clock)
+            flags = ahead.advance(t)
+            if flags:
+                self._apply(Query(max(flags[0].t, cm.last_t)), source="timer")
+        flagged = cm.clock.flagged
+        if flagged is not None and flagged != self._flag_seen:
+            at = cm.flag_at if cm.flag_at is not None else t
+            self.journal.append(match_id, at, self.wall(), "timer", "flag", {"player": flagged})
+            self.outputs.sound(LONG_BUZZ)
+        self._flag_seen = flagged
 
     def _apply(self, event: ClockEvent, *, source: str) -> None:
         cm, match_id = self._need()
@@ -219,13 +281,7 @@ class ClockTable:
         if self.cm is None or self.match_id is None:
             return None
         now = self.clock() if now is None else now
-        t = self._time.t(now)
-        self.cm.catch_up(t)
-        flagged = self.cm.clock.flagged
-        if flagged is not None and flagged != self._flag_seen:
-            self.journal.append(self.match_id, t, self.wall(), "timer", "flag", {"player": flagged})
-            self.outputs.sound(LONG_BUZZ)
-        self._flag_seen = flagged
+        self._note_flag(self._time.t(now))
         return self._changed(now)
 
     def view(self, now: float | None = None) -> ClockView:
@@ -246,6 +302,16 @@ class ClockTable:
             in_game=cm.match.in_game,
             crawford=cm.match.crawford,
             events=len(self.events),
+            post_crawford=cm.match.post_crawford,
+            breaks_left=(
+                cm.match.breaks_left(self.header.players[0]),
+                cm.match.breaks_left(self.header.players[1]),
+            ),
+            must_wait=snapshot.must_wait,
+            second_leg=(
+                cm.clock.on_second_leg(self.header.players[0]),
+                cm.clock.on_second_leg(self.header.players[1]),
+            ),
         )
 
     def finish(self) -> None:

@@ -79,6 +79,8 @@ def clock_frame(view: ClockView) -> DisplayFrame:
         text = "TIME"
     elif view.paused:
         text = "PAUSED"
+    elif view.must_wait is not None:
+        text = "WAIT"  # 4.1 (v) b: the side shown by `turn` waits its delay out
     elif view.crawford:
         text = "CRAWFORD"
     else:

@@ -224,7 +224,11 @@ class TablesideApp(App):
         elif kind == "backgammon":
             table = self.services.clock_table()
             # The table may still hold the match (the umpire only went home): keep it live.
-            view = table.view() if table.cm is not None else table.resume()
+            try:
+                view = table.view() if table.cm is not None else table.resume()
+            except IllegalAction as exc:  # a journal that no longer replays: named, kept
+                self.screen("home").problem = str(exc)
+                return
             if view is not None:
                 self.screen("backgammon").attach(table, view)
                 self._playing("backgammon", table.next_deadline)
@@ -277,7 +281,10 @@ class TablesideApp(App):
         names = (setup.names[0], setup.names[1])
         try:
             view = table.start_match(
-                names, int(setup.match_length), (int(setup.score[0]), int(setup.score[1]))
+                names,
+                int(setup.match_length),
+                (int(setup.score[0]), int(setup.score[1])),
+                **setup.clock_options(),
             )
         except IllegalAction as exc:
             setup.message = str(exc)

@@ -3,8 +3,9 @@
 Built on the engine's ClockTable (kiosk/engine/clock_table.py): every tap is a
 clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
-delay apart, tenths below 20 s, the Crawford banner). Rules 3.5, 4.1 (v)-(vi),
-4.3 and 4.4 (iv) live in the clock and the match, not here.
+delay apart, tenths below 20 s, the Crawford banner, "wait" after an early pickup, the
+breaks left). Rules 2.2, 3.5, 4.1 (v)-(vi), 4.3 and 4.4 (iv) live in the clock and the
+match, not here: the director's panel only records what the director decides.
 """
 
 from __future__ import annotations
@@ -22,34 +23,15 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.clock_table import ClockTable, ClockView
-from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.backgammon.match import (
+    IllegalAction,
+    late_penalty_points,
+    penalty_points_to_win,
+)
+from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.kvload import load_kv
 
-MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
-
-
-class BackgammonSetupScreen(Screen):
-    """Players, match length, and the score when the clock is introduced (3.5 (vi))."""
-
-    names = ListProperty(["Player A", "Player B"])
-    match_length = NumericProperty(7)
-    score = ListProperty([0, 0])
-    message = StringProperty("")
-
-    def set_name(self, seat: int, text: str) -> None:
-        names = list(self.names)
-        names[seat] = text.strip()
-        self.names = names
-
-    def step_length(self, delta: int) -> None:
-        i = MATCH_LENGTHS.index(int(self.match_length)) if self.match_length in MATCH_LENGTHS else 3
-        self.match_length = MATCH_LENGTHS[max(0, min(len(MATCH_LENGTHS) - 1, i + delta))]
-        self.score = [min(s, int(self.match_length) - 1) for s in self.score]
-
-    def step_score(self, seat: int, delta: int) -> None:
-        score = list(self.score)
-        score[seat] = max(0, min(int(self.match_length) - 1, score[seat] + delta))
-        self.score = score
+__all__ = ["BackgammonScreen", "BackgammonSetupScreen"]
 
 
 class BackgammonScreen(Screen):
@@ -76,6 +58,14 @@ class BackgammonScreen(Screen):
     end_open = BooleanProperty(False)
     end_winner = NumericProperty(0)
     end_points = NumericProperty(1)
+    #: Per side: breaks left (2.2 (ii)), waiting out the delay (4.1 (v) b), on a second leg.
+    breaks = ListProperty([0, 0])
+    waits = ListProperty([False, False])
+    legs = ListProperty([False, False])
+    #: The director's late arrival (2.2 (iv)): who, how many minutes, what it gives.
+    late_seat = NumericProperty(0)
+    late_minutes = NumericProperty(5)
+    late_text = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -119,6 +109,10 @@ class BackgammonScreen(Screen):
         self.winner = view.winner or ""
         self.banner = face.banner or ""
         self.match_line = face.match_line
+        self.breaks = list(view.breaks_left)
+        self.waits = [view.must_wait == p for p in view.players]
+        self.legs = list(view.second_leg)
+        self._late_preview()
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:
@@ -157,8 +151,51 @@ class BackgammonScreen(Screen):
         self._do("adjust", self.names[seat], max(0.0, bank + delta_s))
 
     def overrule(self) -> None:
+        """The flagged player had certainly won: declared the match winner (4.3 (iii))."""
         if self.flagged:
             self._do("overrule", self.flagged)
+
+    # -- the director: lateness, penalties, breaks (2.2) ---------------------------------
+    def step_late(self, delta: int) -> None:
+        self.late_minutes = max(0, min(120, int(self.late_minutes) + delta))
+        self._late_preview()
+
+    def choose_late(self, seat: int) -> None:
+        self.late_seat = seat
+        self._late_preview()
+
+    def _late_preview(self) -> None:
+        """What the late arrival gives before it is recorded: a point at five minutes, one
+        more each further five; more than half the match length wins it (2.2 (iv))."""
+        if self.view is None:
+            return
+        late = self.names[int(self.late_seat)]
+        other = self.names[1 - int(self.late_seat)]
+        points = late_penalty_points(int(self.late_minutes))
+        text = f"{late} {int(self.late_minutes)} min late: "
+        if points == 0:
+            self.late_text = text + "no penalty point yet"
+            return
+        text += f"{points} penalty point{'s' if points > 1 else ''} to {other}"
+        match = self.table.cm.match if self.table is not None and self.table.cm else None
+        if match is not None:
+            total = match.penalty[other] + points
+            if total >= penalty_points_to_win(match.length):
+                text += f" ({total} in all: {other} wins the match)"
+        self.late_text = text
+
+    def record_late(self) -> None:
+        self._do("late", self.names[int(self.late_seat)], float(self.late_minutes))
+
+    def late_start_clock(self) -> None:
+        """The text's alternative to penalty points: start the late player's clock."""
+        self._do("start", self.names[int(self.late_seat)])
+
+    def award_penalty(self, seat: int) -> None:
+        self._do("penalty", self.names[seat], 1)
+
+    def take_break(self, seat: int, emergency: bool = False) -> None:
+        self._do("take_break", self.names[seat], emergency)
 
     def open_end(self) -> None:
         self.end_open = True

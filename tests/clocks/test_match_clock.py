@@ -73,16 +73,34 @@ def test_rule_4_3_v_invalid_roll_restarts_the_delay() -> None:
     assert c.bank(A, 27.0) == 837.0
 
 
-def test_rule_4_1_v_b_early_pickup_loses_the_delay_on_the_next_turn() -> None:
+def test_clause_4_1_v_b_early_pickup_makes_the_player_wait_out_the_delay() -> None:
     c = clock()
     c.start(A, 0.0)
     c.early_pickup(B, 2.0)
-    assert c.no_delay_next(B)
+    assert c.must_wait_next(B) and c.must_wait(2.0) is None
     c.press(A, 4.0)
-    assert c.delay_left(4.0) == 0.0 and c.bank(B, 5.0) == 839.0
-    c.press(B, 5.0)
-    c.press(A, 6.0)
-    assert c.delay_left(6.0) == 12.0  # only that one turn
+    # The clock runs as on any turn: the delay, then the bank; only the use is lost.
+    assert c.delay_left(4.0) == 12.0 and c.bank(B, 5.0) == 840.0
+    assert c.must_wait(5.0) == B and c.must_wait(15.9) == B
+    assert c.must_wait(16.0) is None  # the delay has run out: B may play
+    assert c.bank(B, 20.0) == 836.0
+    c.press(B, 20.0)
+    c.press(A, 21.0)
+    assert c.delay_left(21.0) == 12.0 and c.must_wait(21.0) is None  # only that one turn
+
+
+def test_clause_4_1_v_b_the_wait_survives_a_pause_and_ends_with_the_game() -> None:
+    c = clock()
+    c.start(A, 0.0)
+    c.early_pickup(B, 1.0)
+    c.press(A, 2.0)
+    c.pause(5.0)
+    assert c.must_wait(50.0) == B and c.delay_left(50.0) == 9.0
+    c.resume(60.0)
+    assert c.must_wait(68.9) == B and c.must_wait(69.0) is None
+    c.early_pickup(A, 70.0)
+    c.stop(71.0)
+    assert not c.must_wait_next(A)  # a new game: nobody's dice were picked up
 
 
 def test_rule_4_1_v_b_early_pickup_by_the_running_side_is_refused() -> None:
@@ -110,20 +128,42 @@ def test_rule_4_3_iii_flag_falls_when_the_running_bank_reaches_zero() -> None:
     assert c.advance(60.0) == []
 
 
-def test_rule_4_3_iii_overrule_lifts_the_flag_and_the_bank_stays_zero() -> None:
+def test_clause_4_3_iii_overrule_keeps_the_flag_and_the_clock_stopped() -> None:
     c = clock(bank=10.0, delay=2.0)
     c.start(A, 0.0)
     c.advance(20.0)
-    c.overrule(A, 21.0)
-    assert c.flagged is None
-    c.start(A, 22.0)
-    assert c.next_deadline() is None  # it cannot fall twice
-    assert c.advance(100.0) == [] and c.bank(A, 100.0) == 0.0
+    c.check_overrule(A, 21.0)  # the match declares A the winner; the clock is done
+    assert c.flagged == A and c.running is None and c.bank(A, 100.0) == 0.0
 
 
 def test_match_clock_overrule_of_a_player_not_flagged_is_refused() -> None:
     with pytest.raises(ClockError, match="not run out"):
-        clock().overrule(A, 0.0)
+        clock().check_overrule(A, 0.0)
+
+
+def test_clause_3_5_v_second_leg_restarts_the_bank_once() -> None:
+    c = MatchClock((A, B), {A: 30.0, B: 30.0}, 12.0, second_leg=60.0)
+    c.start(A, 0.0)
+    assert c.next_deadline() == 42.0
+    assert c.advance(50.0) == []  # the first leg ran out at 42: the second began
+    assert c.on_second_leg(A) and not c.on_second_leg(B)
+    assert c.running == A and c.bank(A, 50.0) == 52.0 and c.delay_left(50.0) == 0.0
+    assert c.advance(200.0) == [Flag(A, 102.0)]  # the second leg has no third
+    assert c.flagged == A and c.bank(A, 200.0) == 0.0
+
+
+def test_clause_3_5_v_second_leg_is_per_player() -> None:
+    c = MatchClock((A, B), {A: 5.0, B: 5.0}, 0.0, second_leg=10.0)
+    c.start(A, 0.0)
+    c.press(A, 7.0)  # A is on the second leg: 8 s left
+    c.press(B, 9.0)
+    assert c.bank(A, 9.0) == 8.0 and c.bank(B, 9.0) == 3.0
+    assert not c.on_second_leg(B)
+
+
+def test_clause_3_5_v_second_leg_must_be_positive() -> None:
+    with pytest.raises(ClockError, match="second_leg"):
+        MatchClock((A, B), {A: 5.0, B: 5.0}, 0.0, second_leg=0.0)
 
 
 def test_match_clock_refuses_time_going_backwards_and_unknown_players() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,95 @@ def test_clock_table_resumes_after_restart_paused_for_the_director(
         "umpire",
         "umpire",
     ]
+
+
+def test_clock_table_flag_round_trip_export_then_replay_keeps_flag_and_winner(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiosk.cli import main
+
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 1, minutes_per_point=0.5, delay=2)  # 30 s banks
+    t.start("Nikos")
+    clock.advance(5)
+    t.press("Nikos")
+    clock.advance(100)  # Eleni's flag falls at 37 s; nothing is pressed after it
+    view = t.poll()
+    assert view is not None and view.flagged == "Eleni"
+    t.journal.close()
+    out = tmp_path / "clock.jsonl"
+    assert main(["export", str(tmp_path / "j.db"), "--clock", "-o", str(out)]) == 0
+    assert main(["clock", "replay", str(out), "--json"]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert (last["flagged"], last["winner"]) == ("Eleni", "Nikos")
+    assert last["t"] == 37.0 and last["banks"] == {"Nikos": 27.0, "Eleni": 0.0}
+
+
+def test_clock_table_flag_before_a_press_is_recorded_before_it(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    t = table(tmp_path / "j.db", clock, wall, out)
+    t.start_match(PLAYERS, 3, minutes_per_point=0.1, delay=2)  # 18 s banks
+    t.start("Nikos")
+    clock.advance(1)
+    t.press("Nikos")
+    clock.advance(40)  # no poll: the director overrules straight away
+    view = t.overrule("Eleni")
+    assert (view.winner, view.flagged) == ("Eleni", "Eleni")
+    assert out.sounds == [LONG_BUZZ]
+    record = parse_clock_record(export_clock_record(t.journal))
+    names = [type(e).__name__ for _, e in record.events]
+    assert names == ["Start", "Press", "Query", "Overrule"]
+    final = replay_clock(record)[-1]
+    assert (final.winner, final.flagged) == ("Eleni", "Eleni")
+
+
+def test_clock_table_every_new_event_is_journaled_and_exported(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 13, second_leg=60, best_of_three=False)
+    view = t.late("Nikos", 11)  # 2.2 (iv): two points to Eleni
+    assert view.snapshot.score == {"Nikos": 0, "Eleni": 2}
+    t.start("Eleni")
+    clock.advance(3)
+    t.early_pickup("Nikos")
+    clock.advance(3)
+    view = t.press("Eleni")
+    assert view.must_wait == "Nikos"
+    t.take_break("Eleni", emergency=True)  # 2.2 (v): during the game, the clock stops
+    t.resume_clock()
+    clock.advance(20)
+    t.adjust("Nikos", 500)
+    t.penalty("Nikos", 1)
+    t.game_end("Nikos", 2)
+    view = t.take_break("Nikos")
+    assert view.breaks_left == (1, 2)
+    text = export_clock_record(t.journal)
+    kinds = [json.loads(line)["event"] for line in text.splitlines()]
+    assert kinds == [
+        "clock", "late", "start", "early_pickup", "press", "break", "resume", "adjust",
+        "penalty", "game_end", "break",
+    ]  # fmt: skip
+    assert json.loads(text.splitlines()[0])["second_leg"] == 60
+    final = replay_clock(parse_clock_record(text))[-1]
+    assert final.to_json() == t.view().snapshot.to_json()
+
+
+def test_clock_table_resume_names_the_line_a_journal_no_longer_replays_on(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    path = tmp_path / "j.db"
+    t = table(path, clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)
+    t.start("Nikos")
+    match_id = t.match_id or 0
+    # An event an older kiosk accepted and these rules refuse (no cube gives 5 points).
+    t.journal.append(match_id, 9.0, wall(), "umpire", "event",
+                     {"t": 9.0, "event": "game_end", "winner": "Nikos", "points": 5})  # fmt: skip
+    t.journal.close()
+    again = table(path, clock, wall, MemoryOutput())
+    with pytest.raises(IllegalAction, match=r"cannot be resumed: its clock record's line 3: 5 p"):
+        again.resume()
+    assert again.has_unfinished()  # nothing lost: the journal keeps the match

@@ -49,6 +49,21 @@ def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: 
     assert clock_frame(t.view()) == DisplayFrame(2, 1, "10:30", "R", 0, "TO 7")
 
 
+def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t.start_match(("Nikos", "Eleni"), 7)
+    t.start("Nikos")
+    t.early_pickup("Eleni")
+    clock.advance(5)
+    t.press("Nikos")
+    clock.advance(3)
+    assert clock_frame(t.view()) == DisplayFrame(0, 0, "14:00", "R", 0, "WAIT")
+    clock.advance(10)  # the delay has run out
+    assert clock_frame(t.view()).message == "TO 7"
+
+
 def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -43,8 +43,11 @@ def test_backgammon_presses_show_delay_apart_and_time_out(kiosk: Kiosk) -> None:
     # The director rules the flagged player had already won (4.3 (iii)).
     kiosk.tap("timeout_director")
     kiosk.tap("overrule")
-    assert screen.flagged == "" and screen.winner == ""
+    # ...and so is declared the winner of the match; the flag stays, the clock stopped.
+    assert screen.flagged == "Player A" and screen.winner == "Player A"
+    assert kiosk.widget("overrule").disabled
     kiosk.tap("director_close")
+    assert "Player A wins the match" in screen.banner
 
 
 def test_backgammon_director_adjusts_a_bank_and_the_crawford_banner(kiosk: Kiosk) -> None:

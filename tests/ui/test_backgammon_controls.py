@@ -77,7 +77,7 @@ def test_backgammon_invalid_roll_restarts_the_delay_and_pause_keeps_it_4_3(
     ]
 
 
-def test_backgammon_early_pickup_costs_the_next_delay_4_1_v_b(kiosk: Kiosk) -> None:
+def test_clause_4_1_v_b_early_pickup_shows_wait_over_the_delay_by_tap(kiosk: Kiosk) -> None:
     screen = start_backgammon(kiosk)
     kiosk.tap("start_0")  # Player A's turn runs
     kiosk.tap("director")
@@ -85,16 +85,22 @@ def test_backgammon_early_pickup_costs_the_next_delay_4_1_v_b(kiosk: Kiosk) -> N
     assert "own side is running" in screen.message
     kiosk.tap("pickup_1")  # B picked up the dice before A pressed
     assert screen.message == ""
-    kiosk.shot("backgammon_early_pickup")
     kiosk.tap("director_close")
     kiosk.advance(3.0)
-    kiosk.tap("half_0")  # A ends the turn: B's turn has no delay
-    assert screen.on_turn == [False, True] and screen.delays[1] == "0.0"
+    kiosk.tap("half_0")  # A ends the turn: B must wait out the delay, which runs as ever
+    assert screen.on_turn == [False, True] and screen.delays[1] == "12.0"
+    assert screen.waits == [False, True]
+    assert kiosk.widget("half_1").wait
+    kiosk.shot("backgammon_early_pickup_wait")
     kiosk.advance(5.0)
-    assert screen.banks[1] == "5:55"  # the bank ran at once
+    assert screen.banks[1] == "6:00" and screen.delays[1] == "7.0" and screen.waits[1]
+    kiosk.advance(7.0)  # the delay has run out: B may play; no bank was charged
+    assert screen.waits == [False, False] and screen.banks[1] == "6:00"
+    kiosk.advance(2.0)
+    assert screen.banks[1] == "5:58"
     kiosk.tap("half_1")
-    kiosk.tap("half_0")  # B's next turn has the delay again
-    assert screen.delays[1] == "12.0"
+    kiosk.tap("half_0")  # B's next turn: no wait
+    assert screen.delays[1] == "12.0" and screen.waits == [False, False]
     events = _events(screen)
     assert {"event": "early_pickup", "player": "Player B"} in events
     assert not any(e.get("player") == "Player A" and e["event"] == "early_pickup" for e in events)

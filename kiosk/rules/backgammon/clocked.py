@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from kiosk.clocks.countdown import ClockError
 from kiosk.clocks.match_clock import MatchClock, bank_for
 from kiosk.clocks.record import (
     Adjust,
+    Break,
     ClockEvent,
     ClockHeader,
     ClockRecord,
     ClockRecordError,
     EarlyPickup,
     GameEnd,
+    Late,
     Overrule,
     Pause,
+    Penalty,
     Press,
     Query,
     RestartDelay,
@@ -34,6 +37,8 @@ from kiosk.clocks.record import (
     Start,
 )
 from kiosk.rules.backgammon.match import IllegalAction, Match
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,8 @@ class ClockSnapshot:
     crawford: bool
     winner: str | None
     flagged: str | None
+    breaks_left: dict[str, int]
+    must_wait: str | None
 
     def to_json(self) -> dict[str, Any]:
         """The spec's object: banks and delay rounded to the millisecond."""
@@ -60,6 +67,8 @@ class ClockSnapshot:
             "crawford": self.crawford,
             "winner": self.winner,
             "flagged": self.flagged,
+            "breaks_left": dict(self.breaks_left),
+            "must_wait": self.must_wait,
         }
 
 
@@ -75,24 +84,36 @@ class ClockedMatch:
                 header.match_length,
                 score={a: header.score[0], b: header.score[1]},
                 post_crawford=header.post_crawford,
+                best_of_three=header.best_of_three,
             )
         except IllegalAction as exc:
             raise ClockRecordError(1, str(exc)) from None
         bank = bank_for(
             (self.match.needs(a), self.match.needs(b)), header.minutes_per_point
         )  # 3.5 (vi)
-        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay)
+        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay, header.second_leg)
         self.last_t = 0.0
+        self.flag_at: float | None = None  # when the last flag fell
 
     def catch_up(self, now: float) -> None:
         """Let a flag that fell by `now` lose the match (4.3 (iii))."""
         for flag in self.clock.advance(now):
+            self.flag_at = flag.t
             if not self.match.over:
                 self.match.lose_on_time(flag.player)
 
-    def apply(self, event: ClockEvent) -> None:
-        """Apply one record event; `IllegalAction` if the rules refuse it (state unchanged)."""
-        saved = (copy.deepcopy(self.clock), copy.deepcopy(self.match), self.last_t)
+    def apply(self, event: ClockEvent, *, keep: bool = True) -> None:
+        """Apply one record event; `IllegalAction` if the rules refuse it (state unchanged).
+
+        `keep=False` skips saving the state to roll back to, for a replay that stops at
+        the first refusal anyway (the state after a refusal is then not to be used)."""
+        if not keep:
+            try:
+                self._apply(event)
+            except ClockError as exc:
+                raise IllegalAction(str(exc)) from None
+            return
+        saved = (_copy(self.clock), _copy(self.match), self.last_t)
         try:
             self._apply(event)
         except (ClockError, IllegalAction) as exc:
@@ -122,6 +143,8 @@ class ClockedMatch:
             clock.early_pickup(event.player, t)
         elif isinstance(event, Adjust):
             was_flagged = clock.flagged == event.player
+            if match.over and not (was_flagged and match.won_by == "time"):
+                raise IllegalAction(f"adjust after the match is over ({match.winner} won)")
             clock.adjust(event.player, event.bank, t)
             if was_flagged and clock.flagged is None and match.won_by == "time":
                 match.undo_time_loss()  # 4.3 (iv): time lost on a wrongly set clock restored
@@ -133,8 +156,16 @@ class ClockedMatch:
             clock.stop(t)
             match.record_game(event.winner, event.points)
         elif isinstance(event, Overrule):
-            clock.overrule(event.player, t)
-            match.undo_time_loss()
+            clock.check_overrule(event.player, t)
+            match.overrule(event.player)  # 4.3 (iii): the overruled player wins the match
+        elif isinstance(event, Late):
+            match.late_start(event.player, event.minutes)  # 2.2 (iv)
+        elif isinstance(event, Penalty):
+            match.award_penalty(event.player, event.points)  # 2.2 (iv), 2.3, 4.3 (i)
+        elif isinstance(event, Break):
+            match.take_break(event.player, event.emergency)  # 2.2 (ii), (v)
+            if clock.running is not None:
+                clock.pause(t)  # 4.3 (ii) b: the clock stops during a break
         elif isinstance(event, Query):
             pass
         if match.over:
@@ -154,7 +185,19 @@ class ClockedMatch:
             crawford=match.crawford,
             winner=match.winner,
             flagged=clock.flagged,
+            breaks_left={p: match.breaks_left(p) for p in clock.players},
+            must_wait=clock.must_wait(now),
         )
+
+
+def _copy(obj: _T) -> _T:
+    """A copy to roll back to: both objects hold only flat containers of immutable values,
+    so copying those is enough (and far cheaper than a deep copy on every event)."""
+    new = copy.copy(obj)
+    for name, value in vars(new).items():
+        if isinstance(value, dict | set | list):
+            setattr(new, name, value.copy())
+    return new
 
 
 def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
@@ -165,7 +208,7 @@ def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
     snapshots: list[ClockSnapshot] = []
     for line, event in record.events:
         try:
-            cm.apply(event)
+            cm.apply(event, keep=False)  # a refusal ends the replay: nothing to roll back to
         except IllegalAction as exc:
             raise ClockRecordError(line, str(exc)) from None
         if isinstance(event, Query):

@@ -2,7 +2,9 @@
 
 The bank and the delay are shown apart; below 20 seconds the bank shows tenths,
 as on tournament clocks. The Crawford game is announced before it starts
-(4.7: the players announce it to each other) and while it is played.
+(4.7: the players announce it to each other) and while it is played; the games
+after it are marked post-Crawford. A side that must wait out its delay after an
+early pickup (4.1 (v) b) shows "wait" over the delay.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class SideFace:
     on_turn: bool
     flagged: bool
     score: int
+    must_wait: bool = False
+    breaks_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
     cm.catch_up(now)
     clock, match = cm.clock, cm.match
     side_on = clock.running or clock.paused
+    waiting = clock.must_wait(now)
     delay = format_clock(clock.delay_left(now))
     sides = tuple(
         SideFace(
@@ -64,12 +69,18 @@ def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
             on_turn=p == side_on,
             flagged=clock.flagged == p,
             score=match.score[p],
+            must_wait=waiting == p,
+            breaks_left=match.breaks_left(p),
         )
         for p in clock.players
     )
     banner: str | None = None
     if match.winner is not None:
-        how = {"time": " on time", "penalty": " on penalty points"}.get(match.won_by or "", "")
+        how = {
+            "time": " on time",
+            "penalty": " on penalty points",
+            "overrule": ": time ran out, but the match was already won",
+        }.get(match.won_by or "", "")
         banner = f"{match.winner} wins the match{how}"
     elif match.crawford and not match.in_game:
         banner = "Next game: the Crawford game, no doubling"
@@ -78,6 +89,8 @@ def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
     cube = "cube out of play" if match.crawford else f"cube {match.cube}"
     if match.owner is not None and not match.crawford:
         cube += f" ({match.owner})"
+    if match.post_crawford and not match.crawford and not match.over:
+        cube = "post-Crawford · " + cube
     a, b = sides
     return ClockFace(
         sides=(a, b),

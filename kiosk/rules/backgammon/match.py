@@ -11,25 +11,28 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
-WonBy: TypeAlias = Literal["points", "penalty", "time"]
+WonBy: TypeAlias = Literal["points", "penalty", "time", "overrule"]
 
 #: A game won as a single, gammon or backgammon scores the cube's value times 1, 2 or 3.
 MULTIPLIER: dict[str, int] = {"single": 1, "gammon": 2, "backgammon": 3}
 BREAK_MINUTES = 5  # 2.2 (ii)
 LATE_MINUTES = 5  # 2.2 (iv): a penalty point for every five minutes late
+CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)  # 4.4 (i): the cube shows 1 ("64") up to 64
+MATCH_LENGTHS = tuple(range(1, 26))  # 2.2 (ii) names lengths up to 25 points and more
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the reason says why."""
 
 
-def breaks_due(length: int) -> int:
+def breaks_due(length: int, best_of_three: bool = False) -> int:
     """Five-minute breaks each player may take in a match of `length` points (2.2 (ii)):
-    none up to 5 points, one to 11, two to 17, three to 23, four from 25.
+    none up to 5 points, one to 11, two to 17, three to 23, four from 25; none inside
+    a match of a best-of-three series, which takes its breaks between matches.
 
     The text lists odd lengths only; an even length counts with the odd lengths above
     it up to the next listed band (6 with 7-11, 12 with 13-17, ...)."""
-    if length <= 5:
+    if length <= 5 or best_of_three:
         return 0
     if length <= 11:
         return 1
@@ -48,14 +51,28 @@ def late_penalty_points(minutes_late: float) -> int:
     return int(minutes_late // LATE_MINUTES)
 
 
+def possible_points(crawford: bool = False) -> tuple[int, ...]:
+    """The points a game can score: the cube's value times 1, 2 or 3 (4.5); in the
+    Crawford game the cube is void (4.4 (iv)), so 1, 2 or 3."""
+    cubes = (1,) if crawford else CUBE_VALUES
+    return tuple(sorted({c * m for c in cubes for m in MULTIPLIER.values()}))
+
+
+def penalty_points_to_win(length: int) -> int:
+    """Penalty points that win a match of `length` (2.2 (iv)): more than half of it."""
+    return length // 2 + 1
+
+
 @dataclass
 class Match:
     """The score of a match to `length` points between two players.
 
     `post_crawford`: the Crawford game has already been played (for a match taken
     over in progress). The Crawford game is the first game in which a player is
-    exactly one point from winning and the other is not (4.4 (iv)); the cube is
-    out of play in it, and in use again after it.
+    exactly one point from winning (4.4 (iv), as written: a 1-point match's only
+    game, or a game at 6-6 of a 7-point match, is one too); the cube is out of
+    play in it, and in use again after it. `best_of_three`: the match is one of a
+    best-of-three series, so it has no breaks inside it (2.2 (ii)).
     """
 
     players: tuple[str, str]
@@ -70,6 +87,8 @@ class Match:
     games: int = 0
     penalty: dict[str, int] = field(default_factory=dict)
     breaks_taken: dict[str, int] = field(default_factory=dict)
+    emergencies: dict[str, int] = field(default_factory=dict)
+    best_of_three: bool = False
     winner: str | None = None
     won_by: WonBy | None = None
 
@@ -82,10 +101,17 @@ class Match:
             self.score.setdefault(p, 0)
             self.penalty.setdefault(p, 0)
             self.breaks_taken.setdefault(p, 0)
+            self.emergencies.setdefault(p, 0)
         for p, s in self.score.items():
             self._known(p)
             if not 0 <= s < self.length:
                 raise IllegalAction(f"score of {p} must be 0 to {self.length - 1}, not {s}")
+        if self.post_crawford and all(self.needs(p) > 1 for p in self.players):
+            # A player one point away stays one away until the match ends.
+            raise IllegalAction(
+                "post_crawford, but neither player is one point away: "
+                "the Crawford game cannot have been played (4.4 (iv))"
+            )
 
     # -- reading it --------------------------------------------------------------
 
@@ -106,8 +132,7 @@ class Match:
         """Whether the next game to start is the Crawford game (4.4 (iv))."""
         if self.over or self.post_crawford:
             return False
-        a, b = (self.needs(p) for p in self.players)
-        return (a == 1) != (b == 1)
+        return any(self.needs(p) == 1 for p in self.players)
 
     @property
     def crawford(self) -> bool:
@@ -117,7 +142,8 @@ class Match:
         return self.game_is_crawford if self.in_game else self.crawford_next()
 
     def breaks_left(self, player: str) -> int:
-        return breaks_due(self.length) - self.breaks_taken[self._known(player)]
+        due = breaks_due(self.length, self.best_of_three)
+        return max(0, due - self.breaks_taken[self._known(player)])
 
     def can_double(self, player: str) -> str | None:
         """Why `player` may not double now, or None if the double is allowed."""
@@ -181,10 +207,19 @@ class Match:
         return points
 
     def record_game(self, winner: str, points: int) -> None:
-        """A game's result given as points (a clock record's `game_end`)."""
+        """A game's result given as points (a clock record's `game_end`): the cube's value
+        times 1, 2 or 3, and at most 3 in the Crawford game, where the cube is void."""
         self._known(winner)
-        if points < 1:
-            raise IllegalAction(f"points must be at least 1, not {points}")
+        if self.in_game and points not in possible_points(self.game_is_crawford):
+            if self.game_is_crawford:
+                raise IllegalAction(
+                    f"{points} points cannot be scored in the Crawford game: the cube is "
+                    "void (4.4 (iv)), so a game scores 1, 2 or 3"
+                )
+            raise IllegalAction(
+                f"{points} points cannot be scored: a game scores the cube's value "
+                "(1, 2, 4 ... 64, 4.4 (i)) times 1, 2 or 3 (4.5)"
+            )
         self.offered_by = None
         self._score_game(winner, points)
 
@@ -197,12 +232,22 @@ class Match:
         self.won_by = "time"
 
     def undo_time_loss(self) -> None:
-        """The director ruled the flagged player had already won (4.3 (iii)), or gave back
-        time lost on a clock set wrongly (4.3 (iv)): the match goes on."""
+        """The director gave back time lost on a clock set wrongly (4.3 (iv), (vi)):
+        the match goes on."""
         if self.won_by != "time":
             raise IllegalAction("the match was not lost on time")
         self.winner = None
         self.won_by = None
+
+    def overrule(self, flagged: str) -> None:
+        """The director rules that `flagged`, whose time ran out, had certainly
+        (mathematically) won the match: `flagged` is declared its winner (4.3 (iii))."""
+        self._known(flagged)
+        if self.won_by != "time" or self.winner != self.opponent(flagged):
+            raise IllegalAction(f"overrule for {flagged}, who did not lose on time")
+        self.winner, self.won_by = flagged, "overrule"
+        self.in_game = False
+        self.offered_by = None
 
     def award_penalty(self, player: str, points: int) -> None:
         """Penalty points for `player` (2.2 (iv), 2.3): they count in the score; more
@@ -223,23 +268,51 @@ class Match:
 
     def late_start(self, absent: str, minutes_late: float) -> int:
         """`absent` arrived `minutes_late` after the starting time or a break: the opponent
-        gets a penalty point for each full five minutes (2.2 (iv)). Returns the points."""
+        gets a penalty point for each full five minutes (2.2 (iv)). Returns the points.
+        (The text's alternative, the director starting the late player's clock, is a
+        clock start, not a call here.)"""
+        self._known(absent)
+        if self.over:
+            raise IllegalAction("the match is over")
+        if self.in_game:
+            raise IllegalAction(
+                "late arrival is counted from the starting time or a break, "
+                "before a game (2.2 (iv))"
+            )
         points = late_penalty_points(minutes_late)
         if points:
             self.award_penalty(self.opponent(absent), points)
         return points
 
-    def take_break(self, player: str) -> None:
-        """`player` takes a five-minute break, only between games (2.2 (ii))."""
+    def take_break(self, player: str, emergency: bool = False) -> None:
+        """`player` takes a five-minute break, only between games (2.2 (ii)). An
+        emergency break (2.2 (v)) is allowed to a player with no break left, and,
+        "notwithstanding any provision to the contrary", during a game too; between
+        games a player who still has a break left uses it."""
         self._known(player)
+        if self.over:
+            raise IllegalAction("the match is over")
         if self.in_game:
+            if emergency:
+                self.emergencies[player] += 1
+                return
             raise IllegalAction("breaks are taken only between games (2.2 (ii))")
-        if self.breaks_left(player) <= 0:
-            raise IllegalAction(
-                f"{player} has no break left: {breaks_due(self.length)} in a "
-                f"{self.length}-point match (2.2 (ii))"
-            )
-        self.breaks_taken[player] += 1
+        if self.breaks_left(player) > 0:
+            self.breaks_taken[player] += 1
+            return
+        if emergency:
+            self.emergencies[player] += 1
+            return
+        due = breaks_due(self.length, self.best_of_three)
+        where = (
+            "in a match of a best-of-three series"
+            if self.best_of_three
+            else (f"in a {self.length}-point match")
+        )
+        raise IllegalAction(
+            f"{player} has no break left: {due} {where} (2.2 (ii)); "
+            "only an emergency break (2.2 (v))"
+        )
 
     # -- inside ------------------------------------------------------------------
 

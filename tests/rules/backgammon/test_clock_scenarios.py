@@ -19,7 +19,7 @@ RECORDS = sorted(DATA.glob("*.jsonl"))
 
 
 def test_clock_scenarios_are_there() -> None:
-    assert len(RECORDS) >= 10
+    assert len(RECORDS) >= 30
     for record in RECORDS:
         expected = [record.with_suffix(s) for s in (".json", ".txt", ".err")]
         assert any(p.exists() for p in expected), f"{record.name} has no expected output"
@@ -45,7 +45,8 @@ def test_clock_scenario(record: Path, capsys: pytest.CaptureFixture[str]) -> Non
         assert got == want
         # The spec's key order, so the output reads the same as the spec's example.
         assert list(got[0]) == [
-            "t", "running", "banks", "delay_left", "score", "crawford", "winner", "flagged"
+            "t", "running", "banks", "delay_left", "score", "crawford", "winner", "flagged",
+            "breaks_left", "must_wait",
         ]  # fmt: skip
     txt_file = record.with_suffix(".txt")
     if txt_file.exists():

@@ -54,3 +54,34 @@ def test_face_shows_the_flag_and_the_result() -> None:
     face = clock_face(cm, 31.0)
     assert face.sides[0].flagged and face.sides[0].bank == "0.0"
     assert face.banner == "B wins the match on time"
+
+
+def test_clause_4_1_v_b_face_shows_wait_over_the_delay_after_an_early_pickup() -> None:
+    from kiosk.clocks.record import EarlyPickup
+
+    cm = ClockedMatch(ClockHeader(("Nikos", "Eleni"), 7))
+    cm.apply(Start(0.0, "Nikos"))
+    cm.apply(EarlyPickup(1.0, "Eleni"))
+    cm.apply(Press(2.0, "Nikos"))
+    waiting = clock_face(cm, 5.0).sides
+    assert (waiting[0].must_wait, waiting[1].must_wait) == (False, True)
+    assert waiting[1].delay == "9.0"
+    assert not clock_face(cm, 14.0).sides[1].must_wait  # the delay ran out: play
+
+
+def test_clause_4_4_iv_face_marks_the_post_crawford_games() -> None:
+    cm = ClockedMatch(ClockHeader(("Nikos", "Eleni"), 7, (6, 3), post_crawford=True))
+    face = clock_face(cm, 0.0)
+    assert face.banner is None and face.match_line == "match to 7 · post-Crawford · cube 1"
+    assert [s.breaks_left for s in face.sides] == [1, 1]
+
+
+def test_clause_4_3_iii_face_names_the_overruled_winner() -> None:
+    from kiosk.clocks.record import Overrule
+
+    cm = ClockedMatch(ClockHeader(("Nikos", "Eleni"), 1, minutes_per_point=0.1, delay=0.0))
+    cm.apply(Start(0.0, "Nikos"))
+    cm.apply(Overrule(10.0, "Nikos"))
+    face = clock_face(cm, 10.0)
+    assert face.banner == "Nikos wins the match: time ran out, but the match was already won"
+    assert face.sides[0].flagged

@@ -63,9 +63,18 @@ def test_rule_4_4_iv_crawford_game_is_the_first_at_one_point_away() -> None:
     m.double(B)
 
 
-def test_rule_4_4_iv_no_crawford_when_both_are_one_point_away() -> None:
-    m = match(length=5, a=4, b=4)
-    assert not m.crawford_next()
+def test_clause_4_4_iv_crawford_as_written_even_when_both_are_one_point_away() -> None:
+    # "the first game in which a player is exactly one point away": the text adds no
+    # condition on the other player.
+    assert match(length=5, a=4, b=4).crawford_next()
+    assert not match(length=5, a=4, b=4, post_crawford=True).crawford_next()
+
+
+def test_clause_4_4_iv_a_one_point_match_game_is_the_crawford_game() -> None:
+    m = match(length=1)
+    assert m.crawford
+    m.start_game()
+    assert m.game_is_crawford and m.can_double(A) is not None
 
 
 def test_rule_4_4_iv_match_taken_over_after_the_crawford_game() -> None:
@@ -101,7 +110,7 @@ def test_match_won_by_reaching_the_length() -> None:
         m.start_game()
 
 
-def test_rule_4_3_iii_time_expiry_loses_the_match_unless_overruled() -> None:
+def test_rule_4_3_iv_time_given_back_lets_the_match_go_on() -> None:
     m = match()
     m.start_game()
     m.lose_on_time(A)
