@@ -9,7 +9,7 @@ Settings: `--config FILE`, else `<data>/settings.toml` when the settings screen 
 one there, else config/default.toml. A bad file stops the start with every problem named
 (file, line, key), before any window opens (exit 2). The settings screen writes to
 `--config` when given, else to `<data>/settings.toml`. Everything but the window is started
-by kiosk/engine/startup.py; READY=1 goes to systemd once the home screen is drawn.
+by kiosk/startup.py; READY=1 goes to systemd once the home screen is drawn.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kiosk.engine.startup import StartRefused, start_kiosk
+from kiosk.startup import StartRefused, start_kiosk
 
 
 def main(args: argparse.Namespace) -> int:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.config import Settings
-from kiosk.engine.inputs import PartFault
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+from kiosk.tables.carrom_inputs import PartFault
 
 Sink = Callable[[object], None]
 

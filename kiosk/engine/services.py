@@ -1,6 +1,6 @@
 """What the app needs from the engine: the clock, the PIN check, the settings and the sessions.
 
-`kiosk/engine/startup.py` builds one from the settings file with the parts; the UI tests
+`kiosk/startup.py` builds one from the settings file with the parts; the UI tests
 build one with a fake clock and a temporary folder. Nothing here imports Kivy, so the
 wiring can be checked without a window. Every callable here does the file, pin or camera
 work so that no widget has to.
@@ -16,12 +16,12 @@ from typing import Any
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.config import Settings, with_values
-from kiosk.engine.bhukhar_table import BhukharTable
-from kiosk.engine.clock_table import ClockTable
-from kiosk.engine.inputs import PartFault
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.bhukhar.record import SessionStart
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_table import BhukharTable
+from kiosk.tables.carrom_inputs import PartFault
+from kiosk.tables.carrom_table import CarromSession
 
 
 def _keep(_settings: Settings) -> None:

@@ -25,12 +25,12 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
-from kiosk.engine.bhukhar_table import TableFileError
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen

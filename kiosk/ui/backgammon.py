@@ -1,6 +1,6 @@
 """The backgammon clock: two large halves, each player taps their own to end a turn.
 
-Built on the engine's ClockTable (kiosk/engine/clock_table.py): every tap is a
+Built on the engine's ClockTable (kiosk/tables/backgammon_table.py): every tap is a
 clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
 delay apart, tenths below 20 s, the Crawford banner). Rules 3.5, 4.1 (v)-(vi),
@@ -21,8 +21,8 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.engine.clock_table import ClockTable, ClockView
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.kvload import load_kv
 
 MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)

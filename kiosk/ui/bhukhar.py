@@ -1,6 +1,6 @@
 """The Bhukhar table: the round timer and the scoresheet, as totals or in full.
 
-Built on the Bhukhar engineer's table session (kiosk/engine/bhukhar_table.py): the
+Built on the Bhukhar engineer's table session (kiosk/tables/bhukhar_table.py): the
 round timer (rule 10: 30 to 35 minutes, warnings, time called, rule 16.3) and each
 game (rules 13, 18, 19) are checked by the rules, written to the session record and
 synced before this screen shows them. Each team's part of a game is entered as totals
@@ -29,7 +29,6 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.clocks.patterns import Pattern
-from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
 from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
@@ -43,6 +42,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     Sheet,
     TotalsSheet,
 )
+from kiosk.tables.bhukhar_table import BhukharTable, TableFileError
 from kiosk.ui.bhukhar_cards import (
     ALL_CARDS,
     RED_SUITS,

@@ -1,6 +1,6 @@
 """The carrom umpire console: scoreboard, the proposed stroke, the umpire's calls, the timer.
 
-Everything shown comes from the engine's CarromView (kiosk/engine/session.py); every
+Everything shown comes from the engine's CarromView (kiosk/tables/carrom_table.py); every
 button calls one session command. The laws are the rules core's: this screen never
 decides a foul, a due or a point. A refused command shows the core's reason.
 """
@@ -22,8 +22,8 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from kiosk.engine.session import CarromSession, CarromView
 from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.tables.carrom_table import CarromSession, CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.kvload import load_kv
 

@@ -8,10 +8,10 @@ import pytest
 
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
-from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
 from kiosk.rules.bhukhar.cards import parse_cards
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
+from kiosk.tables.bhukhar_table import BhukharTable, TableFileError
 
 from .conftest import FakeClock
 

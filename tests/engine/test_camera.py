@@ -9,10 +9,10 @@ from pathlib import Path
 from drivers.hits import BeamHit
 from kiosk.config import Settings
 from kiosk.engine.camera import start_camera, translate
-from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest
+from kiosk.tables.carrom_table import CarromSession
 from vision.diff import GoneCoin, StrokeDiff
 from vision.simboard import SimulatedBoard
 from vision.watcher import BoardWatcher
@@ -57,7 +57,7 @@ def test_camera_diff_with_hidden_coins_is_flagged() -> None:
     diff = StrokeDiff((GoneCoin("black", 10.0, 10.0, 1, 5.0),), False, (), unseen=("white",))
     item = translate(diff, 3.0)
     assert isinstance(item, CameraDiff)
-    from kiosk.engine.fusion import fuse
+    from kiosk.tables.fusion import fuse
 
     proposal = fuse([BeamHit(1, 2.9, 0.01)], item.diff)
     assert proposal.review and any("could not see white" in n for n in proposal.notes)

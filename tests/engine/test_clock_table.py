@@ -8,11 +8,11 @@ import pytest
 
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
-from kiosk.engine.clock_table import ClockTable, export_clock_record
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.backgammon.clocked import replay_clock
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 
 from .conftest import FakeClock
 

@@ -9,12 +9,12 @@ from pathlib import Path
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
-from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.display_frames import carrom_frame, clock_frame, message, seconds_text
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import DisplayOutput
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

@@ -17,10 +17,10 @@ from drivers.hits import BeamHit
 from kiosk.config import Settings, with_values
 from kiosk.engine.camera import CameraFeed
 from kiosk.engine.hardware import build_parts
-from kiosk.engine.inputs import CameraAlive, CameraLost, PartFault
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_inputs import CameraAlive, CameraLost, PartFault
+from kiosk.tables.carrom_table import CarromSession
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession, export_match_record
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession, export_match_record
 
 from .conftest import FakeClock
 

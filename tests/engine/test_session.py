@@ -10,19 +10,19 @@ import pytest
 from drivers.hits import BeamFault, BeamHit
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.config import Settings, with_values
-from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest, PartFault
 from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
-from kiosk.engine.session import (
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.record import parse_record, replay
+from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest, PartFault
+from kiosk.tables.carrom_table import (
     CAMERA_TIMEOUT_S,
     CarromSession,
     RecordedDiff,
     RecordedGone,
     export_match_record,
 )
-from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.rules.carrom.events import MatchStart
-from kiosk.rules.carrom.record import parse_record, replay
 
 from .conftest import FakeClock
 

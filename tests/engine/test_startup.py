@@ -1,4 +1,4 @@
-"""Starting a kiosk (kiosk/engine/startup.py, what `tableside run` calls): a bad settings file
+"""Starting a kiosk (kiosk/startup.py, what `tableside run` calls): a bad settings file
 stops the start and says why; a good one builds the parts, the services and the runner, and
 the table resumes what was unfinished."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
-from kiosk.engine.startup import SAVED_NAME, StartRefused, start_kiosk
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.startup import SAVED_NAME, StartRefused, start_kiosk
 
 from .conftest import FakeClock
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from drivers.hits import BeamFault, BeamHit
-from kiosk.engine.fusion import DiffLike
+from kiosk.tables.fusion import DiffLike
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,13 +27,13 @@ from typing import Any
 
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
-from kiosk.engine.clock_table import ClockView
 from kiosk.engine.display_frames import carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
-from kiosk.engine.session import CarromView
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.carrom_table import CarromView
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"

@@ -3,7 +3,7 @@ journal underneath, the screen, the buzzer and the player display out.
 
 DESIGN.md, "the flow of one carrom stroke": the turn timer runs (law 50); the camera sees the
 stroke start (the count stops); beam hits and the camera's diff are fused into a proposed
-stroke (kiosk/engine/fusion.py); the coins come to rest (law 123) and the umpire confirms or
+stroke (kiosk/tables/fusion.py); the coins come to rest (law 123) and the umpire confirms or
 edits; the confirmed event is pushed to the rules core (an illegal one is refused with the
 core's reason and nothing is written), written to the journal (synced) and only then shown;
 the timers follow the new state (laws 46, 50, 61, 87 a, 88 a, 124, 138).
@@ -33,15 +33,6 @@ from kiosk.clocks.turn import TimerSettings as TurnTimerSettings
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
 from kiosk.engine.faults import Fault, FaultBoard
-from kiosk.engine.fusion import POCKETS, Context, DiffLike, Proposal, fuse
-from kiosk.engine.inputs import (
-    CameraAlive,
-    CameraDiff,
-    CameraLost,
-    CameraMotion,
-    CameraRest,
-    PartFault,
-)
 from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
@@ -63,6 +54,15 @@ from kiosk.rules.carrom.events import (
 )
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import MatchState, Now, Outcome
+from kiosk.tables.carrom_inputs import (
+    CameraAlive,
+    CameraDiff,
+    CameraLost,
+    CameraMotion,
+    CameraRest,
+    PartFault,
+)
+from kiosk.tables.fusion import POCKETS, Context, DiffLike, Proposal, fuse
 
 KIND = "carrom"
 #: A camera that sends no frame for this long is a fault (the session goes on with beams).
