@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from drivers.hits import POCKETS
 from kiosk.config import Settings
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
 from kiosk.tables.carrom_inputs import PartFault
@@ -47,7 +48,7 @@ class Parts:
     @property
     def pockets(self) -> tuple[int, ...]:
         """The pockets whose beams are fitted and started (none if the beams failed)."""
-        return (1, 2, 3, 4) if self.beams is not None else ()
+        return POCKETS if self.beams is not None else ()
 
     def press(self, pocket: int, colour: str | None = None, now: float | None = None) -> None:
         """Simulation (`make run`, keys 1-4): a coin through `pocket`'s beam and, when the

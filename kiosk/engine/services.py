@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from drivers.hits import POCKETS
 from kiosk.clocks.patterns import Pattern
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
@@ -45,7 +46,7 @@ class Services:
     #: Simulated beams: a coin through pocket 1-4 (keys 1-4); None on a real table.
     press_pocket: Callable[[int], None] | None = None
     #: The pockets with a beam fitted, and whether a camera watches the board.
-    beams: tuple[int, ...] = (1, 2, 3, 4)
+    beams: tuple[int, ...] = POCKETS
     camera: bool = False
     #: Wakes the UI thread at once (the app sets it: Clock.schedule_once), so a sensor's
     #: input is drawn at the next frame rather than at the next tick.
@@ -104,7 +105,7 @@ class Services:
         state = None if session is None or session.match is None else session.match.state
         if state is None or state.now is None:
             return None
-        return state.now.colours[state.now.turn_side]
+        return state.now.turn_colour
 
     def post(self, item: object) -> None:
         """A sensor's input (any thread): to the carrom session, if one is open."""

@@ -1,21 +1,21 @@
-"""The carrom table session: sensors in, the rules core and the timers in the middle, the
-journal underneath, the screen, the buzzer and the player display out.
+"""The carrom table: sensors in, the rules core and the timers in the middle, the journal
+underneath, the screen, the buzzer and the player display out.
 
 DESIGN.md, "the flow of one carrom stroke": the turn timer runs (law 50); the camera sees the
 stroke start (the count stops); beam hits and the camera's diff are fused into a proposed
 stroke (kiosk/tables/fusion.py); the coins come to rest (law 123) and the umpire confirms or
 edits; the confirmed event is pushed to the rules core (an illegal one is refused with the
 core's reason and nothing is written), written to the journal (synced) and only then shown;
-the timers follow the new state (laws 46, 50, 61, 87 a, 88 a, 124, 138).
+the timers follow the new state as the rules say (kiosk/rules/carrom/timing.py).
 
 Threads: sensors call `post(item)` from any thread (it only queues). Everything else (the
-umpire's commands and `poll`) runs on one thread: the runner's loop or Kivy's clock.
+umpire's commands and `poll`) runs on one thread: the runner's loop.
 
-Every raw input (beam hits and faults, camera events, the umpire's taps that are not record
-events, timer warnings and expiries) and every confirmed event is journaled with its match
-time and its source; undo is an entry too. `resume()` rebuilds an unfinished match from the
-journal: the confirmed events, and the stroke in progress from the raw inputs since the last
-one.
+Every input (kiosk/tables/carrom_inputs.py: beam hits and faults, camera events, the umpire's
+edit), the umpire's other taps, timer warnings and expiries and every confirmed event are
+journaled with their match time and source; undo is an entry too. `resume()` rebuilds an
+unfinished match from the journal: the confirmed events through the core, and the stroke in
+progress by feeding the journaled inputs back through the same `_take()` as at run time.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ import queue
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, assert_never
 
-from drivers.hits import BeamFault, BeamHit
+from drivers.hits import POCKETS, BeamFault, BeamHit
 from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TimerSettings as TurnTimerSettings
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
-from kiosk.engine.faults import Fault, FaultBoard
+from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
@@ -45,7 +45,6 @@ from kiosk.rules.carrom.events import (
     Foul,
     MatchStart,
     Pass,
-    Stroke,
     Toss,
     VoidBoard,
     Waive,
@@ -54,19 +53,25 @@ from kiosk.rules.carrom.events import (
 )
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import MatchState, Now, Outcome
+from kiosk.rules.carrom.timing import TimerCall, timer_after, turn_goes_on
 from kiosk.tables.carrom_inputs import (
+    INPUT_TYPES,
     CameraAlive,
     CameraDiff,
     CameraLost,
     CameraMotion,
     CameraRest,
+    Input,
     PartFault,
+    ProposalEdit,
+    input_from_row,
+    input_row,
 )
-from kiosk.tables.fusion import POCKETS, Context, DiffLike, Proposal, fuse
+from kiosk.tables.fusion import Context, Proposal
+from kiosk.tables.health import PartsHealth, beam_part
+from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
-#: A camera that sends no frame for this long is a fault (the session goes on with beams).
-CAMERA_TIMEOUT_S = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,39 +115,6 @@ class CarromView:
     t: float
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedGone:
-    """A vanished coin as the journal keeps it (the camera's GoneCoin, trimmed)."""
-
-    colour: str
-    pocket: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedDiff:
-    """A camera diff read back from the journal."""
-
-    gone: tuple[RecordedGone, ...]
-    striker_gone: bool
-    off_board: tuple[str, ...]
-
-
-def diff_to_dict(diff: DiffLike) -> dict[str, Any]:
-    return {
-        "gone": [{"colour": g.colour, "pocket": g.pocket} for g in diff.gone],
-        "striker_gone": bool(diff.striker_gone),
-        "off_board": list(diff.off_board),
-    }
-
-
-def diff_from_dict(data: dict[str, Any]) -> RecordedDiff:
-    return RecordedDiff(
-        tuple(RecordedGone(str(g["colour"]), g.get("pocket")) for g in data.get("gone", [])),
-        bool(data.get("striker_gone", False)),
-        tuple(str(c) for c in data.get("off_board", [])),
-    )
-
-
 def turn_timer_settings(settings: Settings) -> TurnTimerSettings:
     """The clocks' timer settings from the [timers] section (0 s: no such warning)."""
     s = settings.timers
@@ -163,8 +135,12 @@ class CarromSession:
 
     `clock`: the monotonic clock every input is stamped with (tests inject a fake one);
     `wall`: the wall clock, used only to carry match time across a restart.
-    `beams`: the pockets with a working beam (empty: no beams); `camera`: a camera is
+    `beams`: the pockets with a beam fitted (empty: no beams); `camera`: a camera is
     fitted (its faults and heartbeat are then watched).
+
+    Each fact has one home: the stroke in progress in `stroke` (kiosk/tables/stroke.py), the
+    parts and their faults in `health` (kiosk/tables/health.py), whether the match is over
+    in the core's state, the latest time seen in `_seen`.
     """
 
     def __init__(
@@ -183,24 +159,18 @@ class CarromSession:
         self.clock = clock
         self.wall = wall
         self.outputs = Outputs(outputs)
-        self.faults = FaultBoard()
         self.timers = TurnTimers(turn_timer_settings(self.settings))
         self.match: Match | None = None
         self.match_id: int | None = None
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._fitted_beams = frozenset(beams)
-        self._working = set(self._fitted_beams)
-        self.camera_fitted = camera
-        self._camera_seen: float | None = None
-        self._camera_ok = camera
-        self._started = clock()
-        self._seen = self._started  # latest time handed to the timers
-        self._time = MatchTime(self._started)
-        self._timer_seen = -math.inf
-        self._hits: list[BeamHit] = []
-        self._diff: DiffLike | None = None
-        self._edit: Proposal | None = None
-        self._phase = "aiming"
+        started = clock()
+        self.health = PartsHealth(beams, camera, started)
+        self.stroke = StrokeTracker()
+        # The latest time seen (clock reads, polls, times handed to the timers): the timers
+        # refuse time going backwards, so nothing acts before it.
+        self._seen = started
+        self._time = MatchTime(started)
+        self._replaying = False
         self._expired: str | None = None
         self._error: str | None = None
         self._auto_at: float | None = None
@@ -209,12 +179,11 @@ class CarromSession:
     def fit(self, beams: Iterable[int], camera: bool) -> None:
         """Say which parts started (kiosk/engine/hardware.py builds them after the session,
         since they post to it): the pockets with beams, and whether a camera is watching."""
-        self._fitted_beams = frozenset(beams)
-        self._working = set(self._fitted_beams)
-        self.camera_fitted = camera
-        self._camera_ok = camera
-        self._camera_seen = None
-        self._started = self._now()
+        self.health.fit(beams, camera, self._now())
+
+    @property
+    def camera_fitted(self) -> bool:
+        return self.health.camera_fitted
 
     # -- sensors (any thread) -------------------------------------------------------
 
@@ -248,8 +217,8 @@ class CarromSession:
         self.match_id = self.journal.begin_match(KIND, event_to_dict(start), self.wall())
         self.match = match
         self._time = MatchTime(now)
-        self._reset_after_change(now)
-        self.timers.cancel(self._timer_now(now))
+        self._reset_after_change()
+        self.timers.cancel(now)
         return self._emit(now)
 
     def resume(self) -> CarromView | None:
@@ -275,44 +244,34 @@ class CarromSession:
         now = self._now()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match, self.match_id = match, row.id
-        self._reset_after_change(now)
-        self.timers.cancel(self._timer_now(now))
-        self._restore_stroke(row.id)
+        self._reset_after_change()
+        self.timers.cancel(now)
+        self._replay(row.id, now)
         return self._emit(now)
 
-    def _restore_stroke(self, match_id: int) -> None:
-        """The stroke in progress at the stop: the raw inputs since the last confirmed event."""
+    def _replay(self, match_id: int, now: float) -> None:
+        """The stroke in progress at the stop: the journaled inputs fed back through `_take`,
+        as at run time, but with nothing said to the world (no journal row, timer, output or
+        auto-confirm). The beams' faults are replayed from the start of the match on a health
+        of their own, so that a hit counts exactly as it did; the live faults stay as the
+        parts report them now."""
         entries = self.journal.entries(match_id)
         since = 0
         for i, entry in enumerate(entries):
             if entry.kind in (EVENT, UNDO):
                 since = i + 1
-        out: set[int] = set()  # beams out (stuck) as the inputs came: their hits did not count
-        for i, entry in enumerate(entries):
-            if entry.kind == "beam_fault":
-                pocket = int(entry.data["pocket"])
-                if entry.data.get("kind") == "cleared":
-                    out.discard(pocket)
-                else:
-                    out.add(pocket)
-            if i < since:
-                continue
-            if entry.kind == "beam_hit":
-                pocket = int(entry.data["pocket"])
-                if pocket in out or pocket not in self._fitted_beams:
+        live = self.health
+        self.health = PartsHealth(live.fitted_beams, live.camera_fitted, now)
+        self._replaying = True
+        try:
+            for i, entry in enumerate(entries):
+                item = input_from_row(entry.kind, entry.data)
+                if item is None or (i < since and not isinstance(item, BeamFault)):
                     continue
-                self._hits.append(BeamHit(pocket, 0.0, float(entry.data["duration"])))
-                self._phase = "moving" if self._phase == "aiming" else self._phase
-            elif entry.kind == "camera" and entry.data.get("what") == "motion":
-                self._phase = "moving"
-            elif entry.kind == "camera" and entry.data.get("what") == "diff":
-                if self._phase in ("moving", "at_rest"):  # as `_take` decided it
-                    self._diff = diff_from_dict(entry.data)
-            elif entry.kind == "camera" and entry.data.get("what") == "rest":
-                if self._phase == "moving":
-                    self._phase = "at_rest"
-            elif entry.kind == "tap" and entry.data.get("action") == "edit":
-                self._edit = self.proposal.edited(**entry.data["changes"])
+                self._take(item, now, now)
+        finally:
+            self._replaying = False
+            self.health = live
 
     def finish(self) -> None:
         """Close the match in the journal (it is no longer offered for resuming)."""
@@ -325,21 +284,17 @@ class CarromSession:
     def proposal(self) -> Proposal:
         """The proposed stroke: the umpire's edit if any, else the fusion of what the beams
         and the camera saw during this stroke."""
-        if self._edit is not None:
-            return self._edit
         context = Context()
-        if self.match is not None and self.match.state.now is not None:
-            now = self.match.state.now
-            context = Context(now.colours[now.turn_side], now.on_board)
-        diff = self._diff if self._camera_ok or self._diff is not None else None
-        return fuse(self._hits, diff, beams=sorted(self._working), context=context)
+        now = self._state_now()
+        if now is not None:
+            context = Context(now.turn_colour, now.on_board)
+        return self.stroke.proposal(self.health.working_beams, context)
 
     def edit(self, **changes: Any) -> CarromView:
         """Correct the proposal (pocketed=[...], striker=, off_board=[...], improper=,
         touched=); it stands until the stroke is confirmed."""
         now = self._now()
-        self._edit = self.proposal.edited(**changes)
-        self._tap(now, "edit", changes={k: _jsonable(v) for k, v in changes.items()})
+        self._take(ProposalEdit(now, {k: _jsonable(v) for k, v in changes.items()}), now, now)
         return self._emit(now)
 
     def confirm(self, proposal: Proposal | None = None, *, source: str = "umpire") -> CarromView:
@@ -393,8 +348,8 @@ class CarromSession:
             raise
         if was_over:
             self.journal.reopen(match_id)  # the match goes on: offered for resuming again
-        self._reset_after_change(now)
-        self.timers.cancel(self._timer_now(now))
+        self._reset_after_change()
+        self.timers.cancel(now)
         return self._emit(now)
 
     def play(self) -> CarromView:
@@ -402,40 +357,39 @@ class CarromSession:
         it starts the 15 s to break (law 46)."""
         now = self._now()
         self._tap(now, "play")
-        t = self._timer_now(now)
         state_now = self._state_now()
         if self.timers.held:
-            self.timers.umpire_play(t)
+            self.timers.umpire_play(now)
         elif state_now is not None and state_now.is_break:
-            self.timers.play_called(t)
+            self.timers.play_called(now)
         return self._emit(now)
 
     def striker_lifted(self) -> CarromView:
         """The striker is lifted after a stroke: the opponent's 15 s begin (laws 50, 124 b)."""
         now = self._now()
         self._tap(now, "striker_lifted")
-        self.timers.striker_lifted(self._timer_now(now))
+        self.timers.striker_lifted(now)
         return self._emit(now)
 
     def dues_placed(self) -> CarromView:
         """The dues and penalties are placed: the next stroke within 15 s (law 50)."""
         now = self._now()
         self._tap(now, "dues_placed")
-        self.timers.dues_done(self._timer_now(now))
+        self.timers.dues_done(now)
         return self._emit(now)
 
     def ask_waive(self) -> CarromView:
         """The umpire asks whether the dues are waived: 15 s to say (law 87 a)."""
         now = self._now()
         self._tap(now, "ask_waive")
-        self.timers.waive_called(self._timer_now(now))
+        self.timers.waive_called(now)
         return self._emit(now)
 
     def stop_clock(self) -> CarromView:
         """A complaint or objection stops the count (law 121 a)."""
         now = self._now()
         self._tap(now, "stop_clock")
-        self.timers.umpire_stop(self._timer_now(now))
+        self.timers.umpire_stop(now)
         return self._emit(now)
 
     def restart_clock(self) -> CarromView:
@@ -443,7 +397,7 @@ class CarromSession:
         now = self._now()
         self._tap(now, "restart_clock")
         try:
-            self.timers.umpire_restart(self._timer_now(now))
+            self.timers.umpire_restart(now)
         except ClockError as exc:
             self._error = str(exc)
         return self._emit(now)
@@ -453,15 +407,13 @@ class CarromSession:
     def next_deadline(self) -> float | None:
         """When `poll` next has something to do without an input (a timer, an auto-confirm,
         the camera's silence), on the monotonic clock; None: only inputs can wake it."""
-        candidates = [self.timers.next_deadline(), self._auto_at]
-        if self.camera_fitted and not self.faults.active("camera"):
-            seen = self._camera_seen if self._camera_seen is not None else self._started
-            candidates.append(seen + CAMERA_TIMEOUT_S)
+        candidates = [self.timers.next_deadline(), self._auto_at, self.health.camera_deadline()]
         return min((c for c in candidates if c is not None), default=None)
 
     def poll(self, now: float | None = None) -> CarromView:
         """Take the queued inputs, fire what fell due by `now`, and tell the outputs if
         anything visible changed. Returns the view."""
+        floor = self._seen  # nothing acts before what was already seen
         now = self._now() if now is None else max(now, self._seen)
         self._seen = now
         items: list[Any] = []
@@ -472,13 +424,21 @@ class CarromSession:
                 break
         items.sort(key=lambda item: float(getattr(item, "t", now)))
         for item in items:
-            self._take(item, now)
+            if not isinstance(item, INPUT_TYPES):
+                self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+                continue
+            # An input read from the queue may be stamped a moment after `now` was read: it
+            # acts at `now`, so the timers never see time go backwards (the journal keeps its
+            # stamp); one stamped before the last poll acts at that poll's time.
+            at = max(min(float(item.t), now), floor)
+            floor = at
+            self._take(item, at, now)
         self._watch_parts(now)
-        for due in self.timers.advance(self._timer_now(now)):
+        for due in self.timers.advance(now):
             self._timer_event(due, now)
         if self._auto_at is not None and now >= self._auto_at:
             self._auto_at = None
-            if self.match is not None and not self.proposal.review and self._phase == "at_rest":
+            if self._live and not self.proposal.review and self.stroke.phase == "at_rest":
                 try:
                     self.confirm(source="auto")
                 except IllegalEvent as exc:
@@ -491,77 +451,77 @@ class CarromSession:
 
     # -- inside: inputs --------------------------------------------------------------
 
-    def _take(self, item: Any, now: float) -> None:
-        # An input read from the queue may be stamped a moment after `now` was read: it acts
-        # at `now`, so the timers never see time go backwards (the journal keeps its stamp).
-        stamp = float(getattr(item, "t", now))
-        t = min(stamp, now)
-        if isinstance(item, BeamHit):
-            self._raw(stamp, "beam", "beam_hit", {"pocket": item.pocket, "duration": item.duration})
-            if item.pocket in self._working and self.match is not None:
-                self._hits.append(item)
-                if self._phase == "aiming":
-                    self._phase = "moving"
-                    self.timers.stroke_started(self._timer_now(t))
-        elif isinstance(item, BeamFault):
-            part = f"beam {item.pocket}"
-            self._raw(stamp, "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind})
-            if item.kind == "cleared":
-                self._working.add(item.pocket) if item.pocket in self._fitted_beams else None
-                self._clear_fault(part, now)
-            else:
-                self._working.discard(item.pocket)
-                what = "stuck" if item.kind == "stuck" else "blocked at start-up"
-                self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
-        elif isinstance(item, CameraMotion):
-            self._camera_alive(t, now)
-            self._raw(stamp, "camera", "camera", {"what": "motion"})
-            if self.match is not None and self._phase in ("aiming", "at_rest"):
-                self._phase = "moving"
-                self._auto_at = None
-                self.timers.stroke_started(self._timer_now(t))
-        elif isinstance(item, CameraRest):
-            self._camera_alive(t, now)
-            self._raw(stamp, "camera", "camera", {"what": "rest"})
-            if self.match is not None and self._phase == "moving":
-                self._phase = "at_rest"
-                self.timers.coins_at_rest(
-                    self._timer_now(t), turn_goes_on=self._turn_goes_on(self.proposal)
-                )
-                self._arm_auto(now)
-        elif isinstance(item, CameraDiff):
-            self._camera_alive(t, now)
-            self._raw(stamp, "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)})
-            # A diff that comes after the umpire confirmed (phase back to aiming) belongs to
-            # the stroke already recorded: journaled, not carried into the next proposal.
-            if self.match is not None and self._phase in ("moving", "at_rest"):
-                self._diff = item.diff
-                if self._phase == "at_rest":
+    def _take(self, item: Input, t: float, now: float) -> None:
+        """One input, at run time or replayed from the journal (`_replaying`: nothing is said
+        to the world). `t`: when it acts (its stamp, kept in order); `now`: the poll's time."""
+        self._journal_input(item)
+        match item:
+            case BeamHit():
+                counts = item.pocket in self.health.working_beams and self._live
+                if counts and self.stroke.hit(item) and not self._replaying:
+                    self.timers.stroke_started(t)
+            case BeamFault():
+                part = beam_part(item.pocket)
+                if item.kind == "cleared":
+                    self._clear_fault(part, now)
+                else:
+                    what = "stuck" if item.kind == "stuck" else "blocked at start-up"
+                    self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
+            case CameraMotion():
+                self._camera_alive(t, now)
+                if self._live and self.stroke.motion() and not self._replaying:
+                    self._auto_at = None
+                    self.timers.stroke_started(t)
+            case CameraRest():
+                self._camera_alive(t, now)
+                if self._live and self.stroke.rest() and not self._replaying:
+                    self.timers.coins_at_rest(t, turn_goes_on=self._turn_goes_on())
                     self._arm_auto(now)
-        elif isinstance(item, CameraAlive):
-            self._camera_alive(t, now)
-        elif isinstance(item, CameraLost):
-            self._camera_ok = False
-            self._raise_fault("camera", f"camera: {item.reason}", now)
-        elif isinstance(item, PartFault):
-            if item.message is None:
-                self._clear_fault(item.part, now)
-            else:
-                self._raise_fault(item.part, item.message, now)
-        else:
-            self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+            case CameraDiff():
+                self._camera_alive(t, now)
+                kept = self._live and self.stroke.seen(item.diff)
+                if kept and self.stroke.phase == "at_rest" and not self._replaying:
+                    self._arm_auto(now)
+            case CameraAlive():
+                self._camera_alive(t, now)
+            case CameraLost():
+                self._raise_fault("camera", f"camera: {item.reason}", now)
+            case PartFault():
+                if item.message is None:
+                    self._clear_fault(item.part, now)
+                else:
+                    self._raise_fault(item.part, item.message, now)
+            case ProposalEdit():
+                self.stroke.edit = self.proposal.edited(**item.changes)
+            case _:
+                assert_never(item)
+
+    def _journal_input(self, item: Input) -> None:
+        if self._replaying:
+            return
+        if isinstance(item, ProposalEdit):
+            self.proposal.edited(**item.changes)  # a bad colour is refused before it is kept
+            self._expired = None
+            self._error = None
+        row = input_row(item)
+        if row is not None:
+            self._raw(item.t, *row)
+
+    @property
+    def _live(self) -> bool:
+        """A match is open and not over: inputs make a stroke."""
+        return self.match is not None and self.match.state.winner is None
 
     def _camera_alive(self, t: float, now: float) -> None:
-        self._camera_seen = max(t, self._camera_seen or t)
-        self._camera_ok = True
+        if self._replaying:
+            return
+        self.health.camera_alive(t)
         self._clear_fault("camera", now)
 
     def _watch_parts(self, now: float) -> None:
-        if self.camera_fitted and not self.faults.active("camera"):
-            seen = self._camera_seen if self._camera_seen is not None else self._started
-            if now - seen >= CAMERA_TIMEOUT_S:
-                self._camera_ok = False
-                self._raise_fault("camera", f"camera: no frames for {now - seen:.1f} s", now)
+        silent = self.health.camera_silent(now)
+        if silent is not None:
+            self._raise_fault("camera", f"camera: no frames for {silent:.1f} s", now)
         for name, problem in self.outputs.health().items():
             if problem is None:
                 self._clear_fault(name, now)
@@ -569,14 +529,14 @@ class CarromSession:
                 self._raise_fault(name, problem, now)
 
     def _raise_fault(self, part: str, message: str, now: float) -> None:
-        fault = self.faults.raise_(part, message, now)
-        if fault is not None:
+        fault = self.health.raise_(part, message, now)
+        if fault is not None and not self._replaying:
             self._raw(now, "system", "fault", {"part": part, "message": message})
             self.outputs.fault(fault, True)
 
     def _clear_fault(self, part: str, now: float) -> None:
-        fault = self.faults.clear(part)
-        if fault is not None:
+        fault = self.health.clear(part)
+        if fault is not None and not self._replaying:
             self._raw(now, "system", "fault_cleared", {"part": part})
             self.outputs.fault(fault, False)
 
@@ -599,7 +559,7 @@ class CarromSession:
         try:
             self.journal.append(self.match_id, at, self.wall(), source, kind, data)
         except Exception as exc:
-            fault = self.faults.raise_("journal", f"journal: {exc}", self._seen)
+            fault = self.health.raise_("journal", f"journal: {exc}", self._seen)
             if fault is not None:
                 self.outputs.fault(fault, True)
             return
@@ -607,7 +567,7 @@ class CarromSession:
 
     def _journal_works(self) -> None:
         """A write went through: a journal fault, if any, is over."""
-        if self.faults.active("journal"):
+        if self.health.faults.active("journal"):
             self._clear_fault("journal", self._seen)
 
     def _tap(self, now: float, action: str, **data: Any) -> None:
@@ -647,66 +607,50 @@ class CarromSession:
         self._error = None
         if match.state.winner is not None:
             self.journal.finish(match_id)  # over: no longer offered for resuming
-        self._reset_after_change(now)
-        self._timers_follow(event, before, self._timer_now(now))
+        self._reset_after_change()
+        call = timer_after(
+            match,
+            event,
+            before,
+            counting=self.timers.active == "stroke",
+            awaiting_lift=self.timers.awaiting_lift,
+        )
+        self._timers_follow(call, now)
         return self._emit(now)
 
-    def _timers_follow(self, event: Event, before: Now | None, t: float) -> None:
-        """The timers after a confirmed event (laws 46, 50, 61, 87 a, 88 a, 124, 138)."""
-        assert self.match is not None
-        state = self.match.state
-        ended = self.match.outcome()
-        now = state.now
-        if now is None:
-            self.timers.cancel(t)
-            return
-        if ended.board is not None or isinstance(event, VoidBoard | Toss) or now.is_break:
-            if ended.game is not None and now.game == 3:
-                self.timers.interval(t)  # law 138: ten minutes before the third game
-            elif state.change_sides:
-                self.timers.change_sides(t)  # law 61
-            else:
-                self.timers.cancel(t)  # the umpire's "play" starts the break count (law 46)
-            return
-        if any(now.placing.values()):
-            self.timers.placing_called(t)  # law 88 a
-            return
-        if isinstance(event, Waive):
-            self.timers.dues_done(t)  # law 50
-            return
-        goes_on = before is not None and now.turn == before.turn
-        if isinstance(event, Stroke):
-            if goes_on:
-                if self.timers.active != "stroke":
-                    self.timers.coins_at_rest(t, turn_goes_on=True)  # law 124 a
-            elif not self.timers.awaiting_lift:
-                self.timers.coins_at_rest(t, turn_goes_on=False)  # law 124 b
-        elif not goes_on:
-            self.timers.coins_at_rest(t, turn_goes_on=False)
+    def _timers_follow(self, call: TimerCall, t: float) -> None:
+        """Apply the rules' timer call (kiosk/rules/carrom/timing.py) to the timers."""
+        match call:
+            case "cancel":
+                self.timers.cancel(t)
+            case "interval":
+                self.timers.interval(t)
+            case "change_sides":
+                self.timers.change_sides(t)
+            case "placing":
+                self.timers.placing_called(t)
+            case "dues":
+                self.timers.dues_done(t)
+            case "count":
+                self.timers.coins_at_rest(t, turn_goes_on=True)
+            case "await_lift":
+                self.timers.coins_at_rest(t, turn_goes_on=False)
+            case None:
+                pass
+            case _:
+                assert_never(call)
 
-    def _turn_goes_on(self, proposal: Proposal) -> bool:
-        """A guess at rest, before the umpire confirms: own coin or the queen in, no striker,
-        no foul (law 124 a); the confirmed event sets it right."""
-        now = self._state_now()
-        if now is None or proposal.striker or proposal.improper:
-            return False
-        own = now.colours[now.turn_side]
-        return any(c in (own, "queen") for c in proposal.pocketed)
+    def _turn_goes_on(self) -> bool:
+        """At rest, before the umpire confirms: the core's answer for the proposal (law 124 a);
+        the confirmed event sets the timers right."""
+        return self.match is not None and turn_goes_on(self.match, self.proposal.to_stroke())
 
     # -- inside: plumbing ---------------------------------------------------------------
 
-    def _new_stroke(self) -> None:
-        self._hits = []
-        self._diff = None
-        self._edit = None
-        self._phase = "aiming"
-
-    def _reset_after_change(self, now: float) -> None:
-        self._new_stroke()
+    def _reset_after_change(self) -> None:
+        self.stroke.reset()
         self._auto_at = None
         self._expired = None
-        if self.match is not None and self.match.state.winner is not None:
-            self._phase = "over"
 
     def _need(self) -> tuple[Match, int]:
         if self.match is None or self.match_id is None:
@@ -720,12 +664,6 @@ class CarromSession:
         now = max(self.clock(), self._seen)
         self._seen = now
         return now
-
-    def _timer_now(self, t: float) -> float:
-        """Timers refuse time going backwards: an input stamped a little in the past (a beam
-        hit queued while the loop slept) acts at the latest time they have seen."""
-        self._timer_seen = max(t, self._timer_seen)
-        return self._timer_seen
 
     def _view(self, now: float) -> CarromView:
         timer = None
@@ -744,7 +682,7 @@ class CarromSession:
         elif match.state.winner is not None:
             phase = "over"
         else:
-            phase = self._phase
+            phase = self.stroke.phase
         return CarromView(
             match_id=self.match_id,
             state=None if match is None else match.state,
@@ -754,15 +692,15 @@ class CarromSession:
             timer=timer,
             awaiting_lift=self.timers.awaiting_lift,
             expired=self._expired,
-            faults=self.faults.faults,
+            faults=self.health.faults.faults,
             last_error=self._error,
             events=0 if match is None else len(match.events),
             can_undo=match is not None and bool(match.events),
             auto_confirm_in=None
             if self._auto_at is None
             else math.ceil(max(0.0, self._auto_at - now) * 10) / 10,
-            beams=tuple(sorted(self._working)),
-            camera=self.camera_fitted and self._camera_ok,
+            beams=self.health.working_beams,
+            camera=self.health.camera_ok,
             t=round(self._time.at(now), 1),
         )
 

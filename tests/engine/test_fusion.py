@@ -68,7 +68,7 @@ def test_fusion_umpire_edit_refuses_a_colour_that_is_not_one() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from kiosk.tables.carrom_table import RecordedDiff, RecordedGone  # noqa: E402
+from kiosk.tables.carrom_inputs import RecordedDiff, RecordedGone  # noqa: E402
 
 
 def camera(*gone: tuple[str, int | None], striker: bool = False, off: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]

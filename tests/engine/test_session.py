@@ -15,14 +15,17 @@ from kiosk.engine.outputs import MemoryOutput, OutputBase
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
-from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest, PartFault
-from kiosk.tables.carrom_table import (
-    CAMERA_TIMEOUT_S,
-    CarromSession,
+from kiosk.tables.carrom_inputs import (
+    CameraAlive,
+    CameraDiff,
+    CameraMotion,
+    CameraRest,
+    PartFault,
     RecordedDiff,
     RecordedGone,
-    export_match_record,
 )
+from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.health import CAMERA_TIMEOUT_S
 
 from .conftest import FakeClock
 
