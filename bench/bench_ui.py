@@ -165,7 +165,7 @@ class HitBench:
         # The hits this view's proposal was made from are the session's hits of the stroke;
         # each is paired with its own arrival (by value: pocket, time, duration), so a hit
         # swallowed by a confirm cannot shift the pairing of the others.
-        for hit in self.screen.session._hits:
+        for hit in self.screen.session.stroke.hits:
             arrived = self.posted.pop(hit, None)
             if arrived is not None:
                 self.pending.append(arrived)
@@ -190,7 +190,7 @@ class HitBench:
     def _stroke(self, _dt: float) -> bool:
         from kivy.clock import Clock
 
-        view = self.screen.session.view
+        view = self.screen.session.view()
         state = view.state
         if state.winner is not None or self.strokes > 1000:
             self.rss_mb = _rss_mb()
@@ -243,7 +243,7 @@ class TimerBench:
         self.session: Any = None
         self.deadline: float | None = None
         self.lateness: list[float] = []
-        player = self.kiosk.parts.buzzer
+        player: Any = self.kiosk.parts.buzzer  # the real BuzzerPlayer: its play is timed
         play = player.play
 
         def timed_play(pattern: Any, **kw: Any) -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiosk.errors import TablesideError
+
 #: The settings shipped with the kiosk (config/default.toml at the top of the checkout).
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
 
@@ -351,7 +353,7 @@ class Problem:
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(TablesideError, ValueError):
     """The settings cannot be used; `problems` lists every one, each with its key."""
 
     def __init__(self, problems: list[Problem]) -> None:

@@ -14,8 +14,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
+from kiosk.errors import TablesideError
 
-class ClockRecordError(ValueError):
+
+class ClockRecordError(TablesideError, ValueError):
     """A bad line of a clock record: `line` is 1-based."""
 
     def __init__(self, line: int, reason: str) -> None:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import TablesideError
+
 SCHEMA_VERSION = 1
 
 #: Entry kinds that make up the record: confirmed events and their undos.
@@ -60,7 +62,7 @@ CREATE INDEX IF NOT EXISTS entries_by_match ON entries (match_id, seq);
 """
 
 
-class JournalError(RuntimeError):
+class JournalError(TablesideError, RuntimeError):
     """The journal cannot be opened or read (names the file and what is wrong)."""
 
 

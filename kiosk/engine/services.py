@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from drivers.hits import POCKETS
-from kiosk.clocks.patterns import Pattern
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.record import SessionStart
@@ -114,11 +113,6 @@ class Services:
             session.post(item)
             self.wake()
 
-    def sound(self, pattern: Pattern) -> None:
-        """A pattern for the buzzer (and any output that plays sounds)."""
-        for output in self.outputs:
-            output.sound(pattern)
-
     # -- Bhukhar sessions: one record file each, in the data folder ---------------------
     def bhukhar_files(self) -> list[Path]:
         return sorted(self.data_dir.glob("bhukhar-*.jsonl"))
@@ -127,12 +121,14 @@ class Services:
         """A new session record (TableFileError if it cannot be written)."""
         number = len(self.bhukhar_files()) + 1
         path = self.data_dir / f"bhukhar-{number:03d}.jsonl"
-        return BhukharTable.create(path, start, clock=self.clock)
+        return BhukharTable.create(path, start, clock=self.clock, outputs=list(self.outputs))
 
     def open_bhukhar(self) -> BhukharTable | None:
         """The latest session record, resumed; None if there is none."""
         files = self.bhukhar_files()
-        return BhukharTable.open(files[-1], clock=self.clock) if files else None
+        if not files:
+            return None
+        return BhukharTable.open(files[-1], clock=self.clock, outputs=list(self.outputs))
 
     def unfinished(self) -> str | None:
         """What to resume: "carrom" or "backgammon" (the journal's unfinished match), else

@@ -114,7 +114,7 @@ class ClockTable:
         minutes_per_point: float | None = None,
         delay: float | None = None,
         post_crawford: bool = False,
-    ) -> ClockView:
+    ) -> None:
         """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first."""
         header = ClockHeader(
             (players[0], players[1]),
@@ -138,7 +138,7 @@ class ClockTable:
         self.header, self.cm, self.events = header, cm, []
         self._time = MatchTime(now)
         self._flag_seen = None
-        return self._changed(now)
+        self._changed(now)
 
     def resume(self) -> ClockView | None:
         """Resume the unfinished match in the journal; None if there is none."""
@@ -163,39 +163,39 @@ class ClockTable:
 
     # -- the presses -----------------------------------------------------------------
 
-    def start(self, player: str) -> ClockView:
+    def start(self, player: str) -> None:
         """`player`'s side runs: a game begins, or a stopped clock restarts."""
-        return self._press(lambda t: Start(t, player))
+        self._press(lambda t: Start(t, player))
 
-    def press(self, player: str) -> ClockView:
+    def press(self, player: str) -> None:
         """`player` ends the turn (a press by the side not running changes nothing)."""
-        return self._press(lambda t: Press(t, player))
+        self._press(lambda t: Press(t, player))
 
-    def pause(self) -> ClockView:
-        return self._press(Pause)
+    def pause(self) -> None:
+        self._press(Pause)
 
-    def resume_clock(self) -> ClockView:
-        return self._press(Resume)
+    def resume_clock(self) -> None:
+        self._press(Resume)
 
-    def restart_delay(self) -> ClockView:
-        return self._press(RestartDelay)
+    def restart_delay(self) -> None:
+        self._press(RestartDelay)
 
-    def early_pickup(self, player: str) -> ClockView:
-        return self._press(lambda t: EarlyPickup(t, player))
+    def early_pickup(self, player: str) -> None:
+        self._press(lambda t: EarlyPickup(t, player))
 
-    def adjust(self, player: str, bank: float) -> ClockView:
-        return self._press(lambda t: Adjust(t, player, float(bank)))
+    def adjust(self, player: str, bank: float) -> None:
+        self._press(lambda t: Adjust(t, player, float(bank)))
 
-    def game_end(self, winner: str, points: int) -> ClockView:
-        return self._press(lambda t: GameEnd(t, winner, points))
+    def game_end(self, winner: str, points: int) -> None:
+        self._press(lambda t: GameEnd(t, winner, points))
 
-    def overrule(self, player: str) -> ClockView:
-        return self._press(lambda t: Overrule(t, player))
+    def overrule(self, player: str) -> None:
+        self._press(lambda t: Overrule(t, player))
 
-    def _press(self, make: Callable[[float], ClockEvent]) -> ClockView:
+    def _press(self, make: Callable[[float], ClockEvent]) -> None:
         now = self.clock()
         self._apply(make(self._time.t(now)), source="umpire")
-        return self._changed(now)
+        self._changed(now)
 
     def _apply(self, event: ClockEvent, *, source: str) -> None:
         cm, match_id = self._need()
@@ -204,6 +204,10 @@ class ClockTable:
         self.events.append(event)
 
     # -- the loop's side -------------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """A backgammon clock has no sensors: its inputs are the umpire's presses."""
+        raise TypeError(f"a backgammon clock takes no sensor input: {item!r}")
 
     def next_deadline(self) -> float | None:
         """Monotonic time of the next flag fall, or None."""

@@ -205,7 +205,7 @@ class CarromSession:
     def has_unfinished(self) -> bool:
         return self.journal.unfinished(KIND) is not None
 
-    def start_match(self, start: MatchStart) -> CarromView:
+    def start_match(self, start: MatchStart) -> None:
         """A new match (laws 39, 42: players, rules, first breaker, board limit). An
         unfinished match in the journal is closed first. IllegalEvent for a bad start."""
         start = replace(start, t=None)
@@ -219,7 +219,7 @@ class CarromSession:
         self._time = MatchTime(now)
         self._reset_after_change()
         self.timers.cancel(now)
-        return self._emit(now)
+        self._emit(now)
 
     def resume(self) -> CarromView | None:
         """Go on with the unfinished match in the journal, exactly where it was (None: there
@@ -290,55 +290,56 @@ class CarromSession:
             context = Context(now.turn_colour, now.on_board)
         return self.stroke.proposal(self.health.working_beams, context)
 
-    def edit(self, **changes: Any) -> CarromView:
+    def edit(self, **changes: Any) -> None:
         """Correct the proposal (pocketed=[...], striker=, off_board=[...], improper=,
         touched=); it stands until the stroke is confirmed."""
         now = self._now()
         self._take(ProposalEdit(now, {k: _jsonable(v) for k, v in changes.items()}), now, now)
-        return self._emit(now)
+        self._emit(now)
 
-    def confirm(self, proposal: Proposal | None = None, *, source: str = "umpire") -> CarromView:
+    def confirm(self, proposal: Proposal | None = None, *, source: str = "umpire") -> None:
         """Confirm the proposed stroke (or `proposal`): it enters the match and the journal."""
-        return self._commit((proposal or self.proposal).to_stroke(), source)
+        self._commit((proposal or self.proposal).to_stroke(), source)
 
-    def foul(self, by: str | None = None) -> CarromView:
+    def foul(self, by: str | None = None) -> None:
         """A foul outside a stroke: technical (law 63) before the first stroke of the turn or
         on a player not at turn, else it ends the turn (law 64). `by` None: the player at turn."""
-        return self._commit(Foul(by=by), "umpire")
+        self._commit(Foul(by=by), "umpire")
 
     technical_foul = foul
 
-    def waive(self, by: str | None = None) -> CarromView:
+    def waive(self, by: str | None = None) -> None:
         """The placing side gives up the dues and penalties owed to it (law 87 a)."""
-        return self._commit(Waive(by=by), "umpire")
+        self._commit(Waive(by=by), "umpire")
 
-    def pass_turn(self) -> CarromView:
+    def pass_turn(self) -> None:
         """The player at turn passes (law 137)."""
-        return self._commit(Pass(), "umpire")
+        self._commit(Pass(), "umpire")
 
-    def void_board(self) -> CarromView:
+    def void_board(self) -> None:
         """The umpire voids the board in progress (laws 137, 140, 142)."""
-        return self._commit(VoidBoard(), "umpire")
+        self._commit(VoidBoard(), "umpire")
 
-    def forfeit_board(self, by: str) -> CarromView:
+    def forfeit_board(self, by: str) -> None:
         """`by` loses the board in progress (laws 51, 91, 121, 126)."""
-        return self._commit(ForfeitBoard(by=by), "umpire")
+        self._commit(ForfeitBoard(by=by), "umpire")
 
-    def concede(self, by: str) -> CarromView:
+    def concede(self, by: str) -> None:
         """`by`'s side concedes the match or loses it by a decision (laws 139, 143)."""
-        return self._commit(Concede(by=by), "umpire")
+        self._commit(Concede(by=by), "umpire")
 
-    def toss(self, winner: str) -> CarromView:
+    def toss(self, winner: str) -> None:
         """The toss for the extra board after a tie at the board limit (law 56 b)."""
-        return self._commit(Toss(winner=winner), "umpire")
+        self._commit(Toss(winner=winner), "umpire")
 
-    def undo(self) -> CarromView:
+    def undo(self) -> None:
         """Undo the last confirmed event. The journal keeps it and records the undo."""
         match, match_id = self._need()
         now = self._now()
         if not match.events:
             self._error = "nothing to undo: no event has been confirmed yet"
-            return self._emit(now)
+            self._emit(now)
+            return
         was_over = match.state.winner is not None
         event = match.pop()
         try:
@@ -350,9 +351,9 @@ class CarromSession:
             self.journal.reopen(match_id)  # the match goes on: offered for resuming again
         self._reset_after_change()
         self.timers.cancel(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def play(self) -> CarromView:
+    def play(self) -> None:
         """The umpire's "play": after a stop the count goes on (law 121 a); before a break
         it starts the 15 s to break (law 46)."""
         now = self._now()
@@ -362,37 +363,37 @@ class CarromSession:
             self.timers.umpire_play(now)
         elif state_now is not None and state_now.is_break:
             self.timers.play_called(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def striker_lifted(self) -> CarromView:
+    def striker_lifted(self) -> None:
         """The striker is lifted after a stroke: the opponent's 15 s begin (laws 50, 124 b)."""
         now = self._now()
         self._tap(now, "striker_lifted")
         self.timers.striker_lifted(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def dues_placed(self) -> CarromView:
+    def dues_placed(self) -> None:
         """The dues and penalties are placed: the next stroke within 15 s (law 50)."""
         now = self._now()
         self._tap(now, "dues_placed")
         self.timers.dues_done(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def ask_waive(self) -> CarromView:
+    def ask_waive(self) -> None:
         """The umpire asks whether the dues are waived: 15 s to say (law 87 a)."""
         now = self._now()
         self._tap(now, "ask_waive")
         self.timers.waive_called(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def stop_clock(self) -> CarromView:
+    def stop_clock(self) -> None:
         """A complaint or objection stops the count (law 121 a)."""
         now = self._now()
         self._tap(now, "stop_clock")
         self.timers.umpire_stop(now)
-        return self._emit(now)
+        self._emit(now)
 
-    def restart_clock(self) -> CarromView:
+    def restart_clock(self) -> None:
         """The running (or stopped) timer starts again from its full length (law 121)."""
         now = self._now()
         self._tap(now, "restart_clock")
@@ -400,7 +401,7 @@ class CarromSession:
             self.timers.umpire_restart(now)
         except ClockError as exc:
             self._error = str(exc)
-        return self._emit(now)
+        self._emit(now)
 
     # -- the loop's side -------------------------------------------------------------
 
@@ -445,8 +446,8 @@ class CarromSession:
                     self._error = f"auto-confirm refused: {exc}"
         return self._emit(now, only_if_changed=True)
 
-    @property
     def view(self) -> CarromView:
+        """The table now: the same view every output was last given (its `t` read now)."""
         return self._view(self._now())
 
     # -- inside: inputs --------------------------------------------------------------
@@ -581,7 +582,7 @@ class CarromSession:
 
     # -- inside: events ----------------------------------------------------------------
 
-    def _commit(self, event: Event, source: str) -> CarromView:
+    def _commit(self, event: Event, source: str) -> None:
         match, match_id = self._need()
         now = self._now()
         self._expired = None
@@ -616,7 +617,7 @@ class CarromSession:
             awaiting_lift=self.timers.awaiting_lift,
         )
         self._timers_follow(call, now)
-        return self._emit(now)
+        self._emit(now)
 
     def _timers_follow(self, call: TimerCall, t: float) -> None:
         """Apply the rules' timer call (kiosk/rules/carrom/timing.py) to the timers."""

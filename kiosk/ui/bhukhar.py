@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -28,7 +29,7 @@ from kivy.properties import (
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from kiosk.clocks.patterns import Pattern
+from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
@@ -42,7 +43,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     Sheet,
     TotalsSheet,
 )
-from kiosk.tables.bhukhar_table import BhukharTable, TableFileError
+from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.ui.bhukhar_cards import (
     ALL_CARDS,
     RED_SUITS,
@@ -188,41 +189,48 @@ class BhukharScreen(Screen):
     pen_lines = StringProperty("")
     pen_message = StringProperty("")
 
-    def __init__(self, sound: Callable[[Pattern], None] | None = None, **kw: Any) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self._sound = sound
+        #: The screen is one of its table's outputs: the views come to `changed`.
+        self._output = CallbackOutput(self.changed)
+        self._latest: BhukharView | None = None
+        self._redraw = Clock.create_trigger(self._show_round, -1)
         self.cards: list[CardsEntry] = [CardsEntry(), CardsEntry()]
         #: Earlier states of each side's cards, for "Take back" (newest last).
         self._history: list[list[CardsEntry]] = [[], []]
         self._rosters: dict[str, list[str]] = {}
 
     def attach(self, table: BhukharTable) -> None:
+        """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         if table is not self.table:  # another session: nothing of the last one's game
             self._reset_cards()
             self.licence_by = [-1, -1]
             self.penalties = []
+        old = self.table.outputs if self.table is not None else None
+        self._output.follow(old, table.outputs)
         self.table = table
         self._rosters = {t.id: list(t.players) for t in table.session.start.teams}
         self.team_ids = [t.id for t in table.session.start.teams]
         self.pair = [0, 1]
         self._show_players()
         self._show_standings()
-        self.follow(table.clock())
+        self.changed(table.view())
 
     # -- the round timer -----------------------------------------------------------
-    def follow(self, now: float) -> None:
-        """The app's tick: the face, and the buzzer patterns that fell due."""
-        table = self.table
-        if table is None:
+    def changed(self, view: BhukharView) -> None:
+        """A new view from the table; the redraw is coalesced to once a frame."""
+        self._latest = view
+        self._redraw()
+
+    def _show_round(self, *_: object) -> None:
+        view = self._latest
+        if view is None:
             return
-        for pattern in table.due(now):
-            if self._sound is not None:
-                self._sound(pattern)
-        self.clock_face = table.face(now)
-        self.round_no = table.round
-        self.running = table.timer.running
-        self.paused = table.timer.paused
-        self.time_called = table.time_called(now)
+        self.clock_face = view.face
+        self.round_no = view.round
+        self.running = view.running
+        self.paused = view.paused
+        self.time_called = view.time_called
 
     def _call(self, action: Callable[[], _T]) -> _T | None:
         try:
@@ -237,12 +245,10 @@ class BhukharScreen(Screen):
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
             self.message = f"Round {self.table.round} started"
-            self.follow(self.table.clock())
 
     def pause_or_resume(self) -> None:
         if self.table is not None:
             self._call(self.table.resume if self.paused else self.table.pause)
-            self.follow(self.table.clock())
 
     # -- the totals entry ------------------------------------------------------------
     def cycle_team(self, side: int) -> None:

@@ -22,6 +22,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.carrom_table import CarromSession, CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
@@ -135,21 +136,23 @@ class CarromScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
+        #: The screen is one of its table's outputs: the views come to `changed`.
+        self._output = CallbackOutput(self.changed)
         self._latest: CarromView | None = None
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
         self.drawn: Callable[[CarromView], None] | None = None
 
     # -- following the session -------------------------------------------------------
-    def attach(self, session: CarromSession, view: CarromView) -> None:
+    def attach(self, session: CarromSession) -> None:
+        """Follow `session`: the screen becomes one of its outputs (the runner polls the
+        session; every view it gives its outputs comes to `changed`)."""
+        old = self.session.outputs if self.session is not None else None
+        joined = self._output.follow(old, session.outputs)
         self.session = session
         self.pick_action = ""
-        self.changed(view)
-
-    def follow(self, now: float) -> None:
-        """The app's tick: the session takes queued sensor inputs and fires its timers."""
-        if self.session is not None:
-            self.changed(self.session.poll(now))
+        if joined and session.match is not None:
+            self.changed(session.view())  # a match already under way: draw it now
 
     def changed(self, view: CarromView) -> None:
         """A new view; the redraw is coalesced to once a frame."""
@@ -285,14 +288,12 @@ class CarromScreen(Screen):
         if self.session is None:
             return
         try:
-            view = getattr(self.session, command)(*args, **kw)
+            getattr(self.session, command)(*args, **kw)  # the new view comes as an output
         except (IllegalEvent, ValueError) as exc:
             self.error = str(exc)
-            return
-        self.changed(view)
 
     def _pocketed(self) -> list[str]:
-        return list(self.session.proposal.pocketed) if self.session is not None else []
+        return list(self._latest.proposal.pocketed) if self._latest is not None else []
 
     def coin(self, colour: str, delta: int) -> None:
         """The proposal's quick edit: one more (or one fewer) coin of `colour` pocketed."""
@@ -321,7 +322,7 @@ class CarromScreen(Screen):
 
     def off_board(self, what: str) -> None:
         """A coin (or the striker) jumped off the board; "" clears the list."""
-        current = [] if not what or self.session is None else list(self.session.proposal.off_board)
+        current = [] if not what or self._latest is None else list(self._latest.proposal.off_board)
         self._do("edit", off_board=[*current, what] if what else [])
 
     def confirm(self) -> None:
@@ -334,7 +335,7 @@ class CarromScreen(Screen):
 
     def ask(self, action: str) -> None:
         """Open the player picker for `action` (foul, concede, forfeit_board, toss)."""
-        state = self.session.view.state if self.session is not None else None
+        state = self._latest.state if self._latest is not None else None
         if state is None:
             return
         self.pick_players = list(state.players)

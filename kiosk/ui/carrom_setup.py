@@ -17,6 +17,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
+from kiosk.errors import TablesideError
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.ui.kvload import load_kv
 
@@ -25,7 +26,7 @@ DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
 STROKE_CHOICES = (10.0, 15.0)
 
 
-class SetupError(ValueError):
+class SetupError(TablesideError, ValueError):
     """The choices cannot start a match (the message says which field)."""
 
 

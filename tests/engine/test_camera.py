@@ -32,7 +32,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
     seen: list[object] = []
     for n in range(45):
         t = t0 + n / FPS
-        clock.now = t
+        clock.set(t)
         if n == 5:
             board.strike(t - t0, [("white", 2)])
         for event in watcher.feed(t, board.frame(t - t0)):
@@ -43,7 +43,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
             s.post(BeamHit(2, t, 0.012))  # the beam of pocket 2 saw the coin go through
         s.poll()
     assert [type(i) for i in seen] == [CameraMotion, CameraRest, CameraDiff]
-    view = s.view
+    view = s.view()
     assert view.phase == "at_rest"
     assert view.proposal.pocketed == ("white",)
     assert view.proposal.source == "beams+camera" and not view.proposal.review

@@ -28,12 +28,14 @@ def test_clock_table_rule_3_5_bank_and_simple_delay(
 ) -> None:
     out = MemoryOutput()
     t = table(tmp_path / "j.db", clock, wall, out)
-    view = t.start_match(PLAYERS, 7)
+    t.start_match(PLAYERS, 7)
+    view = t.view()
     assert view.snapshot.banks == {"Nikos": 840.0, "Eleni": 840.0}  # (7+7)/2 x 2 min
     t.start("Nikos")
     clock.advance(20)
     wall.advance(20)
-    view = t.press("Nikos")  # 12 s delay, then 8 s of bank
+    t.press("Nikos")  # 12 s delay, then 8 s of bank
+    view = t.view()
     assert view.snapshot.banks["Nikos"] == pytest.approx(832.0)
     assert view.running == "Eleni"
     assert out.views == 3 and out.view == view  # start_match, start, press
@@ -108,7 +110,7 @@ def test_clock_table_resumes_after_restart_paused_for_the_director(
     wall.advance(4)
     t.journal.close()  # the kiosk stops here, Eleni's side running
     wall.advance(60)
-    clock.now = 5.0  # a new boot: the monotonic clock started again
+    clock.reboot(5.0)  # a new boot: the monotonic clock started again
     again = table(path, clock, wall, MemoryOutput())
     assert again.has_unfinished()
     view = again.resume()
@@ -119,7 +121,8 @@ def test_clock_table_resumes_after_restart_paused_for_the_director(
     assert view.snapshot.banks["Eleni"] == pytest.approx(840 - 52)
     again.resume_clock()
     clock.advance(1)
-    assert again.press("Eleni").running == "Nikos"
+    again.press("Eleni")
+    assert again.view().running == "Nikos"
     assert [e.source for e in again.journal.entries(again.match_id or 0)][-3:] == [
         "system",
         "umpire",

@@ -54,7 +54,7 @@ def test_resume_after_any_history_is_identical(
                     s.undo()
             except IllegalEvent:
                 pass
-        state, record = s.view.state, export_match_record(s.journal)
+        state, record = s.view().state, export_match_record(s.journal)
         s.journal.close()
         again = CarromSession(Journal(path), clock=FakeClock(5.0), wall=wall)
         view = again.resume()

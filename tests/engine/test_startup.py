@@ -77,7 +77,7 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
         session = services.carrom_session()
         session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         session.confirm(session.proposal.edited(pocketed=["white"]))
-        state = session.view.state
+        state = session.view().state
     finally:
         kiosk.close()
     again = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
@@ -100,7 +100,8 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
         assert kiosk.parts.camera is None and not kiosk.services.camera
         table = kiosk.services.clock_table()
         assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
-        view = table.start_match(("Nikos", "Eleni"), 3)
+        table.start_match(("Nikos", "Eleni"), 3)
+        view = table.view()
         assert view.snapshot.banks["Nikos"] == 360.0
     finally:
         kiosk.close()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from kiosk.errors import TablesideError
+
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
 WonBy: TypeAlias = Literal["points", "penalty", "time"]
 
@@ -19,7 +21,7 @@ BREAK_MINUTES = 5  # 2.2 (ii)
 LATE_MINUTES = 5  # 2.2 (iv): a penalty point for every five minutes late
 
 
-class IllegalAction(ValueError):
+class IllegalAction(TablesideError, ValueError):
     """An action the rules do not allow now; the reason says why."""
 
 

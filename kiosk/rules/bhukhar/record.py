@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import CardError, parse_cards
 from kiosk.rules.bhukhar.scoresheet import (
     End,
@@ -41,11 +42,11 @@ ROUND_MINUTES = (30, 35)  # rule 10: the organisers choose within these
 TIMER_ACTIONS = ("start", "pause", "resume")
 
 
-class SessionError(ValueError):
+class SessionError(TablesideError, ValueError):
     """An entry that is malformed or breaks the rules; the state is unchanged."""
 
 
-class RecordError(ValueError):
+class RecordError(TablesideError, ValueError):
     """A record line that cannot be read: `line` is 1-based."""
 
     def __init__(self, line: int, reason: str) -> None:
