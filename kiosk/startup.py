@@ -34,7 +34,7 @@ from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.errors import TablesideError
 from kiosk.tables.backgammon_table import ClockView
-from kiosk.tables.carrom_table import CarromView
+from kiosk.tables.carrom_view import CarromView
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"

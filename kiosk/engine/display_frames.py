@@ -14,7 +14,7 @@ import re
 
 from drivers.display_protocol import DisplayFrame, Turn
 from kiosk.tables.backgammon_table import ClockView
-from kiosk.tables.carrom_table import CarromView
+from kiosk.tables.carrom_view import CarromView
 
 _ALLOWED = re.compile(r"[^A-Z0-9 .:!?+/-]")
 

@@ -15,7 +15,7 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.outputs import OutputBase
 from kiosk.rules.carrom.record import state_to_json
 from kiosk.tables.backgammon_table import ClockView
-from kiosk.tables.carrom_table import CarromView
+from kiosk.tables.carrom_view import CarromView
 
 
 def fault_to_json(fault: Fault) -> dict[str, Any]:

@@ -24,7 +24,8 @@ from kivy.uix.scrollview import ScrollView
 
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.tables.carrom_table import CarromSession, CarromView
+from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.kvload import load_kv
 
