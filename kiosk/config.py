@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kiosk.errors import TablesideError
+from kiosk.rules.carrom.variants import rule_set_names
 
 #: The settings shipped with the kiosk (config/default.toml at the top of the checkout).
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
 
 GAMES = ("carrom", "backgammon", "bhukhar")
-RULE_SETS = ("icf", "club")
+RULE_SETS = rule_set_names()
 POCKET_SOURCES = ("gpio", "bridge", "simulated")
 #: gpiozero's pin factories by their GPIOZERO_PIN_FACTORY names; "" leaves the choice to
 #: gpiozero (the environment variable, then its own default order).

@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.errors import TablesideError
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.variants import rule_set_names
 from kiosk.ui.kvload import load_kv
 
 DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
@@ -33,7 +34,7 @@ class SetupError(TablesideError, ValueError):
 class CarromSetupScreen(Screen):
     """Choices for `MatchStart`; names come from on-screen text fields in seating order."""
 
-    rules = OptionProperty("icf", options=["icf", "club"])
+    rules = OptionProperty("icf", options=list(rule_set_names()))
     doubles = BooleanProperty(False)
     names = ListProperty(list(DEFAULT_NAMES))
     first_break = NumericProperty(0)
