@@ -33,7 +33,8 @@ from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
-from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen
+from kiosk.ui.bhukhar import BhukharScreen
+from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError

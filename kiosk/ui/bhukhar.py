@@ -26,17 +26,13 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.bhukhar.scoresheet import (
-    FALSE_LICENCE_AWARD,
-    PENALTY_POINTS,
     End,
     Game,
-    GameResult,
     Penalty,
     PenaltyKind,
     ScoreError,
@@ -45,103 +41,15 @@ from kiosk.rules.bhukhar.scoresheet import (
 )
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.ui.bhukhar_cards import (
-    ALL_CARDS,
-    RED_SUITS,
     SECTIONS,
     CardsEntry,
-    card_face,
 )
+from kiosk.ui.bhukhar_words import penalty_line, penalty_short, result_words
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.widgets import BigButton
 
 ENDS = (End.OUT, End.STOCK, End.TIME)
 END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
-TEAM_IDS = "ABCDEF"
-#: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
-#: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
-PENALTY_WORDS = {
-    PenaltyKind.SIGNAL: "Signalling a partner (8, 17.4)",
-    PenaltyKind.ASK: "Asking a hand size out of turn (15, 17.3)",
-    PenaltyKind.UNFAIR: "Unfair play (17.5)",
-    PenaltyKind.FALSE_LICENCE: "False licence (17.1)",
-}
-PENALTY_SHORT = {
-    PenaltyKind.SIGNAL: "signal",
-    PenaltyKind.ASK: "ask",
-    PenaltyKind.UNFAIR: "unfair",
-    PenaltyKind.FALSE_LICENCE: "false licence",
-}
 _T = TypeVar("_T")
-
-
-def penalty_points(kind: PenaltyKind, other: str) -> str:
-    """What a penalty does to the scores: "-50", or "+100 to B" for a false licence."""
-    if kind is PenaltyKind.FALSE_LICENCE:
-        return f"+{FALSE_LICENCE_AWARD} to {other}"
-    return f"-{PENALTY_POINTS[kind]}"
-
-
-def penalty_line(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
-    """One penalty in words, for the panel's list: "B: Asking ... (15, 17.3), B2: -50"."""
-    who = f", {player}" if player else ""
-    return f"{team}: {PENALTY_WORDS[kind]}{who}: {penalty_points(kind, other)}"
-
-
-def penalty_short(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
-    """One penalty in a few words, for the game's line: "B ask (B2) -50"."""
-    who = f" ({player})" if player else ""
-    return f"{team} {PENALTY_SHORT[kind]}{who} {penalty_points(kind, other)}"
-
-
-def result_words(table_no: int, result: GameResult) -> str:
-    """The entered game's line: each team's total, its penalties when any, master points."""
-    parts = []
-    for s in result.scores:
-        pen = f" (penalties {s.penalties:+d})" if s.penalties else ""
-        parts.append(f"{s.team}: {s.total} pts{pen}, {s.master} master")
-    return f"Table {table_no} entered. " + "; ".join(parts)
-
-
-class BhukharSetupScreen(Screen):
-    """How many teams (three players each, rule 2) and the round's length (rule 10)."""
-
-    teams = NumericProperty(2)
-    round_minutes = NumericProperty(30)
-    message = StringProperty("")
-
-    def step_teams(self, delta: int) -> None:
-        self.teams = max(2, min(len(TEAM_IDS), int(self.teams) + delta))
-
-    def step_minutes(self, delta: int) -> None:
-        self.round_minutes = max(30, min(35, int(self.round_minutes) + delta))
-
-
-class CardButton(BigButton):
-    """One of the 52 cards on the full-entry panel ("10H" shown as "10♥")."""
-
-    card = StringProperty("")
-    red = BooleanProperty(False)
-
-
-class CardGrid(GridLayout):
-    """The 52 cards, a row per suit, two to ace; `on_card(card)` when one is tapped.
-
-    `buttons` maps "10H" to its button (the tests tap them)."""
-
-    __events__ = ("on_card",)
-
-    def __init__(self, **kw: Any) -> None:
-        kw.setdefault("cols", 13)
-        super().__init__(**kw)
-        self.buttons: dict[str, CardButton] = {}
-        for card in ALL_CARDS:
-            button = CardButton(card=card, text=card_face(card), red=card[-1] in RED_SUITS)
-            button.bind(on_release=lambda b: self.dispatch("on_card", b.card))
-            self.buttons[card] = button
-            self.add_widget(button)
-
-    def on_card(self, card: str) -> None:
-        """Kivy's default handler of the event (the .kv binds the screen's)."""
 
 
 class BhukharScreen(Screen):
