@@ -40,6 +40,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     TotalsSheet,
 )
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
+from kiosk.ui import bhukhar_grid as _grid  # noqa: F401  (registers CardGrid for the .kv)
 from kiosk.ui.bhukhar_cards import (
     SECTIONS,
     CardsEntry,
