@@ -227,8 +227,9 @@ class CarromScreen(Screen):
             return f"Time! The {name.lower()} timer ran out: the umpire rules", "expired"
         if view.timer is not None and view.timer.kind == "interval":
             return "Interval before the third game (law 138)", "interval"
-        if state.change_sides:
-            return "Change sides (law 60)", "sides"
+        if state.change_sides:  # due until the next board begins (laws 58-60)
+            law = state.change_sides_law or "58"
+            return f"Change sides (law {law}): 2 minutes (law 61)", "sides"
         if state.toss_due:
             return "Tie at the board limit: toss for the extra board (law 56 b)", "toss"
         ended = view.outcome

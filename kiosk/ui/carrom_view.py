@@ -100,8 +100,8 @@ def scoreboard(state: MatchState) -> Scoreboard:
         on_board = f"On the board: {white} white, {black} black"
         if now.is_break:
             status = f"{now.turn} to break"
-            if now.break_attempts:
-                status += f" (attempt {now.break_attempts + 1} of 3)"
+            if now.break_attempts_in_turn:  # three attempts a player (law 45 a)
+                status += f" (attempt {now.break_attempts_in_turn + 1} of 3)"
         else:
             status = f"{now.turn} to play"
     return Scoreboard(title, (panels[0], panels[1]), queen, on_board, status)
@@ -131,6 +131,8 @@ def scoresheet(state: MatchState) -> list[SheetRow]:
                 note = "in progress"
             else:
                 note = f"law {board.law}" if board.law else ""
+            if board.change_sides:  # the players changed sides after this board (58-60)
+                note += f"; change sides (law {board.change_sides})"
             rows.append(
                 SheetRow(
                     g, b, board.breaker, board.winner or "", board.points, board.queen or "", note
