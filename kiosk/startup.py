@@ -3,8 +3,9 @@ the window, and nothing of Kivy.
 
 `start_kiosk(config, data, simulate=)`:
 1. finds the settings: `config` when given, else `<data>/settings.toml` when the settings
-   screen has saved one there, else config/default.toml; a bad file stops the start
-   (`StartRefused`) with every problem named (file, line, key), before anything is opened;
+   screen has saved one there, else the shipped defaults (kiosk/defaults/default.toml); a bad
+   file stops the start (`StartRefused`) with every problem named (file, line, key), before
+   anything is opened;
 2. the data folder: `data`, else a temporary one when simulating, else `[journal] dir`;
 3. the parts from the settings (kiosk/engine/hardware.py: beams, buzzer, player display,
    camera; simulated ones with `simulate`), each optional: a part that did not start is a
