@@ -7,6 +7,7 @@ STAMP  := $(VENV)/.installed
 # the GL libraries Kivy's SDL2 window draws with, mtdev for multitouch, xclip for its clipboard.
 DEBS   := xvfb xauth xdotool xclip libmtdev1 libgl1 libegl1 libgl1-mesa-dri
 DEBS   += fonts-noto-core  # tableside doctor's font check (Noto Sans, Devanagari, Gujarati)
+DEBS   += fuse3  # the journal's power-cut test: fusermount3 and libfuse3 for mfusepy
 export KIVY_NO_ARGS := 1
 export KIVY_LOG_MODE := PYTHON
 export KIVY_NO_CONSOLELOG := 1

@@ -141,7 +141,8 @@ def input_row(item: Input) -> tuple[str, str, dict[str, Any]] | None:
     if isinstance(item, BeamHit):
         return "beam", "beam_hit", {"pocket": item.pocket, "duration": item.duration}
     if isinstance(item, BeamFault):
-        return "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind}
+        fault = {"pocket": item.pocket, "kind": item.kind}
+        return "beam", "beam_fault", {**fault, "held": item.held} if item.held else fault
     if isinstance(item, CameraMotion):
         return "camera", "camera", {"what": "motion"}
     if isinstance(item, CameraRest):
@@ -159,7 +160,9 @@ def input_from_row(kind: str, data: Mapping[str, Any], t: float = 0.0) -> Input 
     if kind == "beam_hit":
         return BeamHit(int(data["pocket"]), t, float(data["duration"]))
     if kind == "beam_fault":
-        return BeamFault(int(data["pocket"]), data.get("kind", "stuck"), t)
+        return BeamFault(
+            int(data["pocket"]), data.get("kind", "stuck"), t, int(data.get("held", 0))
+        )
     if kind == "camera":
         what = data.get("what")
         if what == "motion":

@@ -41,7 +41,7 @@ from kiosk.tables.carrom_inputs import (
 from kiosk.tables.carrom_timers import follow_call, turn_timer_settings
 from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
 from kiosk.tables.fusion import Context, Proposal
-from kiosk.tables.health import PartsHealth, beam_part
+from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part
 from kiosk.tables.stroke import StrokeTracker
 
 
@@ -49,9 +49,8 @@ class CarromLoop:
     """The loop's side of one carrom table on a journal (kiosk/tables/carrom_table.py adds the
     umpire's commands, starting and resuming).
 
-    Each fact has one home: the stroke in progress in `stroke` (kiosk/tables/stroke.py), the
-    parts and their faults in `health` (kiosk/tables/health.py), whether the match is over
-    in the core's state, the latest time seen in `_seen`.
+    Each fact has one home: the stroke in progress in `stroke`, the parts and their faults in
+    `health`, whether the match is over in the core's state, the latest time seen in `_seen`.
     """
 
     def __init__(
@@ -153,6 +152,9 @@ class CarromLoop:
             floor = at
             self._take(item, at, now)
         self._watch_parts(now)
+        if self.journal.fault is not None or self.health.faults.active("journal"):
+            self.journal.retry()
+            self._journal_works()
         for due in self.timers.advance(now):
             self._timer_event(due, now)
         if self._auto_at is not None and now >= self._auto_at:
@@ -180,12 +182,12 @@ class CarromLoop:
                 if counts and self.stroke.hit(item) and not self._replaying:
                     self.timers.stroke_started(t)
             case BeamFault():
-                part = beam_part(item.pocket)
+                if item.kind == "flapping":  # its hits so far go to the umpire, not the count
+                    self.stroke.drop_hits(item.pocket)
                 if item.kind == "cleared":
-                    self._clear_fault(part, now)
+                    self._clear_fault(beam_part(item.pocket), now)
                 else:
-                    what = "stuck" if item.kind == "stuck" else "blocked at start-up"
-                    self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
+                    self._raise_fault(beam_part(item.pocket), beam_fault_message(item), now)
             case CameraMotion():
                 self._camera_alive(t, now)
                 if self._live and self.stroke.motion() and not self._replaying:
@@ -270,23 +272,21 @@ class CarromLoop:
         self.outputs.sound(due.pattern)
 
     def _raw(self, t: float, source: str, kind: str, data: dict[str, Any]) -> None:
-        """Journal a raw input; a journal that fails is a fault, never a lost session. With
-        no match open only faults are kept (with the monotonic time), sensor noise is not."""
+        """Journal a raw input (a refusing disk holds it: a fault). With no match open only
+        faults are kept (with the monotonic time), sensor noise is not."""
         if self.match_id is None and not kind.startswith("fault"):
             return
         at = self._time.at(t) if self.match_id is not None else round(t, 6)
-        try:
-            self.journal.append(self.match_id, at, self.wall(), source, kind, data)
-        except Exception as exc:
-            fault = self.health.raise_("journal", f"journal: {exc}", self._seen)
-            if fault is not None:
-                self.outputs.fault(fault, True)
-            return
+        self.journal.append(self.match_id, at, self.wall(), source, kind, data)
         self._journal_works()
 
     def _journal_works(self) -> None:
-        """A write went through: a journal fault, if any, is over."""
-        if self.health.faults.active("journal"):
+        """Show the journal's "not saved" fault while it holds writes; clear it once written."""
+        if self.journal.fault is not None:
+            raised = self.health.raise_("journal", f"journal: {self.journal.fault}", self._seen)
+            if raised is not None:
+                self.outputs.fault(raised, True)
+        elif self.health.faults.active("journal"):
             self._clear_fault("journal", self._seen)
 
     def _tap(self, now: float, action: str, **data: Any) -> None:
@@ -313,12 +313,12 @@ class CarromLoop:
             self._raw(now, source, "refused", {**event_to_dict(event), "reason": str(exc)})
             self._emit(now)
             raise
-        try:
+        try:  # a disk that refuses does not raise: the journal holds the event (its fault)
             self.journal.append(
                 match_id, event.t or 0.0, self.wall(), source, EVENT, event_to_dict(event)
             )
         except BaseException as exc:
-            match.pop()  # not on disk: not in the match either
+            match.pop()  # not journaled at all: not in the match either
             self._error = f"not recorded: {exc}"
             self._emit(now)
             raise
@@ -326,6 +326,8 @@ class CarromLoop:
         self._error = None
         if match.state.winner is not None:
             self.journal.finish(match_id)  # over: no longer offered for resuming
+        if match.outcome().board is not None or match.state.winner is not None:
+            self.journal.checkpoint()  # board's end: journal.db alone is complete, backed up
         self._reset_after_change()
         call = timer_after(
             match,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from drivers.hits import BeamFault
 from kiosk.engine.faults import Fault, FaultBoard
 
 #: A camera that sends no frame for this long is a fault (the table goes on with beams).
@@ -19,6 +20,15 @@ CAMERA_TIMEOUT_S = 3.0
 def beam_part(pocket: int) -> str:
     """The part name of `pocket`'s beam in the faults ("beam 3")."""
     return f"beam {pocket}"
+
+
+def beam_fault_message(fault: BeamFault) -> str:
+    """What a beam's fault says on the umpire's screen."""
+    what = {
+        "stuck": "stuck",
+        "flapping": "flapping: its hits are held for the umpire, not counted",
+    }.get(fault.kind, "blocked at start-up")
+    return f"pocket {fault.pocket}'s beam is {what}"
 
 
 class PartsHealth:

@@ -42,6 +42,10 @@ class StrokeTracker:
             return True
         return False
 
+    def drop_hits(self, pocket: int) -> None:
+        """A flapping beam's hits so far are not counted (the umpire sees to them)."""
+        self.hits = [h for h in self.hits if h.pocket != pocket]
+
     def motion(self) -> bool:
         """The camera saw the coins move; True when a stroke starts with it (while aiming, or
         a new stroke while the last one waits at rest)."""

@@ -25,6 +25,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
+from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
@@ -161,8 +162,13 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one."""
-        kind = self.services.unfinished()
+        """Offer the unfinished match on the home screen, if the journal holds one; a journal
+        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
+        try:
+            kind = self.services.unfinished()
+        except JournalError as exc:
+            self.screen("home").problem = str(exc)
+            return
         words = {
             "carrom": "carrom match",
             "backgammon": "backgammon clock",
@@ -172,7 +178,15 @@ class TablesideApp(App):
         home.resume_text = f"Resume the unfinished {words.get(kind, kind)}" if kind else ""
 
     def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was."""
+        """Home's resume button: the journal's unfinished match, exactly where it was; a
+        journal that cannot be read or replayed is said on home, not a traceback."""
+        try:
+            self._resume()
+        except JournalError as exc:
+            self.screen("home").resume_text = ""
+            self.screen("home").problem = str(exc)
+
+    def _resume(self) -> None:
         kind = self.services.unfinished()
         if kind == "carrom":
             session = self.services.carrom_session()
@@ -229,7 +243,7 @@ class TablesideApp(App):
             session = self.services.carrom_session(float(setup.stroke_s))
             self.screen("carrom").attach(session)
             session.start_match(start)
-        except (SetupError, IllegalEvent) as exc:
+        except (SetupError, IllegalEvent, JournalError) as exc:
             setup.message = str(exc)
             return
         setup.message = ""
@@ -237,7 +251,11 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
-        table = self.services.clock_table()
+        try:
+            table = self.services.clock_table()
+        except JournalError as exc:  # a damaged journal, or one held by another kiosk
+            setup.message = str(exc)
+            return
         names = (setup.names[0], setup.names[1])
         self.screen("backgammon").attach(table)
         try:
