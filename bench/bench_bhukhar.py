@@ -21,10 +21,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from kiosk.engine.bhukhar_table import BhukharTable
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, Card, full_pack
 from kiosk.rules.bhukhar.record import SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, score_game, to_totals
+from kiosk.tables.bhukhar_table import BhukharTable
 
 TEAMS = 60
 TABLES = 30

@@ -15,7 +15,7 @@ display it re-runs itself under xvfb-run.
 3. Memory: then a whole ICF match (every stroke through the console's own commands, a frame
    drawn after each), and VmRSS from /proc/self/status.
 4. Timers: in a child process, the kiosk as `tableside run --simulate` starts it
-   (kiosk/engine/startup.py: the simulated parts, the buzzer on a mock pin, the synthetic
+   (kiosk/startup.py: the simulated parts, the buzzer on a mock pin, the synthetic
    camera) and the app on time.monotonic; a carrom match whose break count (law 46) is cut
    to 1.5 s (a short beep at 1.2 s left, a tick at 1 s, the long buzz at 0) is started again
    by the umpire's "play" at a random moment after each expiry. Each pattern is timed from
@@ -165,7 +165,7 @@ class HitBench:
         # The hits this view's proposal was made from are the session's hits of the stroke;
         # each is paired with its own arrival (by value: pocket, time, duration), so a hit
         # swallowed by a confirm cannot shift the pairing of the others.
-        for hit in self.screen.session._hits:
+        for hit in self.screen.session.stroke.hits:
             arrived = self.posted.pop(hit, None)
             if arrived is not None:
                 self.pending.append(arrived)
@@ -190,7 +190,7 @@ class HitBench:
     def _stroke(self, _dt: float) -> bool:
         from kivy.clock import Clock
 
-        view = self.screen.session.view
+        view = self.screen.session.view()
         state = view.state
         if state.winner is not None or self.strokes > 1000:
             self.rss_mb = _rss_mb()
@@ -226,7 +226,7 @@ class TimerBench:
         os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="bench-kivy-")
         from kiosk.config import Settings, dump_settings, with_values
         from kiosk.engine.notify import Notifier
-        from kiosk.engine.startup import start_kiosk
+        from kiosk.startup import start_kiosk
 
         self.wanted = patterns
         self.rng = random.Random(seed)
@@ -243,7 +243,7 @@ class TimerBench:
         self.session: Any = None
         self.deadline: float | None = None
         self.lateness: list[float] = []
-        player = self.kiosk.parts.buzzer
+        player: Any = self.kiosk.parts.buzzer  # the real BuzzerPlayer: its play is timed
         play = player.play
 
         def timed_play(pattern: Any, **kw: Any) -> None:

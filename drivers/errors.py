@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from kiosk.errors import TablesideError
 
-class DriverError(Exception):
+
+class DriverError(TablesideError):
     """Root of the errors raised while setting up a part beside the table."""
 
 

@@ -27,12 +27,22 @@ KEY_PRESS_S = 0.015  # how long a key press keeps the beam broken: a coin's pass
 
 
 class ManualClock:
-    """A clock that moves only when told (seconds)."""
+    """A clock that moves only when told (seconds): the one fake clock of the simulation and
+    the tests. `tick`: each reading moves it on by that much (a clock that runs as it is
+    read, as a camera's frames do)."""
 
-    def __init__(self, t: float = 0.0) -> None:
+    def __init__(self, t: float = 0.0, *, tick: float = 0.0) -> None:
         self.t = t
+        self.tick = tick
 
     def __call__(self) -> float:
+        t = self.t
+        self.t += self.tick
+        return t
+
+    @property
+    def now(self) -> float:
+        """The time now, without moving it."""
         return self.t
 
     def set(self, t: float) -> None:
@@ -40,8 +50,14 @@ class ManualClock:
             raise ValueError(f"a monotonic clock cannot go back from {self.t} to {t}")
         self.t = t
 
-    def advance(self, dt: float) -> None:
+    def advance(self, dt: float) -> float:
+        """Move on by `dt` seconds; returns the new time."""
         self.set(self.t + dt)
+        return self.t
+
+    def reboot(self, t: float) -> None:
+        """A new boot: a monotonic clock starts again, lower than it was."""
+        self.t = t
 
 
 class ScriptHit(NamedTuple):

@@ -25,7 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiosk.errors import TablesideError
 from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
+from kiosk.rules.carrom.variants import rule_set_names
 from kiosk.safe_read import ReadRefused, nonfinite_keys, read_text, toml_problem
 
 #: The settings shipped inside the package, commented (what `tableside config init` writes).
@@ -40,7 +42,7 @@ def default_text() -> str:
 
 
 GAMES = ("carrom", "backgammon", "bhukhar")
-RULE_SETS = ("icf", "club")
+RULE_SETS = rule_set_names()
 POCKET_SOURCES = ("gpio", "bridge", "simulated")
 #: gpiozero's pin factories by their GPIOZERO_PIN_FACTORY names; "" leaves the choice to
 #: gpiozero (the environment variable, then its own default order).
@@ -383,7 +385,7 @@ class Problem:
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(TablesideError, ValueError):
     """The settings cannot be used; `problems` lists every one, each with its key."""
 
     def __init__(self, problems: list[Problem]) -> None:

@@ -24,6 +24,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import TablesideError
+
 #: Limits. A season's carrom record is well under a megabyte; a settings file a few KiB.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 256 * 1024
@@ -32,7 +34,7 @@ MAX_TOML_DEPTH = 16
 MAX_INT_DIGITS = 30
 
 
-class UnsafeInput(ValueError):
+class UnsafeInput(TablesideError, ValueError):
     """Input refused: `reason`, and the 1-based `line` when known."""
 
     def __init__(self, reason: str, line: int | None = None) -> None:

@@ -24,12 +24,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from kiosk.errors import TablesideError
 from vision import board as B
 
 Matrix = npt.NDArray[Any]
 
 
-class CalibrationError(ValueError):
+class CalibrationError(TablesideError, ValueError):
     """The calibration is missing, malformed or does not describe a board."""
 
 

@@ -27,13 +27,14 @@ from typing import Any
 import cv2
 import numpy.typing as npt
 
+from kiosk.errors import TablesideError
 from vision.sim.live import SimulatedBoard, default_board
 
 Array = npt.NDArray[Any]
 Clock = Callable[[], float]
 
 
-class CameraError(RuntimeError):
+class CameraError(TablesideError, RuntimeError):
     """A camera that cannot be opened or has stopped; the message names the source."""
 
 

@@ -24,9 +24,10 @@ from enum import Enum
 from typing import TypeAlias
 
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK, Pattern
+from kiosk.errors import TablesideError
 
 
-class ClockError(ValueError):
+class ClockError(TablesideError, ValueError):
     """A timer used wrongly: time going backwards, a negative length, a bad state."""
 
 

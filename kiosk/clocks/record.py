@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
+from kiosk.errors import TablesideError
 from kiosk.safe_read import UnsafeInput, loads_json
 
 
-class ClockRecordError(ValueError):
+class ClockRecordError(TablesideError, ValueError):
     """A bad line of a clock record: `line` is 1-based."""
 
     def __init__(self, line: int, reason: str) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import Settings
-from kiosk.engine.startup import StartRefused, find_settings
+from kiosk.startup import StartRefused, find_settings
 
 #: A journal folder with less room than this cannot hold a day's matches and their frames.
 MIN_FREE_BYTES = 200 * 1024 * 1024

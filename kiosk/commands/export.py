@@ -13,10 +13,10 @@ import os
 import sys
 from pathlib import Path
 
-from kiosk.engine.clock_table import export_clock_record
 from kiosk.engine.journal import Journal, JournalError
-from kiosk.engine.session import export_match_record
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.tables.backgammon_table import export_clock_record
+from kiosk.tables.carrom_table import export_match_record
 
 
 def main(args: argparse.Namespace) -> int:

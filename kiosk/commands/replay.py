@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from kiosk.rules.carrom.record import RecordError, match_to_json, replay_text
+from kiosk.rules.carrom.record import MatchRecordError, match_to_json, replay_text
 from kiosk.rules.carrom.scoresheet import render
 from kiosk.safe_read import ReadRefused, read_text
 
@@ -27,7 +27,7 @@ def main(args: argparse.Namespace) -> int:
         return 1
     try:
         data = match_to_json(replay_text(text))
-    except RecordError as exc:
+    except MatchRecordError as exc:
         print(f"{path}:{exc.line}: {exc.reason}", file=sys.stderr)
         return 1
     output = json.dumps(data, ensure_ascii=False, indent=2) + "\n" if args.json else render(data)

@@ -11,7 +11,7 @@ Settings: `--config FILE`, else `<data>/settings.toml` when the settings screen 
 one there, else the shipped defaults (kiosk/defaults/default.toml). A bad file stops the
 start with every problem named (file, line, key), before any window opens (exit 2). The
 settings screen writes to `--config` when given, else to `<data>/settings.toml`. Everything
-but the window is started by kiosk/engine/startup.py; READY=1 goes to systemd once the home
+but the window is started by kiosk/startup.py; READY=1 goes to systemd once the home
 screen is drawn.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kiosk.engine.startup import StartRefused, start_kiosk
+from kiosk.startup import StartRefused, start_kiosk
 from kiosk.ui.window import parse_size
 
 

@@ -1,5 +1,5 @@
 """The camera feed: a thread that reads frames, hands them to the board watcher, and posts
-what it saw to the session as kiosk/engine/inputs.py events.
+what it saw to the session as kiosk/tables/carrom_inputs.py events.
 
 The vision package (vision/capture.py, vision/watcher.py) turns frames into facts; this thread
 only moves them along and watches the camera itself: every `alive_every_s` it posts
@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from kiosk.config import Settings
-from kiosk.engine.fusion import DiffLike
-from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraLost, CameraMotion, CameraRest
+from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraLost, CameraMotion, CameraRest
+from kiosk.tables.fusion import DiffLike
 
 Sink = Callable[[object], None]
 ReadFrame = Callable[[], Any]

@@ -13,8 +13,8 @@ import math
 import re
 
 from drivers.display_protocol import DisplayFrame, Turn
-from kiosk.engine.clock_table import ClockView
-from kiosk.engine.session import CarromView
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.carrom_view import CarromView
 
 _ALLOWED = re.compile(r"[^A-Z0-9 .:!?+/-]")
 

@@ -19,35 +19,42 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from drivers.hits import POCKETS
 from kiosk.config import Settings
-from kiosk.engine.inputs import PartFault
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+from kiosk.engine.parts import Beams, Buzzer, Camera, Display, LinkedPart, PolledBeams
+from kiosk.tables.carrom_inputs import PartFault
+
+if TYPE_CHECKING:
+    from drivers.display_sim import SimulatedDisplay
+    from drivers.simulated import SimulatedBeams
 
 Sink = Callable[[object], None]
+Problems = list[tuple[str, str]]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Parts:
-    """What started. `beams` has `poll(now)` and `next_deadline()` when it is a GPIO or
-    simulated set (the runner calls them for the stuck check); `problems` lists the parts
-    that did not start, as (part, message)."""
+    """What started, built once by `build_parts`. `beams` has `poll(now)` and
+    `next_deadline()` when it is a GPIO or simulated set (the runner calls them for the stuck
+    check); `problems` lists the parts that did not start, as (part, message)."""
 
-    beams: Any = None
-    simulated: Any = None
-    buzzer: Any = None
-    display: Any = None
-    display_sim: Any = None
-    camera: Any = None
-    problems: list[tuple[str, str]] = field(default_factory=list)
+    beams: Beams | None = None
+    simulated: SimulatedBeams | None = None
+    buzzer: Buzzer | None = None
+    display: Display | None = None
+    display_sim: SimulatedDisplay | None = None
+    camera: Camera | None = None
+    problems: tuple[tuple[str, str], ...] = ()
     clock: Callable[[], float] = time.monotonic
 
     @property
     def pockets(self) -> tuple[int, ...]:
         """The pockets whose beams are fitted and started (none if the beams failed)."""
-        return (1, 2, 3, 4) if self.beams is not None else ()
+        return POCKETS if self.beams is not None else ()
 
     def press(self, pocket: int, colour: str | None = None, now: float | None = None) -> None:
         """Simulation (`make run`, keys 1-4): a coin through `pocket`'s beam and, when the
@@ -75,16 +82,14 @@ class Parts:
         on the serial sensor bridge's link (a bridge that is unplugged or silent is a fault
         of the beams until it reports again)."""
         out: list[Callable[[float], object]] = []
-        poll = getattr(self.beams, "poll", None)
-        if callable(poll):
-            out.append(poll)
-        if sink is not None and hasattr(self.beams, "status"):
+        if isinstance(self.beams, PolledBeams):
+            out.append(self.beams.poll)
+        if sink is not None and isinstance(self.beams, LinkedPart):
             out.append(_LinkWatch("beams", self.beams, sink))
         return out
 
     def deadlines(self) -> list[Callable[[], float | None]]:
-        deadline = getattr(self.beams, "next_deadline", None)
-        return [deadline] if callable(deadline) else []
+        return [self.beams.next_deadline] if isinstance(self.beams, PolledBeams) else []
 
     def report(self, sink: Sink, now: float) -> None:
         """Post each part that did not start as a fault input."""
@@ -103,7 +108,7 @@ class Parts:
 class _LinkWatch:
     """Posts a PartFault when a serial part's link state changes to or from trouble."""
 
-    def __init__(self, part: str, device: Any, sink: Sink) -> None:
+    def __init__(self, part: str, device: LinkedPart, sink: Sink) -> None:
         self.part = part
         self.device = device
         self.sink = sink
@@ -130,7 +135,7 @@ def build_parts(
     for MockFactory pins and the camera for the synthetic board (unless the camera source is
     "none"). `camera=False` and `beams=False` leave those out (the backgammon and Bhukhar
     tables use neither)."""
-    parts = Parts(clock=clock)
+    problems: Problems = []
     factory: Any = None
     if not simulate and settings.pockets.pin_factory:
         # One factory for the beams and the buzzer: one handle on the GPIO chip.
@@ -139,38 +144,40 @@ def build_parts(
 
             factory = make_pin_factory(settings.pockets.pin_factory)
         except Exception as exc:
-            parts.problems.append(("gpio", f"GPIO pin factory did not start: {exc}"))
+            problems.append(("gpio", f"GPIO pin factory did not start: {exc}"))
+    found, simulated = (None, None)
     if beams:
-        _beams(parts, settings, sink, simulate, clock, factory)
-    _buzzer(parts, settings, simulate, factory)
-    _display(parts, settings, clock, simulate)
+        found, simulated = _beams(problems, settings, sink, simulate, clock, factory)
+    buzzer = _buzzer(problems, settings, simulate, factory)
+    display, display_sim = _display(problems, settings, clock, simulate)
+    feed = None
     if camera and settings.table.game == "carrom":
-        _camera(parts, settings, sink, simulate, clock)
-    return parts
+        feed = _camera(problems, settings, sink, simulate, clock)
+    return Parts(found, simulated, buzzer, display, display_sim, feed, tuple(problems), clock)
 
 
 def _beams(
-    parts: Parts,
+    problems: Problems,
     settings: Settings,
     sink: Sink,
     simulate: bool,
     clock: Callable[[], float],
     factory: Any,
-) -> None:
+) -> tuple[Beams | None, SimulatedBeams | None]:
     p = settings.pockets
     glitch_s, stuck_s = p.glitch_ms / 1000.0, p.stuck_s
     try:
         if simulate or p.source == "simulated":
             from drivers.simulated import SimulatedBeams
 
-            parts.simulated = SimulatedBeams(
+            simulated = SimulatedBeams(
                 sink=sink, clock=clock, pins=p.pins, glitch_s=glitch_s, stuck_s=stuck_s
             )
-            parts.beams = parts.simulated.beams
-        elif p.source == "bridge":
+            return simulated.beams, simulated
+        if p.source == "bridge":
             from drivers.bridge import SensorBridge
 
-            parts.beams = SensorBridge(
+            bridge = SensorBridge(
                 settings.bridge.port,
                 sink=sink,
                 baud=settings.bridge.baud,
@@ -178,23 +185,24 @@ def _beams(
                 glitch_s=glitch_s,
                 stuck_s=stuck_s,
             )
-        else:
-            from drivers.pockets import PocketBeams
+            return bridge, None
+        from drivers.pockets import PocketBeams
 
-            parts.beams = PocketBeams(
-                p.pins,
-                sink=sink,
-                pin_factory=factory,
-                clock=clock,
-                glitch_s=glitch_s,
-                stuck_s=stuck_s,
-            )
+        gpio = PocketBeams(
+            p.pins,
+            sink=sink,
+            pin_factory=factory,
+            clock=clock,
+            glitch_s=glitch_s,
+            stuck_s=stuck_s,
+        )
+        return gpio, None
     except Exception as exc:
-        parts.beams = parts.simulated = None
-        parts.problems.append(("beams", f"pocket beams did not start: {exc}"))
+        problems.append(("beams", f"pocket beams did not start: {exc}"))
+        return None, None
 
 
-def _buzzer(parts: Parts, settings: Settings, simulate: bool, factory: Any) -> None:
+def _buzzer(problems: Problems, settings: Settings, simulate: bool, factory: Any) -> Buzzer | None:
     b = settings.buzzer
     try:
         from drivers.buzzer import BuzzerPlayer
@@ -203,17 +211,21 @@ def _buzzer(parts: Parts, settings: Settings, simulate: bool, factory: Any) -> N
             from gpiozero.pins.mock import MockFactory, MockPWMPin
 
             factory = MockFactory(pin_class=MockPWMPin) if b.tonal else MockFactory()
-        parts.buzzer = BuzzerPlayer(b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory)
+        return BuzzerPlayer(b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory)
     except Exception as exc:
-        parts.problems.append(("buzzer", f"buzzer did not start: {exc}"))
+        problems.append(("buzzer", f"buzzer did not start: {exc}"))
+        return None
 
 
-def _display(parts: Parts, settings: Settings, clock: Callable[[], float], simulate: bool) -> None:
+def _display(
+    problems: Problems, settings: Settings, clock: Callable[[], float], simulate: bool
+) -> tuple[Display | None, SimulatedDisplay | None]:
     """The player display on `[display] port`; simulated without a port, a simulated display
     (drivers/display_sim.py) on a pseudo-terminal, so `make run` exercises the real protocol."""
     d = settings.display
     if not d.port and not simulate:
-        return
+        return None, None
+    sim = None
     try:
         from drivers.display import PlayerDisplay
 
@@ -221,23 +233,29 @@ def _display(parts: Parts, settings: Settings, clock: Callable[[], float], simul
         if not port:
             from drivers.display_sim import SimulatedDisplay
 
-            parts.display_sim = SimulatedDisplay()
-            port = parts.display_sim.port_path
-        parts.display = PlayerDisplay(port, baud=d.baud, clock=clock)
+            sim = SimulatedDisplay()
+            port = sim.port_path
+        return PlayerDisplay(port, baud=d.baud, clock=clock), sim
     except Exception as exc:
-        parts.problems.append(("display", f"player display did not start: {exc}"))
+        problems.append(("display", f"player display did not start: {exc}"))
+        return None, sim
 
 
 def _camera(
-    parts: Parts, settings: Settings, sink: Sink, simulate: bool, clock: Callable[[], float]
-) -> None:
+    problems: Problems,
+    settings: Settings,
+    sink: Sink,
+    simulate: bool,
+    clock: Callable[[], float],
+) -> Camera | None:
     source = settings.camera.source
     if source == "none":
-        return
+        return None
     source = "synthetic" if simulate else source
     try:
         from kiosk.engine.camera import start_camera
 
-        parts.camera = start_camera(source, settings, sink, clock=clock)
+        return start_camera(source, settings, sink, clock=clock)
     except Exception as exc:
-        parts.problems.append(("camera", f"camera {source!r} did not start: {exc}"))
+        problems.append(("camera", f"camera {source!r} did not start: {exc}"))
+        return None

@@ -25,10 +25,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.errors import TablesideError
+
 PRIVATE = 0o600
 
 
-class JournalError(RuntimeError):
+class JournalError(TablesideError, RuntimeError):
     """The journal cannot be opened or read (names the file and what is wrong)."""
 
 

@@ -9,10 +9,13 @@ fault of that part, never a crash of the session.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.engine.faults import Fault
+
+if TYPE_CHECKING:
+    from kiosk.engine.parts import Buzzer, Display
 
 
 @runtime_checkable
@@ -76,7 +79,9 @@ class MemoryOutput(OutputBase):
 
 
 class CallbackOutput(OutputBase):
-    """Calls `on_change(view)` for each change (a Kivy screen passes a Clock trigger)."""
+    """Calls `on_change(view)` for each change: how a screen follows its table. The screen
+    keeps the view and redraws through a Kivy Clock trigger (once a frame however many views
+    arrive), so it draws exactly the views every other output gets."""
 
     name = "screen"
 
@@ -86,20 +91,29 @@ class CallbackOutput(OutputBase):
     def state_changed(self, view: Any) -> None:
         self._on_change(view)
 
+    def follow(self, old: Outputs | None, new: Outputs) -> bool:
+        """Listen to `new` instead of `old`; True when it was not listening to `new` yet."""
+        if old is not None and old is not new:
+            old.remove(self)
+        if self in new.items:
+            return False
+        new.add(self)
+        return True
+
 
 class BuzzerOutput(OutputBase):
     """The buzzer (drivers/buzzer.py `BuzzerPlayer`): plays the timers' patterns."""
 
     name = "buzzer"
 
-    def __init__(self, player: Any) -> None:
+    def __init__(self, player: Buzzer) -> None:
         self.player = player
 
     def sound(self, pattern: Pattern) -> None:
         self.player.play(pattern)
 
     def health(self) -> str | None:
-        error = getattr(self.player, "last_error", None)
+        error = self.player.last_error
         return None if error is None else f"buzzer: {error}"
 
 
@@ -110,7 +124,7 @@ class DisplayOutput(OutputBase):
 
     name = "display"
 
-    def __init__(self, display: Any, frame_of: Callable[[Any], Any]) -> None:
+    def __init__(self, display: Display, frame_of: Callable[[Any], Any]) -> None:
         self.display = display
         self._frame_of = frame_of
         self._last: Any = None

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 from kiosk.clocks.patterns import Pattern
-from kiosk.engine.clock_table import ClockView
 from kiosk.engine.faults import Fault
 from kiosk.engine.outputs import OutputBase
-from kiosk.engine.session import CarromView
 from kiosk.rules.carrom.record import state_to_json
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.carrom_view import CarromView
 
 
 def fault_to_json(fault: Fault) -> dict[str, Any]:

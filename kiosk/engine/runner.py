@@ -1,8 +1,9 @@
 """One turn of the kiosk's loop, and when the next must come.
 
 `step(now)` never blocks: it looks at the parts that need a look without an edge (the beams'
-stuck check, the sensor bridge's link), lets the table in play fire what fell due (a timer's
-warning or expiry goes to the buzzer), and pings the systemd watchdog. `next_wake(now, within)`
+stuck check, the sensor bridge's link), polls the table in play (kiosk/tables/base.py: its
+queued inputs are taken and what fell due fires; its outputs, the screen among them, hear of
+every change), and pings the systemd watchdog. `next_wake(now, within)`
 is the earliest deadline (the table's next warning or expiry, an auto-confirm, the camera's
 silence, a beam's stuck check, the watchdog's next ping), at most `within` seconds away.
 
@@ -15,18 +16,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from kiosk.engine.notify import Notifier
+from kiosk.tables.base import Table
 
-
-class Table(Protocol):
-    """What a runner drives: a carrom session, a backgammon clock table, or (in the app) the
-    screen that follows one."""
-
-    def poll(self, now: float | None = None) -> Any: ...
-
-    def next_deadline(self) -> float | None: ...
+__all__ = ["Runner", "Table"]
 
 
 class Runner:

@@ -1,6 +1,6 @@
 """What the app needs from the engine: the clock, the PIN check, the settings and the sessions.
 
-`kiosk/engine/startup.py` builds one from the settings file with the parts; the UI tests
+`kiosk/startup.py` builds one from the settings file with the parts; the UI tests
 build one with a fake clock and a temporary folder. Nothing here imports Kivy, so the
 wiring can be checked without a window. Every callable here does the file, pin or camera
 work so that no widget has to.
@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.clocks.patterns import Pattern
+from drivers.hits import POCKETS
 from kiosk.config import Settings, with_values
-from kiosk.engine.bhukhar_table import BhukharTable
-from kiosk.engine.clock_table import ClockTable
-from kiosk.engine.inputs import PartFault
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.bhukhar.record import SessionStart
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_table import BhukharTable
+from kiosk.tables.carrom_inputs import PartFault
+from kiosk.tables.carrom_table import CarromSession
 
 
 def _keep(_settings: Settings) -> None:
@@ -45,7 +45,7 @@ class Services:
     #: Simulated beams: a coin through pocket 1-4 (keys 1-4); None on a real table.
     press_pocket: Callable[[int], None] | None = None
     #: The pockets with a beam fitted, and whether a camera watches the board.
-    beams: tuple[int, ...] = (1, 2, 3, 4)
+    beams: tuple[int, ...] = POCKETS
     camera: bool = False
     #: Wakes the UI thread at once (the app sets it: Clock.schedule_once), so a sensor's
     #: input is drawn at the next frame rather than at the next tick.
@@ -111,7 +111,7 @@ class Services:
         state = None if session is None or session.match is None else session.match.state
         if state is None or state.now is None:
             return None
-        return state.now.colours[state.now.turn_side]
+        return state.now.turn_colour
 
     def post(self, item: object) -> None:
         """A sensor's input (any thread): to the carrom session, if one is open."""
@@ -119,11 +119,6 @@ class Services:
         if session is not None:
             session.post(item)
             self.wake()
-
-    def sound(self, pattern: Pattern) -> None:
-        """A pattern for the buzzer (and any output that plays sounds)."""
-        for output in self.outputs:
-            output.sound(pattern)
 
     # -- Bhukhar sessions: one record file each, in the data folder ---------------------
     def bhukhar_files(self) -> list[Path]:
@@ -133,12 +128,14 @@ class Services:
         """A new session record (TableFileError if it cannot be written)."""
         number = len(self.bhukhar_files()) + 1
         path = self.data_dir / f"bhukhar-{number:03d}.jsonl"
-        return BhukharTable.create(path, start, clock=self.clock)
+        return BhukharTable.create(path, start, clock=self.clock, outputs=list(self.outputs))
 
     def open_bhukhar(self) -> BhukharTable | None:
         """The latest session record, resumed; None if there is none."""
         files = self.bhukhar_files()
-        return BhukharTable.open(files[-1], clock=self.clock) if files else None
+        if not files:
+            return None
+        return BhukharTable.open(files[-1], clock=self.clock, outputs=list(self.outputs))
 
     def unfinished(self) -> str | None:
         """What to resume: "carrom" or "backgammon" (the journal's unfinished match), else

@@ -16,10 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.engine.bhukhar_table import BhukharTable
-from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.settings import HallSettings
 from kiosk.hall.views import bhukhar_tile
@@ -28,6 +25,9 @@ from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_table import BhukharTable
+from kiosk.tables.carrom_table import CarromSession
 
 GAMES = ("carrom", "backgammon", "bhukhar")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kiosk.engine.clock_table import ClockView
 from kiosk.engine.publish import fault_to_json
-from kiosk.engine.session import CarromView
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.carrom_view import CarromView
 
 #: Keys of a tile that tick by themselves; a change in them alone is not urgent.
 VOLATILE = ("timer", "banks", "delay", "left", "t")

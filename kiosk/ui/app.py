@@ -25,16 +25,17 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
-from kiosk.engine.bhukhar_table import TableFileError
 from kiosk.engine.journal import JournalError
-from kiosk.engine.runner import Runner
+from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
-from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen
+from kiosk.ui.bhukhar import BhukharScreen
+from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
@@ -51,20 +52,6 @@ TICK_S = 0.05
 #: default is 5 ms). The camera's detection runs Python code on its own thread: at the
 #: default a tick waited 5-10 ms for it before the buzzer heard a due warning.
 GIL_SWITCH_S = 0.001
-
-
-class _InPlay:
-    """The runner's table in the app: the screen of the table in play follows its session
-    (the queued inputs are taken, the timers fire, the buzzer sounds), and the session says
-    when the next deadline falls."""
-
-    def __init__(self, screen: Screen, next_deadline: Callable[[], float | None]) -> None:
-        self.screen = screen
-        self.next_deadline = next_deadline
-
-    def poll(self, now: float | None = None) -> None:
-        assert now is not None  # the runner always passes its `now`
-        self.screen.follow(now)
 
 
 class TablesideApp(App):
@@ -112,7 +99,7 @@ class TablesideApp(App):
             "setup_backgammon": lambda: BackgammonSetupScreen(name="setup_backgammon"),
             "backgammon": lambda: BackgammonScreen(name="backgammon"),
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
-            "bhukhar": lambda: BhukharScreen(self.services.sound, name="bhukhar"),
+            "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
         }
         manager.add_widget(self._factories["home"]())
@@ -206,10 +193,10 @@ class TablesideApp(App):
         kind = self.services.unfinished()
         if kind == "carrom":
             session = self.services.carrom_session()
-            carrom_view = session.view if session.match is not None else session.resume()
-            if carrom_view is not None:
-                self.screen("carrom").attach(session, carrom_view)
-                self._playing("carrom", session.next_deadline)
+            self.screen("carrom").attach(session)
+            # The session may still hold the match (the umpire only went home): keep it live.
+            if session.match is not None or session.resume() is not None:
+                self._playing("carrom", session)
         elif kind == "bhukhar":
             screen = self.screen("bhukhar")
             try:
@@ -220,26 +207,25 @@ class TablesideApp(App):
                 return
             if table is not None:
                 screen.attach(table)
-                self._playing("bhukhar", table.next_deadline)
+                self._playing("bhukhar", table)
         elif kind == "backgammon":
             table = self.services.clock_table()
-            # The table may still hold the match (the umpire only went home): keep it live.
-            try:
-                view = table.view() if table.cm is not None else table.resume()
-            except IllegalAction as exc:  # a journal that no longer replays: named, kept
+            self.screen("backgammon").attach(table)
+            try:  # a journal that no longer replays: named on home, kept
+                live = table.cm is not None or table.resume() is not None
+            except IllegalAction as exc:
                 self.screen("home").problem = str(exc)
                 return
-            if view is not None:
-                self.screen("backgammon").attach(table, view)
-                self._playing("backgammon", table.next_deadline)
+            if live:
+                self._playing("backgammon", table)
 
     # -- starting matches ---------------------------------------------------------
-    def _playing(self, name: str, next_deadline: Callable[[], float | None]) -> None:
-        """`name`'s table is now the one in play: the runner steps it (even behind another
-        screen: its timers must sound) and wakes at its deadlines, and the player display
-        shows it."""
+    def _playing(self, name: str, table: Table) -> None:
+        """`name`'s table is now the one in play: the runner polls it (even behind another
+        screen: its timers must sound) and wakes at its deadlines; its screen follows it as
+        one of its outputs, and the player display shows it."""
         self.game_screen = self.screen(name)
-        self.runner.table = _InPlay(self.game_screen, next_deadline)
+        self.runner.table = table
         self.screen("players").show_game(self.game_screen)
         self.show(name)
 
@@ -256,20 +242,20 @@ class TablesideApp(App):
             return
         setup.message = ""
         self.screen("bhukhar").attach(table)
-        self._playing("bhukhar", table.next_deadline)
+        self._playing("bhukhar", table)
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
         try:
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
-            view = session.start_match(start)
+            self.screen("carrom").attach(session)
+            session.start_match(start)
         except (SetupError, IllegalEvent, JournalError) as exc:
             setup.message = str(exc)
             return
         setup.message = ""
-        self.screen("carrom").attach(session, view)
-        self._playing("carrom", session.next_deadline)
+        self._playing("carrom", session)
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
@@ -279,8 +265,9 @@ class TablesideApp(App):
             setup.message = str(exc)
             return
         names = (setup.names[0], setup.names[1])
+        self.screen("backgammon").attach(table)
         try:
-            view = table.start_match(
+            table.start_match(
                 names,
                 int(setup.match_length),
                 (int(setup.score[0]), int(setup.score[1])),
@@ -290,8 +277,7 @@ class TablesideApp(App):
             setup.message = str(exc)
             return
         setup.message = ""
-        self.screen("backgammon").attach(table, view)
-        self._playing("backgammon", table.next_deadline)
+        self._playing("backgammon", table)
 
     def open_settings_pin(self) -> None:
         self.show("pin")
@@ -314,15 +300,15 @@ class TablesideApp(App):
 
     # -- time -------------------------------------------------------------------
     def tick(self, _dt: float = 0.0) -> None:
-        """One step of the runner: the parts' pollers, the table in play following its
-        session (its timers must sound even while another screen shows), the watchdog; then
-        the screen in front follows, and the next tick is scheduled."""
+        """One step of the runner: the parts' pollers, the table in play (its timers must
+        sound even while another screen shows; its screen hears of it as an output), the
+        watchdog; then a screen in front that watches something else (the camera's frame,
+        the players' view) follows, and the next tick is scheduled."""
         assert self.manager is not None
         now = self.services.clock()
         self.runner.step(now)
-        screen = self.manager.current_screen
-        follow = getattr(screen, "follow", None)
-        if follow is not None and screen is not self.game_screen:
+        follow = getattr(self.manager.current_screen, "follow", None)
+        if follow is not None:
             follow(now)
         self._schedule_tick(now)
 

@@ -1,6 +1,6 @@
 """The backgammon clock: two large halves, each player taps their own to end a turn.
 
-Built on the engine's ClockTable (kiosk/engine/clock_table.py): every tap is a
+Built on the engine's ClockTable (kiosk/tables/backgammon_table.py): every tap is a
 clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
 delay apart, tenths below 20 s, the Crawford banner, "wait" after an early pickup, the
@@ -22,12 +22,13 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.engine.clock_table import ClockTable, ClockView
+from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.backgammon.match import (
     IllegalAction,
     late_penalty_points,
     penalty_points_to_win,
 )
+from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.kvload import load_kv
 
@@ -70,21 +71,20 @@ class BackgammonScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
+        #: The screen is one of its table's outputs: the views come to `changed`.
+        self._output = CallbackOutput(self.changed)
         self._latest: ClockView | None = None
 
     # -- following the table ---------------------------------------------------------
-    def attach(self, table: ClockTable, view: ClockView) -> None:
+    def attach(self, table: ClockTable) -> None:
+        """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
+        old = self.table.outputs if self.table is not None else None
+        joined = self._output.follow(old, table.outputs)
         self.table = table
         self.message = ""
         self.end_open = False
-        self.changed(view)
-
-    def follow(self, now: float) -> None:
-        """The app's tick: let the table fire a flag fall and give the time left."""
-        if self.table is not None and self.table.cm is not None:
-            view = self.table.poll(now)
-            if view is not None:
-                self.changed(view)
+        if joined and table.cm is not None:
+            self.changed(table.view())  # a match already under way: draw it now
 
     def changed(self, view: ClockView) -> None:
         """A new view: redraw once at the next frame however many arrive."""
@@ -119,12 +119,11 @@ class BackgammonScreen(Screen):
         if self.table is None:
             return
         try:
-            view = getattr(self.table, command)(*args)
+            getattr(self.table, command)(*args)  # the new view comes as an output
         except IllegalAction as exc:
             self.message = str(exc)
             return
         self.message = ""
-        self.changed(view)
 
     def tap_half(self, seat: int) -> None:
         """A player's own half: ends that player's turn (a tap on the idle half does nothing)."""

@@ -1,6 +1,6 @@
 """The Bhukhar table: the round timer and the scoresheet, as totals or in full.
 
-Built on the Bhukhar engineer's table session (kiosk/engine/bhukhar_table.py): the
+Built on the Bhukhar engineer's table session (kiosk/tables/bhukhar_table.py): the
 round timer (rule 10: 30 to 35 minutes, warnings, time called, rule 16.3) and each
 game (rules 13, 18, 19) are checked by the rules, written to the session record and
 synced before this screen shows them. Each team's part of a game is entered as totals
@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -25,122 +26,31 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from kiosk.clocks.patterns import Pattern
-from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
+from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.bhukhar.scoresheet import (
-    FALSE_LICENCE_AWARD,
-    PENALTY_POINTS,
     End,
     Game,
-    GameResult,
     Penalty,
     PenaltyKind,
     ScoreError,
     Sheet,
     TotalsSheet,
 )
+from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
+from kiosk.ui import bhukhar_grid as _grid  # noqa: F401  (registers CardGrid for the .kv)
 from kiosk.ui.bhukhar_cards import (
-    ALL_CARDS,
-    RED_SUITS,
     SECTIONS,
     CardsEntry,
-    card_face,
 )
+from kiosk.ui.bhukhar_words import penalty_line, penalty_short, result_words
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.widgets import BigButton
 
 ENDS = (End.OUT, End.STOCK, End.TIME)
 END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
-TEAM_IDS = "ABCDEF"
-#: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
-#: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
-PENALTY_WORDS = {
-    PenaltyKind.SIGNAL: "Signalling a partner (8, 17.4)",
-    PenaltyKind.ASK: "Asking a hand size out of turn (15, 17.3)",
-    PenaltyKind.UNFAIR: "Unfair play (17.5)",
-    PenaltyKind.FALSE_LICENCE: "False licence (17.1)",
-}
-PENALTY_SHORT = {
-    PenaltyKind.SIGNAL: "signal",
-    PenaltyKind.ASK: "ask",
-    PenaltyKind.UNFAIR: "unfair",
-    PenaltyKind.FALSE_LICENCE: "false licence",
-}
 _T = TypeVar("_T")
-
-
-def penalty_points(kind: PenaltyKind, other: str) -> str:
-    """What a penalty does to the scores: "-50", or "+100 to B" for a false licence."""
-    if kind is PenaltyKind.FALSE_LICENCE:
-        return f"+{FALSE_LICENCE_AWARD} to {other}"
-    return f"-{PENALTY_POINTS[kind]}"
-
-
-def penalty_line(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
-    """One penalty in words, for the panel's list: "B: Asking ... (15, 17.3), B2: -50"."""
-    who = f", {player}" if player else ""
-    return f"{team}: {PENALTY_WORDS[kind]}{who}: {penalty_points(kind, other)}"
-
-
-def penalty_short(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
-    """One penalty in a few words, for the game's line: "B ask (B2) -50"."""
-    who = f" ({player})" if player else ""
-    return f"{team} {PENALTY_SHORT[kind]}{who} {penalty_points(kind, other)}"
-
-
-def result_words(table_no: int, result: GameResult) -> str:
-    """The entered game's line: each team's total, its penalties when any, master points."""
-    parts = []
-    for s in result.scores:
-        pen = f" (penalties {s.penalties:+d})" if s.penalties else ""
-        parts.append(f"{s.team}: {s.total} pts{pen}, {s.master} master")
-    return f"Table {table_no} entered. " + "; ".join(parts)
-
-
-class BhukharSetupScreen(Screen):
-    """How many teams (three players each, rule 2) and the round's length (rule 10)."""
-
-    teams = NumericProperty(2)
-    round_minutes = NumericProperty(30)
-    message = StringProperty("")
-
-    def step_teams(self, delta: int) -> None:
-        self.teams = max(2, min(len(TEAM_IDS), int(self.teams) + delta))
-
-    def step_minutes(self, delta: int) -> None:
-        self.round_minutes = max(30, min(35, int(self.round_minutes) + delta))
-
-
-class CardButton(BigButton):
-    """One of the 52 cards on the full-entry panel ("10H" shown as "10♥")."""
-
-    card = StringProperty("")
-    red = BooleanProperty(False)
-
-
-class CardGrid(GridLayout):
-    """The 52 cards, a row per suit, two to ace; `on_card(card)` when one is tapped.
-
-    `buttons` maps "10H" to its button (the tests tap them)."""
-
-    __events__ = ("on_card",)
-
-    def __init__(self, **kw: Any) -> None:
-        kw.setdefault("cols", 13)
-        super().__init__(**kw)
-        self.buttons: dict[str, CardButton] = {}
-        for card in ALL_CARDS:
-            button = CardButton(card=card, text=card_face(card), red=card[-1] in RED_SUITS)
-            button.bind(on_release=lambda b: self.dispatch("on_card", b.card))
-            self.buttons[card] = button
-            self.add_widget(button)
-
-    def on_card(self, card: str) -> None:
-        """Kivy's default handler of the event (the .kv binds the screen's)."""
 
 
 class BhukharScreen(Screen):
@@ -188,41 +98,48 @@ class BhukharScreen(Screen):
     pen_lines = StringProperty("")
     pen_message = StringProperty("")
 
-    def __init__(self, sound: Callable[[Pattern], None] | None = None, **kw: Any) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self._sound = sound
+        #: The screen is one of its table's outputs: the views come to `changed`.
+        self._output = CallbackOutput(self.changed)
+        self._latest: BhukharView | None = None
+        self._redraw = Clock.create_trigger(self._show_round, -1)
         self.cards: list[CardsEntry] = [CardsEntry(), CardsEntry()]
         #: Earlier states of each side's cards, for "Take back" (newest last).
         self._history: list[list[CardsEntry]] = [[], []]
         self._rosters: dict[str, list[str]] = {}
 
     def attach(self, table: BhukharTable) -> None:
+        """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         if table is not self.table:  # another session: nothing of the last one's game
             self._reset_cards()
             self.licence_by = [-1, -1]
             self.penalties = []
+        old = self.table.outputs if self.table is not None else None
+        self._output.follow(old, table.outputs)
         self.table = table
         self._rosters = {t.id: list(t.players) for t in table.session.start.teams}
         self.team_ids = [t.id for t in table.session.start.teams]
         self.pair = [0, 1]
         self._show_players()
         self._show_standings()
-        self.follow(table.clock())
+        self.changed(table.view())
 
     # -- the round timer -----------------------------------------------------------
-    def follow(self, now: float) -> None:
-        """The app's tick: the face, and the buzzer patterns that fell due."""
-        table = self.table
-        if table is None:
+    def changed(self, view: BhukharView) -> None:
+        """A new view from the table; the redraw is coalesced to once a frame."""
+        self._latest = view
+        self._redraw()
+
+    def _show_round(self, *_: object) -> None:
+        view = self._latest
+        if view is None:
             return
-        for pattern in table.due(now):
-            if self._sound is not None:
-                self._sound(pattern)
-        self.clock_face = table.face(now)
-        self.round_no = table.round
-        self.running = table.timer.running
-        self.paused = table.timer.paused
-        self.time_called = table.time_called(now)
+        self.clock_face = view.face
+        self.round_no = view.round
+        self.running = view.running
+        self.paused = view.paused
+        self.time_called = view.time_called
 
     def _call(self, action: Callable[[], _T]) -> _T | None:
         try:
@@ -237,12 +154,10 @@ class BhukharScreen(Screen):
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
             self.message = f"Round {self.table.round} started"
-            self.follow(self.table.clock())
 
     def pause_or_resume(self) -> None:
         if self.table is not None:
             self._call(self.table.resume if self.paused else self.table.pause)
-            self.follow(self.table.clock())
 
     # -- the totals entry ------------------------------------------------------------
     def cycle_team(self, side: int) -> None:

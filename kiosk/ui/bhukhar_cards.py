@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, parse_card, parse_cards, points
 from kiosk.rules.bhukhar.melds import Meld, MeldError, licence_form, meld
 from kiosk.rules.bhukhar.scoresheet import FullSheet
@@ -35,7 +36,7 @@ _BAD = "ff9f7a"
 _DIM = "9aa4b2"
 
 
-class EntryError(ValueError):
+class EntryError(TablesideError, ValueError):
     """A tap that cannot be taken (the reason says what to do instead)."""
 
 
@@ -152,8 +153,7 @@ def _meld_words(cards: tuple[str, ...], void: bool = False) -> str:
     try:
         m = meld(parse_cards(cards))
     except MeldError as exc:
-        reason = str(exc).split(": ", 1)[-1]
-        return f"{shown} [color={_BAD}](not a meld: {reason})[/color]"
+        return f"{shown} [color={_BAD}](not a meld: {exc.reason})[/color]"
     return f"{shown} [color={_DIM}]({m.kind.value} {m.value})[/color]"
 
 
@@ -162,6 +162,5 @@ def _licence_words(licence: tuple[tuple[str, ...], ...]) -> str:
         checked = [meld(parse_cards(m)) for m in licence]
         form = licence_form(checked)
     except MeldError as exc:
-        reason = str(exc).split(" (rule 13.4): ", 1)[-1]
-        return f"[color={_BAD}]not a licence yet: {reason}[/color]"
+        return f"[color={_BAD}]not a licence yet: {exc.reason}[/color]"
     return f"[color={_DIM}]licence: {form.value} (13.4)[/color]"

@@ -1,6 +1,6 @@
 """The carrom umpire console: scoreboard, the proposed stroke, the umpire's calls, the timer.
 
-Everything shown comes from the engine's CarromView (kiosk/engine/session.py); every
+Everything shown comes from the engine's CarromView (kiosk/tables/carrom_table.py); every
 button calls one session command. The laws are the rules core's: this screen never
 decides a foul, a due or a point. A refused command shows the core's reason.
 """
@@ -22,8 +22,10 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from kiosk.engine.session import CarromSession, CarromView
+from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.kvload import load_kv
 
@@ -135,21 +137,23 @@ class CarromScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
+        #: The screen is one of its table's outputs: the views come to `changed`.
+        self._output = CallbackOutput(self.changed)
         self._latest: CarromView | None = None
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
         self.drawn: Callable[[CarromView], None] | None = None
 
     # -- following the session -------------------------------------------------------
-    def attach(self, session: CarromSession, view: CarromView) -> None:
+    def attach(self, session: CarromSession) -> None:
+        """Follow `session`: the screen becomes one of its outputs (the runner polls the
+        session; every view it gives its outputs comes to `changed`)."""
+        old = self.session.outputs if self.session is not None else None
+        joined = self._output.follow(old, session.outputs)
         self.session = session
         self.pick_action = ""
-        self.changed(view)
-
-    def follow(self, now: float) -> None:
-        """The app's tick: the session takes queued sensor inputs and fires its timers."""
-        if self.session is not None:
-            self.changed(self.session.poll(now))
+        if joined and session.match is not None:
+            self.changed(session.view())  # a match already under way: draw it now
 
     def changed(self, view: CarromView) -> None:
         """A new view; the redraw is coalesced to once a frame."""
@@ -286,14 +290,12 @@ class CarromScreen(Screen):
         if self.session is None:
             return
         try:
-            view = getattr(self.session, command)(*args, **kw)
+            getattr(self.session, command)(*args, **kw)  # the new view comes as an output
         except (IllegalEvent, ValueError) as exc:
             self.error = str(exc)
-            return
-        self.changed(view)
 
     def _pocketed(self) -> list[str]:
-        return list(self.session.proposal.pocketed) if self.session is not None else []
+        return list(self._latest.proposal.pocketed) if self._latest is not None else []
 
     def coin(self, colour: str, delta: int) -> None:
         """The proposal's quick edit: one more (or one fewer) coin of `colour` pocketed."""
@@ -322,7 +324,7 @@ class CarromScreen(Screen):
 
     def off_board(self, what: str) -> None:
         """A coin (or the striker) jumped off the board; "" clears the list."""
-        current = [] if not what or self.session is None else list(self.session.proposal.off_board)
+        current = [] if not what or self._latest is None else list(self._latest.proposal.off_board)
         self._do("edit", off_board=[*current, what] if what else [])
 
     def confirm(self) -> None:
@@ -335,7 +337,7 @@ class CarromScreen(Screen):
 
     def ask(self, action: str) -> None:
         """Open the player picker for `action` (foul, concede, forfeit_board, toss)."""
-        state = self.session.view.state if self.session is not None else None
+        state = self._latest.state if self._latest is not None else None
         if state is None:
             return
         self.pick_players = list(state.players)

@@ -17,7 +17,9 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
+from kiosk.errors import TablesideError
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.variants import rule_set_names
 from kiosk.ui.kvload import load_kv
 
 DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
@@ -25,14 +27,14 @@ DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
 STROKE_CHOICES = (10.0, 15.0)
 
 
-class SetupError(ValueError):
+class SetupError(TablesideError, ValueError):
     """The choices cannot start a match (the message says which field)."""
 
 
 class CarromSetupScreen(Screen):
     """Choices for `MatchStart`; names come from on-screen text fields in seating order."""
 
-    rules = OptionProperty("icf", options=["icf", "club"])
+    rules = OptionProperty("icf", options=list(rule_set_names()))
     doubles = BooleanProperty(False)
     names = ListProperty(list(DEFAULT_NAMES))
     first_break = NumericProperty(0)

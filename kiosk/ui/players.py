@@ -53,7 +53,7 @@ class PlayersScreen(Screen):
             self._bhukhar(game)
 
     def _carrom(self, game: Any) -> None:
-        view = game.session.view if game.session is not None else None
+        view = game.session.view() if game.session is not None else None
         if view is None or view.state is None:
             return
         self.left_name, self.right_name = game.names

@@ -8,6 +8,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from waiting import wait_until
 
 from drivers.bridge import SensorBridge
 from drivers.bridge_protocol import (
@@ -24,16 +25,6 @@ from drivers.bridge_sim import SimulatedBridge
 from drivers.clockmap import WRAP_US, ClockMap
 from drivers.hits import BeamFault, BeamHit, BeamReport
 from drivers.lines import LineError, seal
-
-
-def wait_until(predicate: object, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(0.01)
-    return False
-
 
 # -- lines ----------------------------------------------------------------------------------
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 import serial
+from waiting import wait_until
 
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import (
@@ -23,15 +23,6 @@ from drivers.display_sim import SimulatedDisplay
 from drivers.lines import LineError, seal, unseal
 
 FRAME = DisplayFrame(left=12, right=9, clock="0:15", turn="L", board=3, message="QUEEN DUE")
-
-
-def wait_until(predicate: object, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def ack_of(sent: bytes) -> bytes:

@@ -10,8 +10,8 @@ from drivers.mockpins import ClockedMockFactory
 from drivers.pockets import PocketBeams
 from drivers.simulated import ManualClock
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 PINS = (17, 27, 22, 23)
 

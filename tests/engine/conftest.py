@@ -1,22 +1,13 @@
-"""Shared helpers for the engine tests: a fake monotonic clock and a fake wall clock."""
+"""Shared fixtures for the engine tests: the one fake clock (drivers.simulated.ManualClock)
+as the monotonic clock and as the wall clock."""
 
 from __future__ import annotations
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 
-class FakeClock:
-    """A clock the test moves by hand: `clock()` reads it, `advance(s)` moves it on."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
+__all__ = ["FakeClock"]
 
 
 @pytest.fixture

@@ -8,10 +8,11 @@ import pytest
 
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
-from kiosk.engine.bhukhar_table import BhukharTable, TableFileError
+from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.bhukhar.cards import parse_cards
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
+from kiosk.tables.bhukhar_table import BhukharTable, TableFileError
 
 from .conftest import FakeClock
 
@@ -255,3 +256,26 @@ def test_bhukhar_table_write_failure_changes_nothing(table: BhukharTable) -> Non
     with pytest.raises(TableFileError, match="cannot write"):
         table.start_round()
     assert table.round == 0
+
+
+def test_bhukhar_table_poll_sounds_the_rule_10_warnings_through_its_outputs(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    out = MemoryOutput()
+    table = BhukharTable.create(
+        tmp_path / "session.jsonl", START, clock=clock, wall=wall, outputs=[out]
+    )
+    table.start_round()
+    assert out.view == table.view() and out.view.running and out.view.round == 1
+    t0 = clock.now
+    table.poll(t0 + 1499)
+    assert out.sounds == []
+    table.poll(t0 + 1500)
+    assert out.sounds == [DOUBLE_BEEP] and out.view.face == table.face(t0 + 1500)
+    table.poll(t0 + 1800)
+    assert out.sounds == [DOUBLE_BEEP, DOUBLE_BEEP, TIME_CALLED] and out.view.time_called
+    views = out.views
+    table.poll(t0 + 1800)
+    assert out.views == views  # nothing changed: nothing said
+    with pytest.raises(TypeError, match="no sensor input"):
+        table.post(object())

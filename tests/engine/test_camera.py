@@ -9,10 +9,10 @@ from pathlib import Path
 from drivers.hits import BeamHit
 from kiosk.config import Settings
 from kiosk.engine.camera import start_camera, translate
-from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest
+from kiosk.tables.carrom_table import CarromSession
 from vision.diff import GoneCoin, StrokeDiff
 from vision.sim.live import SimulatedBoard
 from vision.watcher import BoardWatcher
@@ -32,7 +32,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
     seen: list[object] = []
     for n in range(45):
         t = t0 + n / FPS
-        clock.now = t
+        clock.set(t)
         if n == 5:
             board.strike(t - t0, [("white", 2)])
         for event in watcher.feed(t, board.frame(t - t0)):
@@ -43,7 +43,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
             s.post(BeamHit(2, t, 0.012))  # the beam of pocket 2 saw the coin go through
         s.poll()
     assert [type(i) for i in seen] == [CameraMotion, CameraRest, CameraDiff]
-    view = s.view
+    view = s.view()
     assert view.phase == "at_rest"
     assert view.proposal.pocketed == ("white",)
     assert view.proposal.source == "beams+camera" and not view.proposal.review
@@ -57,7 +57,7 @@ def test_camera_diff_with_hidden_coins_is_flagged() -> None:
     diff = StrokeDiff((GoneCoin("black", 10.0, 10.0, 1, 5.0),), False, (), unseen=("white",))
     item = translate(diff, 3.0)
     assert isinstance(item, CameraDiff)
-    from kiosk.engine.fusion import fuse
+    from kiosk.tables.fusion import fuse
 
     proposal = fuse([BeamHit(1, 2.9, 0.01)], item.diff)
     assert proposal.review and any("could not see white" in n for n in proposal.notes)

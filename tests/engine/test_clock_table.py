@@ -9,11 +9,11 @@ import pytest
 
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
-from kiosk.engine.clock_table import ClockTable, export_clock_record
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.backgammon.clocked import replay_clock
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 
 from .conftest import FakeClock
 
@@ -29,12 +29,14 @@ def test_clock_table_rule_3_5_bank_and_simple_delay(
 ) -> None:
     out = MemoryOutput()
     t = table(tmp_path / "j.db", clock, wall, out)
-    view = t.start_match(PLAYERS, 7)
+    t.start_match(PLAYERS, 7)
+    view = t.view()
     assert view.snapshot.banks == {"Nikos": 840.0, "Eleni": 840.0}  # (7+7)/2 x 2 min
     t.start("Nikos")
     clock.advance(20)
     wall.advance(20)
-    view = t.press("Nikos")  # 12 s delay, then 8 s of bank
+    t.press("Nikos")  # 12 s delay, then 8 s of bank
+    view = t.view()
     assert view.snapshot.banks["Nikos"] == pytest.approx(832.0)
     assert view.running == "Eleni"
     assert out.views == 3 and out.view == view  # start_match, start, press
@@ -109,7 +111,7 @@ def test_clock_table_resumes_after_restart_paused_for_the_director(
     wall.advance(4)
     t.journal.close()  # the kiosk stops here, Eleni's side running
     wall.advance(60)
-    clock.now = 5.0  # a new boot: the monotonic clock started again
+    clock.reboot(5.0)  # a new boot: the monotonic clock started again
     again = table(path, clock, wall, MemoryOutput())
     assert again.has_unfinished()
     view = again.resume()
@@ -120,7 +122,8 @@ def test_clock_table_resumes_after_restart_paused_for_the_director(
     assert view.snapshot.banks["Eleni"] == pytest.approx(840 - 52)
     again.resume_clock()
     clock.advance(1)
-    assert again.press("Eleni").running == "Nikos"
+    again.press("Eleni")
+    assert again.view().running == "Nikos"
     assert [e.source for e in again.journal.entries(again.match_id or 0)][-3:] == [
         "system",
         "umpire",
@@ -160,7 +163,8 @@ def test_clock_table_flag_before_a_press_is_recorded_before_it(
     clock.advance(1)
     t.press("Nikos")
     clock.advance(40)  # no poll: the director overrules straight away
-    view = t.overrule("Eleni")
+    t.overrule("Eleni")
+    view = t.view()
     assert (view.winner, view.flagged) == ("Eleni", "Eleni")
     assert out.sounds == [LONG_BUZZ]
     record = parse_clock_record(export_clock_record(t.journal))
@@ -175,22 +179,22 @@ def test_clock_table_every_new_event_is_journaled_and_exported(
 ) -> None:
     t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
     t.start_match(PLAYERS, 13, second_leg=60, best_of_three=False)
-    view = t.late("Nikos", 11)  # 2.2 (iv): two points to Eleni
-    assert view.snapshot.score == {"Nikos": 0, "Eleni": 2}
+    t.late("Nikos", 11)  # 2.2 (iv): two points to Eleni
+    assert t.view().snapshot.score == {"Nikos": 0, "Eleni": 2}
     t.start("Eleni")
     clock.advance(3)
     t.early_pickup("Nikos")
     clock.advance(3)
-    view = t.press("Eleni")
-    assert view.must_wait == "Nikos"
+    t.press("Eleni")
+    assert t.view().must_wait == "Nikos"
     t.take_break("Eleni", emergency=True)  # 2.2 (v): during the game, the clock stops
     t.resume_clock()
     clock.advance(20)
     t.adjust("Nikos", 500)
     t.penalty("Nikos", 1)
     t.game_end("Nikos", 2)
-    view = t.take_break("Nikos")
-    assert view.breaks_left == (1, 2)
+    t.take_break("Nikos")
+    assert t.view().breaks_left == (1, 2)
     text = export_clock_record(t.journal)
     kinds = [json.loads(line)["event"] for line in text.splitlines()]
     assert kinds == [

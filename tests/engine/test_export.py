@@ -11,11 +11,11 @@ import pytest
 
 from kiosk.cli import main as cli_main
 from kiosk.clocks.record import parse_clock_record
-from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import match_to_json, parse_record, replay
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

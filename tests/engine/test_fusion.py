@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from drivers.hits import BeamHit
-from kiosk.engine.fusion import Context, Proposal, fuse
 from kiosk.rules.carrom.events import Stroke
+from kiosk.tables.fusion import Context, Proposal, fuse
 
 
 def hits(*pockets: int) -> list[BeamHit]:
@@ -63,12 +63,12 @@ def test_fusion_umpire_edit_refuses_a_colour_that_is_not_one() -> None:
         Proposal().edited(off_board=["table"])
 
 
-# -- with the camera (the journaled diff form, kiosk/engine/session.py RecordedDiff) -------
+# -- with the camera (the journaled diff form, kiosk/tables/carrom_table.py RecordedDiff) -------
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from kiosk.engine.session import RecordedDiff, RecordedGone  # noqa: E402
+from kiosk.tables.carrom_inputs import RecordedDiff, RecordedGone  # noqa: E402
 
 
 def camera(*gone: tuple[str, int | None], striker: bool = False, off: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]

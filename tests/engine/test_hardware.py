@@ -5,31 +5,23 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from waiting import wait_until
 
 from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
 from kiosk.config import Settings, with_values
 from kiosk.engine.camera import CameraFeed
 from kiosk.engine.hardware import build_parts
-from kiosk.engine.inputs import CameraAlive, CameraLost, PartFault
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return condition()
+from kiosk.tables.carrom_inputs import CameraAlive, CameraLost, PartFault
+from kiosk.tables.carrom_table import CarromSession
 
 
 def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
@@ -37,12 +29,12 @@ def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
     s = CarromSession(Journal(tmp_path / "j.db"), settings)
     parts = build_parts(settings, s.post, simulate=True, camera=False)
     try:
-        assert parts.problems == []
+        assert parts.problems == ()
         assert parts.pockets == (1, 2, 3, 4) and parts.buzzer is not None
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         parts.simulated.press(3, 0.02)  # key 3: a coin through pocket 3, real MockFactory pins
         assert wait_until(lambda: s.poll().proposal.hits == 1)
-        assert [v.beam for v in s.view.proposal.pockets] == [0, 0, 1, 0]
+        assert [v.beam for v in s.view().proposal.pockets] == [0, 0, 1, 0]
         assert parts.pollers() and parts.deadlines()
         # Simulated without a port: a simulated display on a pty speaks the real protocol.
         assert parts.display_sim is not None and parts.display is not None
@@ -58,7 +50,7 @@ def test_hardware_gpio_beams_on_the_mock_factory(tmp_path: Path) -> None:
     got: list[object] = []
     parts = build_parts(settings, got.append, camera=False)
     try:
-        assert parts.problems == []
+        assert parts.problems == ()
         pin = parts.beams.pin_of(2)
         pin.drive_low()  # the beam breaks
         time.sleep(0.01)
@@ -96,8 +88,8 @@ def test_hardware_part_fault_messages_name_the_part() -> None:
     settings = with_values(Settings(), camera={"source": "none"})
     parts = build_parts(settings, got.append, simulate=True)
     try:
-        parts.problems.append(("display", "player display did not start: gone"))
-        parts.report(got.append, 5.0)
+        gone = ("display", "player display did not start: gone")
+        replace(parts, problems=(*parts.problems, gone)).report(got.append, 5.0)
         assert PartFault(5.0, "display", "player display did not start: gone") in got
     finally:
         parts.close()
@@ -147,14 +139,14 @@ def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_pat
     s = CarromSession(Journal(tmp_path / "j.db"), settings)
     parts = build_parts(settings, s.post, simulate=True)
     try:
-        assert parts.problems == [] and parts.camera is not None
+        assert parts.problems == () and parts.camera is not None
         s.fit(parts.pockets, camera=True)
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         assert wait_until(lambda: s.poll().camera, 10)
         parts.press(4, "black")
-        assert wait_until(lambda: s.poll().phase == "at_rest" and s.view.proposal.hits == 1, 20)
+        assert wait_until(lambda: s.poll().phase == "at_rest" and s.view().proposal.hits == 1, 20)
         assert wait_until(lambda: s.poll().proposal.source == "beams+camera", 10)
-        proposal = s.view.proposal
+        proposal = s.view().proposal
         assert proposal.pocketed == ("black",), proposal
         # The synthetic camera runs in real time: on a loaded machine its frames are sparse,
         # the coin's last sighting is short of the pocket, and fusion says how it decided.
@@ -191,7 +183,7 @@ def test_hardware_sensor_bridge_silent_is_a_beams_fault_until_it_reports(tmp_pat
             assert wait_until(lambda: s.poll().proposal.hits == 1)
             sim.mute = True  # the bridge stops talking
             assert wait_until(lambda: "beams" in faults())
-            assert "sends nothing" in s.view.faults[0].message
+            assert "sends nothing" in s.view().faults[0].message
             sim.mute = False
             assert wait_until(lambda: faults() == set())
         finally:

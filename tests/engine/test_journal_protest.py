@@ -13,8 +13,8 @@ import pytest
 from drivers.hits import BeamHit
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 from drivers.hits import BeamFault
-from kiosk.engine.clock_table import ClockTable
 from kiosk.engine.journal import Journal
 from kiosk.engine.publish import JsonOutput
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession, export_match_record
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession, export_match_record
 
 from .conftest import FakeClock
 
@@ -54,7 +54,7 @@ def test_resume_after_any_history_is_identical(
                     s.undo()
             except IllegalEvent:
                 pass
-        state, record = s.view.state, export_match_record(s.journal)
+        state, record = s.view().state, export_match_record(s.journal)
         s.journal.close()
         again = CarromSession(Journal(path), clock=FakeClock(5.0), wall=wall)
         view = again.resume()

@@ -13,8 +13,8 @@ from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.engine.runner import Runner
-from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

@@ -10,19 +10,22 @@ import pytest
 from drivers.hits import BeamFault, BeamHit
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.config import Settings, with_values
-from kiosk.engine.inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest, PartFault
 from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
-from kiosk.engine.session import (
-    CAMERA_TIMEOUT_S,
-    CarromSession,
-    RecordedDiff,
-    RecordedGone,
-    export_match_record,
-)
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
+from kiosk.tables.carrom_inputs import (
+    CameraAlive,
+    CameraDiff,
+    CameraMotion,
+    CameraRest,
+    PartFault,
+    RecordedDiff,
+    RecordedGone,
+)
+from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.health import CAMERA_TIMEOUT_S
 
 from .conftest import FakeClock
 
@@ -75,12 +78,14 @@ def test_session_stroke_flow_beams_and_camera_agree_then_confirm(
     s = session(path, clock, wall, out, camera=True)
     s.start_match(START)
     stroke(s, clock, 2, 4, seen=diff(("white", 2), ("white", 4)))
-    view = s.view
+    s.view()
+    view = s.view()
     assert view.phase == "at_rest"
     assert view.proposal.pocketed == ("white", "white")
     assert view.proposal.source == "beams+camera" and not view.proposal.review
     assert s.match is not None and s.match.events == ()  # nothing enters before the umpire
-    view = s.confirm()
+    s.confirm()
+    view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.on_board["white"] == 7
     assert view.state.now.turn == "Asha"  # own coins in: the turn goes on
@@ -98,7 +103,7 @@ def test_session_beams_and_camera_disagree_flag_the_proposal(
     s = session(path, clock, wall, camera=True)
     s.start_match(START)
     stroke(s, clock, 1, 1, seen=diff(("white", 1)))
-    proposal = s.view.proposal
+    proposal = s.view().proposal
     assert proposal.review
     assert any("pocket 1: the beam counted 2, the camera saw 1" in n for n in proposal.notes)
 
@@ -110,9 +115,10 @@ def test_session_without_camera_uses_beams_and_umpire_fixes_colours(
     s.start_match(START)
     s.post(BeamHit(3, clock.now, 0.01))
     s.poll()
-    assert s.view.proposal.pocketed == ("white",) and s.view.proposal.review
+    assert s.view().proposal.pocketed == ("white",) and s.view().proposal.review
     s.edit(pocketed=["black"])
-    view = s.confirm()
+    s.confirm()
+    view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.on_board["black"] == 8
     assert s.journal.confirmed(s.match_id or 0)[-1]["pocketed"] == ["black"]
@@ -125,7 +131,7 @@ def test_session_illegal_stroke_is_refused_with_the_reason_and_not_journaled(
     s.start_match(START)
     with pytest.raises(IllegalEvent, match="queen"):
         s.confirm(s.proposal.edited(pocketed=["queen", "queen"]))
-    assert s.view.last_error is not None and "queen" in s.view.last_error
+    assert s.view().last_error is not None and "queen" in s.view().last_error
     assert s.journal.confirmed(s.match_id or 0) == []
     assert s.match is not None and s.match.events == ()
     assert [e.kind for e in s.journal.entries(s.match_id or 0)] == ["refused"]
@@ -137,10 +143,11 @@ def test_session_undo_is_journaled_and_history_kept(
     s = session(path, clock, wall)
     s.start_match(START)
     s.confirm(s.proposal.edited(pocketed=["white"]))
-    before = s.view.state
+    before = s.view().state
     s.confirm(s.proposal.edited(pocketed=[]))
-    assert s.view.state != before
-    view = s.undo()
+    assert s.view().state != before
+    s.undo()
+    view = s.view()
     assert view.state == before
     kinds = [e.kind for e in s.journal.entries(s.match_id or 0)]
     assert kinds.count(EVENT) == 2 and kinds.count(UNDO) == 1
@@ -155,14 +162,16 @@ def test_session_undo_with_nothing_confirmed_says_so(
 ) -> None:
     s = session(path, clock, wall)
     s.start_match(START)
-    assert s.undo().last_error == "nothing to undo: no event has been confirmed yet"
+    s.undo()
+    assert s.view().last_error == "nothing to undo: no event has been confirmed yet"
 
 
 def test_law_46_play_starts_the_break_count(path: Path, clock: FakeClock, wall: FakeClock) -> None:
     s = session(path, clock, wall)
     s.start_match(START)
-    assert s.view.timer is None
-    view = s.play()
+    assert s.view().timer is None
+    s.play()
+    view = s.view()
     assert view.timer is not None and view.timer.kind == "break" and view.timer.remaining == 15.0
 
 
@@ -173,7 +182,8 @@ def test_law_50_stroke_count_warns_and_expires_for_the_umpire_to_rule(
     s = session(path, clock, wall, out, camera=True)
     s.start_match(START)
     stroke(s, clock, 1, seen=diff(("white", 1)))  # own coin in: count starts at rest (124 a)
-    view = s.view
+    s.view()
+    view = s.view()
     assert view.timer is not None and view.timer.kind == "stroke"
     assert s.timers.next_deadline() == pytest.approx(clock.now + 10.0)  # the 5 s warning
     assert s.next_deadline() == pytest.approx(clock.now + CAMERA_TIMEOUT_S)  # the heartbeat
@@ -193,12 +203,13 @@ def test_law_124_b_count_waits_for_the_striker_to_be_lifted(
     s = session(path, clock, wall, camera=True)
     s.start_match(START)
     stroke(s, clock, seen=diff())  # nothing in: the turn passes
-    assert s.view.awaiting_lift and s.view.timer is None
+    assert s.view().awaiting_lift and s.view().timer is None
     s.confirm()
-    assert s.view.state is not None and s.view.state.now is not None
-    assert s.view.state.now.turn == "Bina"
+    assert s.view().state is not None and s.view().state.now is not None
+    assert s.view().state.now.turn == "Bina"
     clock.advance(3)
-    view = s.striker_lifted()
+    s.striker_lifted()
+    view = s.view()
     assert view.timer is not None and view.timer.kind == "stroke"
     assert view.timer.remaining == 15.0
 
@@ -209,12 +220,14 @@ def test_law_88_a_placing_count_when_dues_are_to_place_then_law_50(
     s = session(path, clock, wall)
     s.start_match(START)
     s.confirm(s.proposal.edited(pocketed=["white"]))
-    view = s.confirm(s.proposal.edited(striker=True))  # a due: one white back (law 72 a)
+    s.confirm(s.proposal.edited(striker=True))  # a due: one white back (law 72 a)
+    view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.placing == {"Asha": 1, "Bina": 0}
     assert view.timer is not None and view.timer.kind == "placing"
     clock.advance(4)
-    view = s.dues_placed()
+    s.dues_placed()
+    view = s.view()
     assert view.timer is not None and view.timer.kind == "stroke"
 
 
@@ -225,15 +238,18 @@ def test_law_121_umpire_stops_and_play_resumes_the_count(
     s.start_match(START)
     s.play()
     clock.advance(4)
-    view = s.stop_clock()
+    s.stop_clock()
+    view = s.view()
     assert view.timer is not None and view.timer.held and view.timer.remaining == 11.0
     clock.advance(60)
     assert s.poll().timer.remaining == 11.0  # type: ignore[union-attr]
-    view = s.play()
+    s.play()
+    view = s.view()
     clock.advance(1)
     view = s.poll()
     assert view.timer is not None and not view.timer.held and view.timer.remaining == 10.0
-    view = s.restart_clock()
+    s.restart_clock()
+    view = s.view()
     assert view.timer is not None and view.timer.remaining == 15.0
 
 
@@ -332,7 +348,7 @@ def test_session_auto_confirm_after_the_setting_for_casual_play(
     s = session(path, clock, wall, settings=settings, camera=True)
     s.start_match(START)
     stroke(s, clock, 1, seen=diff(("black", 1)))
-    assert s.view.auto_confirm_in == 4.0
+    assert s.view().auto_confirm_in == 4.0
     clock.advance(3.9)
     s.post(CameraAlive(clock.now))
     assert s.poll().events == 0
@@ -350,7 +366,7 @@ def test_session_auto_confirm_waits_for_the_umpire_when_flagged(
     s = session(path, clock, wall, settings=settings, camera=True)
     s.start_match(START)
     stroke(s, clock, 1, 2, seen=diff(("black", 1)))  # the beams saw one more
-    assert s.view.auto_confirm_in is None
+    assert s.view().auto_confirm_in is None
     clock.advance(5)
     s.post(CameraAlive(clock.now))
     assert s.poll().events == 0
@@ -366,9 +382,9 @@ def test_session_resumes_exactly_where_it_was(
     s.confirm(s.proposal.edited(pocketed=[]))
     s.undo()
     stroke(s, clock, 3, seen=diff(("black", 3)))  # a stroke in progress, not confirmed
-    state, proposal = s.view.state, s.view.proposal
+    state, proposal = s.view().state, s.view().proposal
     s.journal.close()
-    clock.now = 1.0  # a new boot
+    clock.reboot(1.0)  # a new boot
     wall.advance(30)
     again = session(path, clock, wall, camera=True)
     assert again.has_unfinished()
@@ -434,7 +450,8 @@ def test_session_journal_that_cannot_write_holds_the_event_and_shows_not_saved(
     s.confirm(s.proposal.edited(pocketed=["white"]))
     assert s.journal._db is not None
     s.journal._db.execute("PRAGMA query_only=ON")  # the disk refuses writes from here
-    view = s.confirm(s.proposal.edited(pocketed=["white"]))  # no exception: held, not lost
+    s.confirm(s.proposal.edited(pocketed=["white"]))  # no exception: held, not lost
+    view = s.view()
     assert len(s.match.events if s.match else []) == 2
     faults = {f.part: f.message for f in view.faults}
     assert "not saved" in faults["journal"] and "held in memory" in faults["journal"]
@@ -463,10 +480,12 @@ def test_session_match_over_is_closed_and_undo_reopens_it(
 ) -> None:
     s = session(path, clock, wall)
     s.start_match(START)
-    view = s.concede("Bina")  # laws 139, 143
+    s.concede("Bina")  # laws 139, 143
+    view = s.view()
     assert view.phase == "over" and view.state is not None and view.state.winner == "Asha"
     assert not s.has_unfinished()
-    view = s.undo()
+    s.undo()
+    view = s.view()
     assert view.phase == "aiming" and s.has_unfinished()
 
 

@@ -1,4 +1,4 @@
-"""Starting a kiosk (kiosk/engine/startup.py, what `tableside run` calls): a bad settings file
+"""Starting a kiosk (kiosk/startup.py, what `tableside run` calls): a bad settings file
 stops the start and says why; a good one builds the parts, the services and the runner, and
 the table resumes what was unfinished."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
-from kiosk.engine.startup import SAVED_NAME, StartRefused, start_kiosk
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.startup import SAVED_NAME, StartRefused, start_kiosk
 
 from .conftest import FakeClock
 
@@ -77,7 +77,7 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
         session = services.carrom_session()
         session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         session.confirm(session.proposal.edited(pocketed=["white"]))
-        state = session.view.state
+        state = session.view().state
     finally:
         kiosk.close()
     again = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
@@ -100,7 +100,8 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
         assert kiosk.parts.camera is None and not kiosk.services.camera
         table = kiosk.services.clock_table()
         assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
-        view = table.start_match(("Nikos", "Eleni"), 3)
+        table.start_match(("Nikos", "Eleni"), 3)
+        view = table.view()
         assert view.snapshot.banks["Nikos"] == 360.0
     finally:
         kiosk.close()

@@ -19,10 +19,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import DIRECTOR_PASSWORD, HALL, USERS, HallProcess, table_settings, wait_for
 

@@ -8,13 +8,13 @@ import time
 from pathlib import Path
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import wait_for
 

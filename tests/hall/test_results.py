@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from kiosk.config import ConfigError, parse_settings
-from kiosk.engine.bhukhar_table import BhukharTable
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.outbox import BhukharOutbox
 from kiosk.hall.record import HallRecord
@@ -22,6 +21,7 @@ from kiosk.hall.results import bhukhar_standings
 from kiosk.hall.simulate import SimTable
 from kiosk.rules.bhukhar.record import SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
+from kiosk.tables.bhukhar_table import BhukharTable
 
 from .conftest import HallProcess, table_settings, wait_for
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.engine.startup import start_kiosk
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.wiring import hall_mark
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.startup import start_kiosk
 
 from .conftest import HALL, USERS, wait_for
 
@@ -64,9 +64,9 @@ def test_kiosk_without_hall_settings_starts_no_publisher(tmp_path: Path) -> None
 def test_bhukhar_table_shows_the_rounds_time_left_from_its_record(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
-    from kiosk.engine.bhukhar_table import BhukharTable
     from kiosk.hall.listener import HallListener
     from kiosk.rules.bhukhar.record import SessionStart, Team
+    from kiosk.tables.bhukhar_table import BhukharTable
 
     from .conftest import table_settings
 

@@ -13,13 +13,13 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.session import CarromSession
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import wait_for
 

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from kiosk.engine.startup import start_kiosk
+from kiosk.startup import start_kiosk
 from kiosk.ui.window import configure_kivy
 
 configure_kivy(fullscreen=True)

@@ -219,7 +219,7 @@ def _start_loop() -> None:
 
 def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session;
-    # the runner looks at them as kiosk/engine/startup.py has it look at the parts.
+    # the runner looks at them as kiosk/startup.py has it look at the parts.
     beams = SimulatedBeams(sink=services.post, clock=clock)
     services.press_pocket = beams.press
     runner = Runner(clock=clock, pollers=[beams.beams.poll], deadlines=[beams.beams.next_deadline])

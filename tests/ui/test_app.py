@@ -84,4 +84,4 @@ def test_app_input_from_a_sensor_thread_wakes_the_tick_at_once(kiosk: Kiosk) -> 
     sensor.start()
     sensor.join()
     pump(1)  # one turn of Kivy's loop
-    assert session.view.proposal.hits == 1
+    assert session.view().proposal.hits == 1

@@ -65,7 +65,7 @@ def test_carrom_undo_takes_back_the_last_confirmed_stroke(kiosk: Kiosk) -> None:
     assert screen.queen == "Queen on the board"
     assert screen.on_board == "On the board: 9 white, 9 black"
     assert screen.ids.undo.disabled
-    assert screen.session.view.events == 0
+    assert screen.session.view().events == 0
 
 
 def test_carrom_refused_event_shows_the_core_reason_and_changes_nothing(kiosk: Kiosk) -> None:
@@ -73,7 +73,7 @@ def test_carrom_refused_event_shows_the_core_reason_and_changes_nothing(kiosk: K
     screen = kiosk.screen()
     kiosk.tap("waive")  # nothing is owed: the core refuses
     assert screen.error
-    assert screen.session.view.events == 0
+    assert screen.session.view().events == 0
     kiosk.shot("carrom_refused")
 
 
@@ -87,7 +87,7 @@ def test_carrom_technical_foul_on_the_player_not_at_turn(kiosk: Kiosk) -> None:
     kiosk.shot("carrom_foul_picker")
     kiosk.tap("pick_1")  # Bina, not at turn: a technical foul (law 63)
     assert screen.pick_action == ""
-    assert screen.session.view.events == 2
+    assert screen.session.view().events == 2
     assert screen.at_turn == [True, False]
 
 
@@ -148,14 +148,14 @@ def test_carrom_resume_after_a_restart_comes_back_to_the_last_confirmed_event(
     kiosk.tap("white_plus")
     kiosk.tap("queen_in")
     kiosk.tap("confirm")
-    before = kiosk.screen().session.view.state
+    before = kiosk.screen().session.view().state
     kiosk.tap("home")
     kiosk.services._carrom = None  # as after a restart: only the journal on disk remains
     assert kiosk.widget("resume").text == "Resume the unfinished carrom match"
     kiosk.tap("resume")
     assert kiosk.current == "carrom"
     screen = kiosk.screen()
-    assert screen.session is not None and screen.session.view.state == before
+    assert screen.session is not None and screen.session.view().state == before
     assert screen.queen.startswith("Queen pocketed, to cover")
 
 
@@ -232,7 +232,7 @@ def test_carrom_interval_banner_before_the_third_game_law_138(kiosk: Kiosk) -> N
     # Two games played through the session itself (the taps are tested above), then the
     # screen must show the interval.
     for _ in range(40):
-        state = session.view.state
+        state = session.view().state
         if len(state.games) >= 2 and state.games[1].winner is not None:
             break
         now = state.now

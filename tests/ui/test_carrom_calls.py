@@ -51,17 +51,17 @@ def test_carrom_pass_hands_the_turn_over_and_undo_takes_it_back_law_137(kiosk: K
     screen = _setup(kiosk)
     kiosk.tap("pass_turn")  # the break cannot be passed (law 46): refused, nothing written
     assert "break cannot be passed" in screen.error
-    assert screen.session.view.events == 0 and _confirmed(screen) == []
+    assert screen.session.view().events == 0 and _confirmed(screen) == []
     kiosk.tap("confirm")  # Asha's break pockets nothing: Bina's turn
     assert screen.at_turn == [False, True]
     kiosk.tap("pass_turn")
     assert screen.error == ""
     assert screen.at_turn == [True, False] and screen.status == "Asha to play"
     assert _confirmed(screen)[-1] == {"event": "pass"}
-    assert screen.session.view.state.now.passes == 1
+    assert screen.session.view().state.now.passes == 1
     kiosk.tap("undo")
     assert screen.at_turn == [False, True] and screen.status == "Bina to play"
-    assert screen.session.view.state.now.passes == 0
+    assert screen.session.view().state.now.passes == 0
     assert [e["event"] for e in _confirmed(screen)] == ["stroke"]
 
 
@@ -80,7 +80,7 @@ def test_carrom_void_board_is_not_counted_and_undo_restores_it_law_140(kiosk: Ki
     assert screen.on_board == "On the board: 9 white, 9 black"
     assert screen.queen == "Queen on the board"
     assert screen.title.startswith("Game 1 · Board 1/8 · 1 void")
-    state = screen.session.view.state
+    state = screen.session.view().state
     assert [b.void for b in state.games[0].boards] == [True]
     assert all(b.winner is None for b in state.games[0].boards)
     assert _confirmed(screen)[-1] == {"event": "void_board"}
@@ -111,7 +111,7 @@ def test_carrom_forfeit_board_scores_the_loser_coins_and_queen_law_51(kiosk: Kio
     assert screen.points == [0, 11]
     assert screen.status == "Bina to break"  # the next board: the break alternates (law 49)
     assert _confirmed(screen)[-1] == {"event": "forfeit_board", "by": "Asha"}
-    board = screen.session.view.state.games[0].boards[0]
+    board = screen.session.view().state.games[0].boards[0]
     assert (board.winner, board.points) == ("Bina", 11)
     kiosk.tap("undo")
     assert screen.points == [0, 0] and screen.status == "Asha to play"
@@ -127,16 +127,16 @@ def test_carrom_concede_names_the_winner_and_undo_reopens_the_match_law_139(
     kiosk.tap("concede")
     assert screen.pick_question == "Who concedes the match? (law 139)"
     kiosk.tap("pick_1")  # Bina concedes
-    state = session.view.state
+    state = session.view().state
     assert state.winner == "Asha"
-    assert session.view.outcome.match.winner == "Asha"
+    assert session.view().outcome.match.winner == "Asha"
     assert screen.banner == "Asha wins the match" and screen.status == "Asha wins the match"
     assert screen.ids.confirm.disabled  # nothing may follow (the core refuses it too)
     assert _confirmed(screen)[-1] == {"event": "concede", "by": "Bina"}
     assert session.journal.unfinished("carrom") is None  # over: not offered for resuming
     kiosk.shot("carrom_conceded")
     kiosk.tap("undo")
-    assert session.view.state.winner is None and screen.status == "Asha to break"
+    assert session.view().state.winner is None and screen.status == "Asha to break"
     assert not screen.ids.confirm.disabled
     assert session.journal.unfinished("carrom") is not None
     assert _confirmed(screen) == []
@@ -149,11 +149,11 @@ def _tie_at_the_board_limit(screen: Any) -> None:
     session = screen.session
     for _ in range(8):
         session.confirm()
-        now = session.view.state.now
+        now = session.view().state.now
         own = now.colours[now.turn_side]
         session.edit(pocketed=[own] * 8)
         session.confirm()
-        session.forfeit_board(by=session.view.state.now.turn)
+        session.forfeit_board(by=session.view().state.now.turn)
 
 
 def test_carrom_toss_for_the_extra_board_after_a_tie_law_56_b(kiosk: Kiosk) -> None:
@@ -280,7 +280,7 @@ def test_carrom_setup_doubles_no_limit_and_a_partner_concedes_law_139(kiosk: Kio
     assert _confirmed(screen)[-1] == {"event": "foul", "by": "Player C"}
     kiosk.tap("concede")
     kiosk.tap("pick_3")  # Player D concedes for the side
-    assert session.view.state.winner == "Player A & Player C"
+    assert session.view().state.winner == "Player A & Player C"
     assert screen.banner == "Player A & Player C wins the match"
     kiosk.tap("undo")
-    assert session.view.state.winner is None and len(_confirmed(screen)) == 2
+    assert session.view().state.winner is None and len(_confirmed(screen)) == 2

@@ -62,7 +62,7 @@ def test_kiosk_survives_a_full_disk_and_writes_the_held_strokes_later(tmp_path: 
             kiosk.tap("white_plus")
             kiosk.tap("confirm")  # the disk is full: held, shown, not lost
             kiosk.advance(0.1)
-            assert screen.session.view.events == 2
+            assert screen.session.view().events == 2
             assert "not saved" in screen.faults
             assert screen.session.journal.pending
             kiosk.shot("journal_not_saved_full_disk")
@@ -82,7 +82,7 @@ def test_kiosk_survives_a_read_only_disk_and_writes_once_writable(tmp_path: Path
             kiosk.tap("white_plus")
             kiosk.tap("confirm")
             kiosk.advance(0.1)
-            assert screen.session.view.events == 1
+            assert screen.session.view().events == 1
             assert "not saved" in screen.faults and "Read-only" in screen.faults
             kiosk.shot("journal_not_saved_read_only")
             subprocess.run(["mount", "-o", "remount,rw", str(medium)], check=True)

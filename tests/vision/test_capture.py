@@ -9,22 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
+from drivers.simulated import ManualClock
 from vision.calibration import auto_calibrate
 from vision.capture import CameraError, Frame, open_camera, open_camera_or_stopped
 from vision.diff import StrokeDiff
 from vision.sim.live import SimulatedBoard
 from vision.watcher import BoardWatcher
-
-
-class FakeClock:
-    def __init__(self, step: float = 1 / 30) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def __call__(self) -> float:
-        t = self.now
-        self.now += self.step
-        return t
 
 
 def write_video(path: Path, frames: list[np.ndarray], fps: float = 30.0) -> None:
@@ -41,7 +31,7 @@ def test_capture_reads_a_video_file_then_stops(tmp_path: Path) -> None:
     frames = [board.frame(0.0)] * 5
     path = tmp_path / "board.avi"
     write_video(path, frames)
-    clock = FakeClock()
+    clock = ManualClock(tick=1 / 30)
     cam = open_camera(f"file:{path}", clock=clock)
     got = []
     while (frame := cam.read()) is not None:
@@ -64,7 +54,7 @@ def test_capture_video_of_a_stroke_through_the_watcher(tmp_path: Path) -> None:
     write_video(path, [board.frame(k / 30) for k in range(60)])
     watcher = BoardWatcher.from_empty_board(auto_calibrate(empty), [empty])
     events = []
-    with open_camera(f"file:{path}", clock=FakeClock()) as cam:
+    with open_camera(f"file:{path}", clock=ManualClock(tick=1 / 30)) as cam:
         while (frame := cam.read()) is not None:
             events.extend(watcher.feed(frame.t, frame))
     names = [type(e).__name__ for e in events]
@@ -109,7 +99,7 @@ def test_capture_picamera2_missing_is_a_clear_error() -> None:
 
 
 def test_capture_synthetic_source_follows_the_clock() -> None:
-    clock = FakeClock(step=0.5)
+    clock = ManualClock(tick=0.5)
     cam = open_camera("synthetic", clock=clock)
     first = cam.read()
     second = cam.read()

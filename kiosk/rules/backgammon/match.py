@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from kiosk.errors import TablesideError
+
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
 WonBy: TypeAlias = Literal["points", "penalty", "time", "overrule"]
 
@@ -21,7 +23,7 @@ CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)  # 4.4 (i): the cube shows 1 ("64") up to
 MATCH_LENGTHS = tuple(range(1, 26))  # 2.2 (ii) names lengths up to 25 points and more
 
 
-class IllegalAction(ValueError):
+class IllegalAction(TablesideError, ValueError):
     """An action the rules do not allow now; the reason says why."""
 
 

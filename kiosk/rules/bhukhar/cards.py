@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kiosk.errors import TablesideError
+
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 #: Rule 3: three packs of 52 cards.
@@ -22,7 +24,7 @@ LOW_VALUE = 5  # rule 12.1: the two to the seven
 HIGH_VALUE = 10  # rule 12.2: the eight to the ace
 
 
-class CardError(ValueError):
+class CardError(TablesideError, ValueError):
     """Text that is not a card, or more copies of a card than three decks hold."""
 
 

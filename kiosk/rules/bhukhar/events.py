@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import CardError, parse_cards
 from kiosk.rules.bhukhar.scoresheet import (
     End,
@@ -32,7 +33,7 @@ ROUND_MINUTES = (30, 35)  # rule 10: the organisers choose within these
 TIMER_ACTIONS = ("start", "pause", "resume")
 
 
-class SessionError(ValueError):
+class SessionError(TablesideError, ValueError):
     """An entry that is malformed or breaks the rules; the state is unchanged."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import Card, points
 
 MIN_MELD = 3  # rule 9, rule 13.4: a meld has at least three cards
@@ -30,8 +31,17 @@ LOW_SET_7 = 100  # rule 13.3: two to seven
 LICENCE_MIN = 100  # rule 13.4, third form
 
 
-class MeldError(ValueError):
-    """Cards that are not a meld, or melds that break rule 9 or rule 13.4 together."""
+class MeldError(TablesideError, ValueError):
+    """Cards that are not a meld, or melds that break rule 9 or rule 13.4 together.
+
+    `rule`: the rule broken ("9", "13.1", "13.4"); `reason`: why, in words, without the cards
+    (what a screen shows beside them). The message names the cards as well.
+    """
+
+    def __init__(self, message: str, *, rule: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.reason = message if reason is None else reason
 
 
 class Kind(Enum):
@@ -78,20 +88,24 @@ def meld(cards: Sequence[Card]) -> Meld:
     n = len(cards)
     shown = " ".join(str(c) for c in cards) or "nothing"
     if n < MIN_MELD:
-        raise MeldError(f"{shown}: a meld has at least {MIN_MELD} cards (rule 13.4)")
+        why = f"a meld has at least {MIN_MELD} cards (rule 13.4)"
+        raise MeldError(f"{shown}: {why}", rule="13.4", reason=why)
     if n > FULL_MELD:
-        raise MeldError(f"{shown}: a meld has at most {FULL_MELD} cards (rule 9)")
+        why = f"a meld has at most {FULL_MELD} cards (rule 9)"
+        raise MeldError(f"{shown}: {why}", rule="9", reason=why)
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        raise MeldError(f"{shown}: neither a set (one rank) nor a sequence (one suit, rule 13.1)")
+        why = "neither a set (one rank) nor a sequence (one suit, rule 13.1)"
+        raise MeldError(f"{shown}: {why}", rule="13.1", reason=why)
     ordered = tuple(sorted(cards))
     for a, b in pairwise(ordered):
         if b.rank != a.rank + 1:
-            why = "repeats a rank" if b.rank == a.rank else f"has a gap after {a}"
-            raise MeldError(f"{shown}: a sequence of one suit {why} (rule 13.1)")
+            gap = "repeats a rank" if b.rank == a.rank else f"has a gap after {a}"
+            why = f"a sequence of one suit {gap} (rule 13.1)"
+            raise MeldError(f"{shown}: {why}", rule="13.1", reason=why)
     return Meld(Kind.SEQUENCE, ordered)
 
 
@@ -107,7 +121,8 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
             name = str(Card(rank, "S"))[:-1]
             raise MeldError(
                 f"{count} incomplete sets of {name}s: a new set of a rank is begun only "
-                "when the running one has seven cards (rule 9)"
+                "when the running one has seven cards (rule 9)",
+                rule="9",
             )
 
 
@@ -134,7 +149,7 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     player may lay his whole hand as the licence).
     """
     if not melds:
-        raise MeldError("a licence needs at least one meld (rule 13.4)")
+        raise MeldError("a licence needs at least one meld (rule 13.4)", rule="13.4")
     check_running_sets(melds)
     sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
     if any(m.complete for m in sequences):
@@ -144,7 +159,8 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     total = sum(m.card_points for m in melds)
     if total >= LICENCE_MIN:
         return LicenceForm.HUNDRED
-    raise MeldError(
-        f"not a licence (rule 13.4): no seven-card sequence, no seven-card set with a "
-        f"sequence, and the cards total {total} < {LICENCE_MIN}"
+    why = (
+        f"no seven-card sequence, no seven-card set with a sequence, and the cards total "
+        f"{total} < {LICENCE_MIN}"
     )
+    raise MeldError(f"not a licence (rule 13.4): {why}", rule="13.4", reason=why)

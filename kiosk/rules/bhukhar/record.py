@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.events import (
     FORMAT,
     PLAYERS_PER_TEAM,
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 
-class RecordError(ValueError):
+class RecordError(TablesideError, ValueError):
     """A record line that cannot be read: `line` is 1-based."""
 
     def __init__(self, line: int, reason: str) -> None:

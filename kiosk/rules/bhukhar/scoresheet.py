@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
 
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import Card, CardError, check_three_decks, points
 from kiosk.rules.bhukhar.melds import (
     LICENCE_MIN,
@@ -42,7 +43,7 @@ WIN_MASTER = 2  # rule 18.4
 TIE_MASTER = 1  # rule 19
 
 
-class ScoreError(ValueError):
+class ScoreError(TablesideError, ValueError):
     """A game entry that breaks the rules; the reason names the team and the rule."""
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal, TypeAlias, get_args
 
+from kiosk.errors import TablesideError
+
 Coin: TypeAlias = Literal["white", "black", "queen"]
 #: What can leave the playing surface: a coin, or the striker (a foul under club rules).
 OffBoard: TypeAlias = Literal["white", "black", "queen", "striker"]
@@ -22,7 +24,7 @@ OFF_BOARD: tuple[str, ...] = get_args(OffBoard)
 RULE_SETS: tuple[str, ...] = get_args(RuleSet)
 
 
-class EventError(ValueError):
+class EventError(TablesideError, ValueError):
     """A record line that is not a well-formed event (the reason names the field)."""
 
 

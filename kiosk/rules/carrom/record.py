@@ -2,7 +2,7 @@
 
 A record is JSON Lines, one event per line, oldest first; blank lines and lines
 whose first non-blank character is `#` are skipped, unknown fields are ignored,
-an unknown event type is an error. Every error is a `RecordError` that names the
+an unknown event type is an error. Every error is a `MatchRecordError` that names the
 line (1-based, counting skipped lines too, so it matches the file in an editor).
 
 `replay` pushes the events into the rules core (`Match`, laws 39-151); the core
@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from kiosk.errors import TablesideError
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
     AnyEvent,
@@ -35,7 +36,7 @@ from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, MatchState
 from kiosk.safe_read import UnsafeInput, loads_json
 
 __all__ = [
-    "RecordError",
+    "MatchRecordError",
     "match_to_json",
     "parse_numbered",
     "parse_record",
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 
-class RecordError(ValueError):
+class MatchRecordError(TablesideError, ValueError):
     """A record that cannot be read or replayed: `line` (1-based) and the `reason`."""
 
     def __init__(self, line: int, reason: str) -> None:
@@ -68,7 +69,7 @@ def _lines(text: str) -> Iterable[tuple[int, str]]:
 
 
 def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
-    """Every event of a record with its line number; raises RecordError.
+    """Every event of a record with its line number; raises MatchRecordError.
 
     Only the format is checked here (JSON, known events, typed fields, the
     first event being the match and no second match); the laws are the core's.
@@ -78,24 +79,24 @@ def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
         try:
             obj: Any = loads_json(line)
         except UnsafeInput as exc:
-            raise RecordError(number, exc.reason) from None
+            raise MatchRecordError(number, exc.reason) from None
         try:
             event = event_from_dict(obj)
         except EventError as exc:
-            raise RecordError(number, str(exc)) from None
+            raise MatchRecordError(number, str(exc)) from None
         if not out and not isinstance(event, MatchStart):
             kind = obj.get("event") if isinstance(obj, dict) else None
-            raise RecordError(number, f'the first event must be "match", not {kind!r}')
+            raise MatchRecordError(number, f'the first event must be "match", not {kind!r}')
         if out and isinstance(event, MatchStart):
-            raise RecordError(number, 'a record holds one "match" event, on its first line')
+            raise MatchRecordError(number, 'a record holds one "match" event, on its first line')
         out.append((number, event))
     if not out:
-        raise RecordError(1, 'the record is empty: its first event must be "match"')
+        raise MatchRecordError(1, 'the record is empty: its first event must be "match"')
     return out
 
 
 def parse_record(text: str) -> list[AnyEvent]:
-    """The events of a record, oldest first; raises RecordError(line, reason)."""
+    """The events of a record, oldest first; raises MatchRecordError(line, reason)."""
     return [event for _, event in parse_numbered(text)]
 
 
@@ -119,7 +120,7 @@ def _names(event: AnyEvent) -> list[tuple[str, str]]:
 
 
 def replay(events: Sequence[AnyEvent], *, lines: Sequence[int] | None = None) -> Match:
-    """Rebuild the match by pushing every event into a `Match`; raises RecordError.
+    """Rebuild the match by pushing every event into a `Match`; raises MatchRecordError.
 
     `lines[i]` is the line number reported for `events[i]` (default: i + 1).
     """
@@ -130,33 +131,35 @@ def replay(events: Sequence[AnyEvent], *, lines: Sequence[int] | None = None) ->
         return lines[index] if lines is not None else index + 1
 
     if not events:
-        raise RecordError(1, 'the record is empty: its first event must be "match"')
+        raise MatchRecordError(1, 'the record is empty: its first event must be "match"')
     start = events[0]
     if not isinstance(start, MatchStart):
-        raise RecordError(line_of(0), 'the first event must be "match"')
+        raise MatchRecordError(line_of(0), 'the first event must be "match"')
     try:
         match = Match(start)
     except ValueError as exc:
-        raise RecordError(line_of(0), str(exc)) from None
+        raise MatchRecordError(line_of(0), str(exc)) from None
     players = set(start.players)
     for index in range(1, len(events)):
         event = events[index]
         if isinstance(event, MatchStart):
-            raise RecordError(line_of(index), 'a record holds one "match" event, on its first line')
+            raise MatchRecordError(
+                line_of(index), 'a record holds one "match" event, on its first line'
+            )
         for key, name in _names(event):
             if name not in players:
                 known = ", ".join(start.players)
-                raise RecordError(
+                raise MatchRecordError(
                     line_of(index), f"{key} {name!r} is not a player of this match ({known})"
                 )
         if match.is_over():
-            raise RecordError(
+            raise MatchRecordError(
                 line_of(index), f"the match is over ({match.state.winner} won): nothing may follow"
             )
         try:
             match.push(event)
         except IllegalEvent as exc:
-            raise RecordError(line_of(index), str(exc)) from None
+            raise MatchRecordError(line_of(index), str(exc)) from None
     return match
 
 

@@ -96,6 +96,11 @@ class Now:
     #: Per side: it has pocketed one of its own coins on this board (laws 92, 95 c).
     opened: dict[str, bool]
 
+    @property
+    def turn_colour(self) -> str:
+        """The colour of the side at turn (law 43): the one place it is worked out."""
+        return self.colours[self.turn_side]
+
 
 @dataclass(frozen=True, slots=True)
 class MatchState:

@@ -8,15 +8,22 @@ from __future__ import annotations
 
 from kiosk.rules.carrom.club import ClubRules
 from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import RuleSet
 from kiosk.rules.carrom.icf import IcfRules
 
-RULE_SETS: dict[str, type[IcfRules]] = {"icf": IcfRules, "club": ClubRules}
+#: The registry: the one list of rule-set names (the settings and the setup screen ask it).
+RULE_SETS: dict[RuleSet, type[IcfRules]] = {"icf": IcfRules, "club": ClubRules}
+
+
+def rule_set_names() -> tuple[str, ...]:
+    """The names a match record, the settings and the setup screen may use."""
+    return tuple(RULE_SETS)
 
 
 def rules_for(name: str) -> IcfRules:
     """The rule set called `name`; IllegalEvent names the known ones otherwise."""
     try:
-        return RULE_SETS[name]()
+        return RULE_SETS[name]()  # type: ignore[index]  # any text may be asked for
     except KeyError:
         known = ", ".join(RULE_SETS)
         raise IllegalEvent(f"unknown rule set {name!r}; known: {known}") from None

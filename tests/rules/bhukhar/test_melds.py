@@ -120,3 +120,23 @@ def test_rule_13_4_licence_seven_set_alone_is_not_a_licence() -> None:
 def test_rule_13_4_licence_with_two_open_sets_of_a_rank_is_false() -> None:
     with pytest.raises(MeldError, match=r"rule 9"):
         licence_form([meld(cards("AS AH AD AC")), meld(cards("AS AH AD AC")), meld(cards(SEQ7))])
+
+
+def test_rule_13_4_meld_error_carries_its_reason_and_rule() -> None:
+    with pytest.raises(MeldError) as short:
+        meld(cards("9S 10S"))
+    assert (short.value.rule, short.value.reason) == (
+        "13.4",
+        "a meld has at least 3 cards (rule 13.4)",
+    )
+    assert str(short.value) == "9S 10S: a meld has at least 3 cards (rule 13.4)"
+    with pytest.raises(MeldError) as gap:
+        meld(cards("9S 10S QS"))
+    assert gap.value.rule == "13.1" and gap.value.reason.startswith(
+        "a sequence of one suit has a gap"
+    )
+    with pytest.raises(MeldError) as low:
+        licence_form([meld(cards("2S 3S 4S"))])
+    assert low.value.rule == "13.4"
+    assert low.value.reason.endswith("the cards total 15 < 100")
+    assert str(low.value) == f"not a licence (rule 13.4): {low.value.reason}"

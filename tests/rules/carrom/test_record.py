@@ -24,7 +24,7 @@ from kiosk.rules.carrom.events import (
     Waive,
 )
 from kiosk.rules.carrom.record import (
-    RecordError,
+    MatchRecordError,
     parse_numbered,
     parse_record,
     replay,
@@ -87,7 +87,7 @@ def test_record_crlf_and_byte_order_mark_are_read() -> None:
 )
 def test_record_bad_line_is_refused_with_its_number(line: str, reason: str) -> None:
     text = "# header\n" + MATCH + '\n{"event": "pass"}\n\n' + line + "\n"
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         parse_record(text)
     assert exc.value.line == 5
     assert reason in exc.value.reason
@@ -95,20 +95,20 @@ def test_record_bad_line_is_refused_with_its_number(line: str, reason: str) -> N
 
 
 def test_record_first_event_must_be_the_match() -> None:
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         parse_record('\n# nothing yet\n{"event": "pass"}\n' + MATCH)
     assert exc.value.line == 3
     assert '"match"' in exc.value.reason
 
 
 def test_record_empty_is_refused() -> None:
-    with pytest.raises(RecordError, match="empty"):
+    with pytest.raises(MatchRecordError, match="empty"):
         parse_record("# only a comment\n\n")
 
 
 def test_record_match_line_is_checked() -> None:
     bad = '{"event": "match", "rules": "icf", "players": ["A", "B"], "first_break": "C"}'
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         parse_record(bad)
     assert exc.value.line == 1
     assert "first_break" in exc.value.reason
@@ -161,7 +161,7 @@ def test_record_names_are_written_as_utf8_text() -> None:
 
 def test_record_replay_refuses_a_name_not_in_the_match() -> None:
     text = MATCH + '\n{"event": "stroke"}\n# a comment\n{"event": "waive", "by": "Chitra"}\n'
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         replay_text(text)
     assert exc.value.line == 4
     assert "'Chitra' is not a player of this match" in exc.value.reason
@@ -169,22 +169,22 @@ def test_record_replay_refuses_a_name_not_in_the_match() -> None:
 
 def test_record_replay_refuses_events_after_the_match_ended() -> None:
     events: list[AnyEvent] = [START, Concede(by="Bina"), Pass()]
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         replay(events, lines=[1, 5, 9])
     assert exc.value.line == 9
     assert "over" in exc.value.reason
 
 
 def test_record_replay_numbers_events_from_one_without_line_numbers() -> None:
-    with pytest.raises(RecordError) as exc:
+    with pytest.raises(MatchRecordError) as exc:
         replay([START, Stroke(), Toss(winner="Chitra")])
     assert exc.value.line == 3
 
 
 def test_record_replay_needs_the_match_first() -> None:
-    with pytest.raises(RecordError, match="first event"):
+    with pytest.raises(MatchRecordError, match="first event"):
         replay([Pass()])
-    with pytest.raises(RecordError, match="empty"):
+    with pytest.raises(MatchRecordError, match="empty"):
         replay([])
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.rules.carrom.record import RecordError, match_to_json, replay_text
+from kiosk.rules.carrom.record import MatchRecordError, match_to_json, replay_text
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "carrom"
 SCENARIOS = sorted(DATA.glob("*.jsonl"))
@@ -45,7 +45,7 @@ def test_scenario(record: Path) -> None:
     expected = _expected(record)
     text = record.read_text("utf-8")
     if "error" in expected:
-        with pytest.raises(RecordError) as exc:
+        with pytest.raises(MatchRecordError) as exc:
             replay_text(text)
         assert exc.value.line == expected["error"]["line"], exc.value
         assert expected["error"]["reason"] in exc.value.reason

@@ -27,9 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
+from drivers.hits import POCKETS
 from kiosk.rules.carrom.events import COINS, OFF_BOARD, Coin, OffBoard, Stroke
-
-POCKETS = (1, 2, 3, 4)
 
 
 class HitLike(Protocol):
@@ -143,7 +142,7 @@ def _colours(values: Iterable[str], allowed: tuple[str, ...], what: str) -> tupl
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the guesses from beams alone may use: the striking side's colour and the coins
-    on the board (the rules core's `Now.colours[turn_side]` and `Now.on_board`)."""
+    on the board (the rules core's `Now.turn_colour` and `Now.on_board`)."""
 
     colour: str = "white"
     on_board: Mapping[str, int | bool] = field(default_factory=dict)

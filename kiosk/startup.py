@@ -3,8 +3,9 @@ the window, and nothing of Kivy.
 
 `start_kiosk(config, data, simulate=)`:
 1. finds the settings: `config` when given, else `<data>/settings.toml` when the settings
-   screen has saved one there, else config/default.toml; a bad file stops the start
-   (`StartRefused`) with every problem named (file, line, key), before anything is opened;
+   screen has saved one there, else the shipped defaults (kiosk/defaults/default.toml); a bad
+   file stops the start (`StartRefused`) with every problem named (file, line, key), before
+   anything is opened;
 2. the data folder: `data`, else a temporary one when simulating, else `[journal] dir`;
 3. the parts from the settings (kiosk/engine/hardware.py: beams, buzzer, player display,
    camera; simulated ones with `simulate`), each optional: a part that did not start is a
@@ -27,19 +28,20 @@ from typing import Any
 
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
-from kiosk.engine.clock_table import ClockView
 from kiosk.engine.display_frames import carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
-from kiosk.engine.session import CarromView
+from kiosk.errors import TablesideError
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.carrom_view import CarromView
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
 
 
-class StartRefused(Exception):
+class StartRefused(TablesideError, RuntimeError):
     """The kiosk cannot start; the message says why (every problem of a bad settings file
     with its file, line and key, or the data folder that cannot be made)."""
 
@@ -114,32 +116,44 @@ def start_kiosk(
     except OSError as exc:
         raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
 
-    services = Services(
-        data_dir=data_dir,
-        check_pin=lambda pin: check_pin(pin, services.settings.umpire.pin_hash),
-        clock=clock,
-        settings=settings,
-        save_settings=lambda s: write_settings(s, settings_path),
-    )
-    parts = build_parts(settings, services.post, simulate=simulate, clock=clock)
-    services.beams = parts.pockets
-    services.camera = parts.camera is not None
-    services.outputs = list(parts.outputs(_frame_of))
+    # The parts post to the services' tables, and the services hold the parts' outputs: the
+    # sink reaches the services through this box, so the services are built once, complete.
+    box: list[Services] = []
+
+    def sink(item: object) -> None:
+        if box:  # before the services exist no table is open: nothing to tell
+            box[0].post(item)
+
+    parts = build_parts(settings, sink, simulate=simulate, clock=clock)
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 
     hall = start_hall(settings, data_dir)  # hall
-    services.outputs += [hall] if hall is not None else []  # hall
-    services.startup_faults = list(parts.problems)
-    services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
+    press = None
     if parts.simulated is not None:
         # Simulation: a coin of the striker's colour through the pocket, seen by the beam
         # and, when the synthetic camera runs, gone from its board too.
-        services.press_pocket = lambda pocket: parts.press(pocket, services.turn_colour())
+        def press(pocket: int) -> None:
+            parts.press(pocket, box[0].turn_colour())
+
+    services = Services(
+        data_dir=data_dir,
+        check_pin=lambda pin: check_pin(pin, box[0].settings.umpire.pin_hash),
+        clock=clock,
+        settings=settings,
+        save_settings=lambda s: write_settings(s, settings_path),
+        grab_frame=lambda: _rgb(getattr(parts.camera, "latest", None)),
+        outputs=list(parts.outputs(_frame_of)) + ([hall] if hall is not None else []),  # hall
+        press_pocket=press,
+        beams=parts.pockets,
+        camera=parts.camera is not None,
+        startup_faults=list(parts.problems),
+    )
+    box.append(services)
     runner = Runner(
         clock=clock,
         notifier=notifier or Notifier(),
-        pollers=parts.pollers(services.post),
+        pollers=parts.pollers(sink),
         deadlines=parts.deadlines(),
     )
     return Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall

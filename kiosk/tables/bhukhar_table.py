@@ -18,12 +18,15 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
+from kiosk.engine.outputs import Output, Outputs
+from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.record import (
     Cancel,
     Event,
@@ -43,8 +46,22 @@ from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
 
 
-class TableFileError(ValueError):
+class TableFileError(TablesideError, ValueError):
     """The session file cannot be used: `FILE:LINE: reason`, or why it cannot be created."""
+
+
+@dataclass(frozen=True, slots=True)
+class BhukharView:
+    """What a Bhukhar screen (and every output) shows of the round: the clock's face, the
+    round, whether it runs or is paused, whether time is called (rule 16.3), and how many
+    entries the session holds (a new game changes the standings)."""
+
+    face: str
+    round: int
+    running: bool
+    paused: bool
+    time_called: bool
+    entries: int
 
 
 class BhukharTable:
@@ -61,11 +78,14 @@ class BhukharTable:
         *,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        outputs: Iterable[Output] = (),
     ) -> None:
         self.path = path
         self.session = session
         self.clock = clock
         self.wall = wall
+        self.outputs = Outputs(outputs)
+        self._last_view: BhukharView | None = None
         self.timer = RoundTimer(session.start.round_minutes, session.start.warn_minutes)
         state = session.timer
         rounds = [e.round for e in session.events if isinstance(e, GameEntry | TimerEntry)]
@@ -87,6 +107,7 @@ class BhukharTable:
         *,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        outputs: Iterable[Output] = (),
     ) -> BhukharTable:
         """A new session file holding the first line; refused if the file has content."""
         p = Path(path)
@@ -101,7 +122,7 @@ class BhukharTable:
             raise TableFileError(f"{p}: already exists; open it to resume the session") from None
         except OSError as exc:
             raise TableFileError(f"{p}: cannot create: {exc}") from None
-        return cls(p, session, clock=clock, wall=wall)
+        return cls(p, session, clock=clock, wall=wall, outputs=outputs)
 
     @classmethod
     def open(
@@ -110,6 +131,7 @@ class BhukharTable:
         *,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        outputs: Iterable[Output] = (),
     ) -> BhukharTable:
         """Resume the session in `path`.
 
@@ -127,7 +149,7 @@ class BhukharTable:
             session = parse_session(text)
         except RecordError as exc:
             raise TableFileError(f"{p}:{exc.line}: {exc.reason}") from None
-        return cls(p, session, clock=clock, wall=wall)
+        return cls(p, session, clock=clock, wall=wall, outputs=outputs)
 
     # -- the round timer -------------------------------------------------------------
 
@@ -138,6 +160,7 @@ class BhukharTable:
         self._append(entry)
         self.round = entry.round
         self.timer.start(now)
+        self._emit(now)
         return self.round
 
     def pause(self, now: float | None = None) -> None:
@@ -147,6 +170,7 @@ class BhukharTable:
             raise SessionError("the round's clock is not running")
         self._append(TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall()))
         self.timer.pause(now)
+        self._emit(now)
 
     def resume(self, now: float | None = None) -> None:
         """Go on with the round; SessionError when it is not paused."""
@@ -155,6 +179,7 @@ class BhukharTable:
             raise SessionError("the round's clock is not paused")
         self._append(TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall()))
         self.timer.resume(now)
+        self._emit(now)
 
     def remaining(self, now: float) -> float:
         """Seconds left in the round (the full length before the first round)."""
@@ -174,6 +199,39 @@ class BhukharTable:
     def next_deadline(self) -> float | None:
         """When `due` next has something (for a loop that sleeps until then)."""
         return self.timer.next_deadline()
+
+    # -- the loop's side (kiosk/tables/base.py) ----------------------------------------
+
+    def post(self, item: object) -> None:
+        """A Bhukhar table has no sensors: its inputs are the umpire's entries."""
+        raise TypeError(f"a Bhukhar table takes no sensor input: {item!r}")
+
+    def poll(self, now: float | None = None) -> BhukharView:
+        """The buzzer patterns that fell due by `now` go to the outputs (the buzzer plays
+        them), then the view if it changed."""
+        now = self.clock() if now is None else now
+        for pattern in self.due(now):
+            self.outputs.sound(pattern)
+        return self._emit(now)
+
+    def view(self, now: float | None = None) -> BhukharView:
+        now = self.clock() if now is None else now
+        return BhukharView(
+            self.face(now),
+            self.round,
+            self.timer.running,
+            self.timer.paused,
+            self.time_called(now),
+            len(self.session.events),
+        )
+
+    def _emit(self, now: float) -> BhukharView:
+        """Tell the outputs when the view changed."""
+        view = self.view(now)
+        if view != self._last_view:
+            self._last_view = view
+            self.outputs.state_changed(view)
+        return view
 
     # -- the scoresheet --------------------------------------------------------------
 
@@ -220,6 +278,7 @@ class BhukharTable:
         result = self.session.push(event)
         if isinstance(event, GameEntry):
             self.round = max(self.round, event.round)
+        self._emit(self.clock())
         return result
 
 

@@ -130,7 +130,7 @@ class ClockTable:
         post_crawford: bool = False,
         second_leg: float | None = None,
         best_of_three: bool = False,
-    ) -> ClockView:
+    ) -> None:
         """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first.
         `second_leg` (seconds, 3.5 (v)) defaults to the settings' `second_leg_s` (0: none)."""
         leg = self.settings.second_leg_s if second_leg is None else second_leg
@@ -158,7 +158,7 @@ class ClockTable:
         self.header, self.cm, self.events = header, cm, []
         self._time = MatchTime(now)
         self._flag_seen = None
-        return self._changed(now)
+        self._changed(now)
 
     def resume(self) -> ClockView | None:
         """Resume the unfinished match in the journal; None if there is none."""
@@ -193,54 +193,54 @@ class ClockTable:
 
     # -- the presses -----------------------------------------------------------------
 
-    def start(self, player: str) -> ClockView:
+    def start(self, player: str) -> None:
         """`player`'s side runs: a game begins, or a stopped clock restarts."""
-        return self._press(lambda t: Start(t, player))
+        self._press(lambda t: Start(t, player))
 
-    def press(self, player: str) -> ClockView:
+    def press(self, player: str) -> None:
         """`player` ends the turn (a press by the side not running changes nothing)."""
-        return self._press(lambda t: Press(t, player))
+        self._press(lambda t: Press(t, player))
 
-    def pause(self) -> ClockView:
-        return self._press(Pause)
+    def pause(self) -> None:
+        self._press(Pause)
 
-    def resume_clock(self) -> ClockView:
-        return self._press(Resume)
+    def resume_clock(self) -> None:
+        self._press(Resume)
 
-    def restart_delay(self) -> ClockView:
-        return self._press(RestartDelay)
+    def restart_delay(self) -> None:
+        self._press(RestartDelay)
 
-    def early_pickup(self, player: str) -> ClockView:
-        return self._press(lambda t: EarlyPickup(t, player))
+    def early_pickup(self, player: str) -> None:
+        self._press(lambda t: EarlyPickup(t, player))
 
-    def adjust(self, player: str, bank: float) -> ClockView:
-        return self._press(lambda t: Adjust(t, player, float(bank)))
+    def adjust(self, player: str, bank: float) -> None:
+        self._press(lambda t: Adjust(t, player, float(bank)))
 
-    def game_end(self, winner: str, points: int) -> ClockView:
-        return self._press(lambda t: GameEnd(t, winner, points))
+    def game_end(self, winner: str, points: int) -> None:
+        self._press(lambda t: GameEnd(t, winner, points))
 
-    def overrule(self, player: str) -> ClockView:
+    def overrule(self, player: str) -> None:
         """The director rules the flagged `player` had won: the match winner (4.3 (iii))."""
-        return self._press(lambda t: Overrule(t, player))
+        self._press(lambda t: Overrule(t, player))
 
-    def late(self, player: str, minutes: float) -> ClockView:
+    def late(self, player: str, minutes: float) -> None:
         """`player` arrived `minutes` late: penalty points to the opponent (2.2 (iv))."""
-        return self._press(lambda t: Late(t, player, float(minutes)))
+        self._press(lambda t: Late(t, player, float(minutes)))
 
-    def penalty(self, player: str, points: int) -> ClockView:
+    def penalty(self, player: str, points: int) -> None:
         """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
-        return self._press(lambda t: Penalty(t, player, int(points)))
+        self._press(lambda t: Penalty(t, player, int(points)))
 
-    def take_break(self, player: str, emergency: bool = False) -> ClockView:
+    def take_break(self, player: str, emergency: bool = False) -> None:
         """`player` takes a break (2.2 (ii)), or an emergency break (2.2 (v))."""
-        return self._press(lambda t: Break(t, player, emergency))
+        self._press(lambda t: Break(t, player, emergency))
 
-    def _press(self, make: Callable[[float], ClockEvent]) -> ClockView:
+    def _press(self, make: Callable[[float], ClockEvent]) -> None:
         now = self.clock()
         t = self._time.t(now)
         self._note_flag(t)  # a flag that fell before this press is recorded first
         self._apply(make(t), source="umpire")
-        return self._changed(now)
+        self._changed(now)
 
     def _note_flag(self, t: float) -> None:
         """Let a flag that fell by `t` fall: journal its moment as a `query`, buzz once."""
@@ -266,6 +266,10 @@ class ClockTable:
         self.events.append(event)
 
     # -- the loop's side -------------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """A backgammon clock has no sensors: its inputs are the umpire's presses."""
+        raise TypeError(f"a backgammon clock takes no sensor input: {item!r}")
 
     def next_deadline(self) -> float | None:
         """Monotonic time of the next flag fall, or None."""

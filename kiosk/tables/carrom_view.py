@@ -1,0 +1,69 @@
+"""What a carrom table shows: the view every output gets (the screen, the player display,
+the buzzer, the hall's publisher), made fresh by the table at each change."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kiosk.clocks.turn import TurnTimers
+from kiosk.engine.faults import Fault
+from kiosk.rules.carrom.state import MatchState, Outcome
+from kiosk.tables.fusion import Proposal
+
+
+@dataclass(frozen=True, slots=True)
+class TimerView:
+    """The timer running now: which (kiosk/clocks/turn.py kinds), seconds left (to the tenth,
+    rounded up so a screen never shows less time than there is), its length."""
+
+    kind: str
+    remaining: float
+    length: float
+    held: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CarromView:
+    """All a carrom screen needs at one moment.
+
+    `phase`: "no_match", "aiming" (waiting for a stroke), "moving" (a stroke under way),
+    "at_rest" (the proposal waits for the umpire), "over" (the match has a winner).
+    `awaiting_lift`: the next count starts when the striker is lifted (law 124 b).
+    `expired`: the timer that ran out, for the umpire to rule on (the kiosk never calls a
+    time foul itself), until the next command. `last_error`: why the last command was
+    refused. `auto_confirm_in`: seconds before the proposal confirms itself, or None.
+    """
+
+    match_id: int | None
+    state: MatchState | None
+    outcome: Outcome | None
+    proposal: Proposal
+    phase: str
+    timer: TimerView | None
+    awaiting_lift: bool
+    expired: str | None
+    faults: tuple[Fault, ...]
+    last_error: str | None
+    events: int
+    can_undo: bool
+    auto_confirm_in: float | None
+    beams: tuple[int, ...]
+    camera: bool
+    t: float
+
+
+def timer_view(timers: TurnTimers, now: float) -> TimerView | None:
+    """The timer running (or held) now, or None."""
+    kind = timers.active
+    remaining = timers.remaining(now)
+    if kind is None or remaining is None:
+        return None
+    return TimerView(
+        kind, math.ceil(remaining * 10 - 1e-9) / 10, timers.settings.length(kind), timers.held
+    )
+
+
+def tenths_left(at: float | None, now: float) -> float | None:
+    """Seconds from `now` to `at` in tenths, rounded up (None: nothing is due)."""
+    return None if at is None else math.ceil(max(0.0, at - now) * 10) / 10

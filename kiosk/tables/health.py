@@ -1,0 +1,78 @@
+"""The parts beside a carrom table and whether they work: the one place that holds it.
+
+`PartsHealth` knows which beams and whether a camera are fitted, the faults active now
+(kiosk/engine/faults.py), and when the camera last sent a frame. A beam works while it is
+fitted and has no fault; the camera works while it is fitted and has no fault: those are
+read from the faults, never kept beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from drivers.hits import BeamFault
+from kiosk.engine.faults import Fault, FaultBoard
+
+#: A camera that sends no frame for this long is a fault (the table goes on with beams).
+CAMERA_TIMEOUT_S = 3.0
+
+
+def beam_part(pocket: int) -> str:
+    """The part name of `pocket`'s beam in the faults ("beam 3")."""
+    return f"beam {pocket}"
+
+
+def beam_fault_message(fault: BeamFault) -> str:
+    """What a beam's fault says on the umpire's screen."""
+    what = {
+        "stuck": "stuck",
+        "flapping": "flapping: its hits are held for the umpire, not counted",
+    }.get(fault.kind, "blocked at start-up")
+    return f"pocket {fault.pocket}'s beam is {what}"
+
+
+class PartsHealth:
+    """Fitted parts, their faults and the camera's last frame (times on the monotonic clock)."""
+
+    def __init__(self, beams: Iterable[int], camera: bool, started: float) -> None:
+        self.faults = FaultBoard()
+        self.fit(beams, camera, started)
+
+    def fit(self, beams: Iterable[int], camera: bool, started: float) -> None:
+        """Say which parts started; the camera's silence is counted from `started`."""
+        self.fitted_beams = frozenset(beams)
+        self.camera_fitted = camera
+        self.camera_seen: float | None = None
+        self.started = started
+
+    @property
+    def working_beams(self) -> tuple[int, ...]:
+        """The fitted pockets whose beam has no fault, in order."""
+        return tuple(p for p in sorted(self.fitted_beams) if not self.faults.active(beam_part(p)))
+
+    @property
+    def camera_ok(self) -> bool:
+        return self.camera_fitted and not self.faults.active("camera")
+
+    def camera_alive(self, t: float) -> None:
+        self.camera_seen = max(t, self.camera_seen or t)
+
+    def camera_deadline(self) -> float | None:
+        """When a fitted camera that works becomes silent for too long, or None."""
+        if not self.camera_ok:
+            return None
+        seen = self.camera_seen if self.camera_seen is not None else self.started
+        return seen + CAMERA_TIMEOUT_S
+
+    def camera_silent(self, now: float) -> float | None:
+        """Seconds without a frame when that is a new fault by `now`, else None."""
+        if not self.camera_ok:
+            return None
+        seen = self.camera_seen if self.camera_seen is not None else self.started
+        return now - seen if now - seen >= CAMERA_TIMEOUT_S else None
+
+    def raise_(self, part: str, message: str, now: float) -> Fault | None:
+        return self.faults.raise_(part, message, now)
+
+    def clear(self, part: str) -> Fault | None:
+        return self.faults.clear(part)
