@@ -15,6 +15,9 @@ def configure_kivy(*, fullscreen: bool) -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_CLOCK", "interrupt")
+    from kiosk.ui import text
+
+    text.before_kivy()  # Kivy's PIL text provider: Pillow's raqm shapes Devanagari, Gujarati
     from kivy.config import Config
 
     Config.set("kivy", "exit_on_escape", "0")
@@ -27,3 +30,4 @@ def configure_kivy(*, fullscreen: bool) -> None:
         Config.set("graphics", "width", "1024")
         Config.set("graphics", "height", "600")
         Config.set("kivy", "keyboard_mode", "system")
+    text.install()  # Noto fonts and the fallback chain on every label
