@@ -23,9 +23,35 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.clock_table import ClockTable, ClockView
 from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import Words
 
 MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
+
+
+def match_words(match: Any, _: Words) -> tuple[str, str]:
+    """The banner (the result, the Crawford game) and the match line, worded from the match's
+    facts as kiosk/rules/backgammon/face.py words them in English."""
+    banner = ""
+    if match.winner is not None:
+        if match.won_by == "time":
+            banner = _("{name} wins the match on time", name=match.winner)
+        elif match.won_by == "penalty":
+            banner = _("{name} wins the match on penalty points", name=match.winner)
+        else:
+            banner = _("{name} wins the match", name=match.winner)
+    elif match.crawford and not match.in_game:
+        banner = _("Next game: the Crawford game, no doubling")
+    elif match.crawford:
+        banner = _("Crawford game: no doubling")
+    if match.crawford:
+        cube = _("cube out of play")
+    elif match.owner is not None:
+        cube = _("cube {value} ({name})", value=match.cube, name=match.owner)
+    else:
+        cube = _("cube {value}", value=match.cube)
+    return banner, _("match to {n} · {cube}", n=match.length, cube=cube)
 
 
 class BackgammonSetupScreen(Screen):
@@ -81,6 +107,7 @@ class BackgammonScreen(Screen):
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
         self._latest: ClockView | None = None
+        tr.on_switch(self._redraw)
 
     # -- following the table ---------------------------------------------------------
     def attach(self, table: ClockTable, view: ClockView) -> None:
@@ -119,6 +146,9 @@ class BackgammonScreen(Screen):
         self.winner = view.winner or ""
         self.banner = face.banner or ""
         self.match_line = face.match_line
+        match = getattr(getattr(self.table, "cm", None), "match", None)
+        if match is not None:
+            self.banner, self.match_line = match_words(match, tr._)
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:

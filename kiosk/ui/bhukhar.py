@@ -50,55 +50,73 @@ from kiosk.ui.bhukhar_cards import (
     CardsEntry,
     card_face,
 )
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.widgets import BigButton
+from kiosk.ui.words import N_, Words, english
 
 ENDS = (End.OUT, End.STOCK, End.TIME)
-END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
+END_WORDS = {
+    End.OUT: N_("went out (16.1)"),
+    End.STOCK: N_("stock ran out (16.2)"),
+    End.TIME: N_("time (16.3)"),
+}
 TEAM_IDS = "ABCDEF"
 #: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
 #: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
 PENALTY_WORDS = {
-    PenaltyKind.SIGNAL: "Signalling a partner (8, 17.4)",
-    PenaltyKind.ASK: "Asking a hand size out of turn (15, 17.3)",
-    PenaltyKind.UNFAIR: "Unfair play (17.5)",
-    PenaltyKind.FALSE_LICENCE: "False licence (17.1)",
+    PenaltyKind.SIGNAL: N_("Signalling a partner (8, 17.4)"),
+    PenaltyKind.ASK: N_("Asking a hand size out of turn (15, 17.3)"),
+    PenaltyKind.UNFAIR: N_("Unfair play (17.5)"),
+    PenaltyKind.FALSE_LICENCE: N_("False licence (17.1)"),
 }
 PENALTY_SHORT = {
-    PenaltyKind.SIGNAL: "signal",
-    PenaltyKind.ASK: "ask",
-    PenaltyKind.UNFAIR: "unfair",
-    PenaltyKind.FALSE_LICENCE: "false licence",
+    PenaltyKind.SIGNAL: N_("signal"),
+    PenaltyKind.ASK: N_("ask"),
+    PenaltyKind.UNFAIR: N_("unfair"),
+    PenaltyKind.FALSE_LICENCE: N_("false licence"),
 }
 _T = TypeVar("_T")
 
 
-def penalty_points(kind: PenaltyKind, other: str) -> str:
+def penalty_points(kind: PenaltyKind, other: str, _: Words = english) -> str:
     """What a penalty does to the scores: "-50", or "+100 to B" for a false licence."""
     if kind is PenaltyKind.FALSE_LICENCE:
-        return f"+{FALSE_LICENCE_AWARD} to {other}"
+        return _("+{points} to {team}", points=FALSE_LICENCE_AWARD, team=other)
     return f"-{PENALTY_POINTS[kind]}"
 
 
-def penalty_line(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+def penalty_line(
+    team: str, other: str, kind: PenaltyKind, player: str | None, _: Words = english
+) -> str:
     """One penalty in words, for the panel's list: "B: Asking ... (15, 17.3), B2: -50"."""
     who = f", {player}" if player else ""
-    return f"{team}: {PENALTY_WORDS[kind]}{who}: {penalty_points(kind, other)}"
+    return f"{team}: {_(PENALTY_WORDS[kind])}{who}: {penalty_points(kind, other, _)}"
 
 
-def penalty_short(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+def penalty_short(
+    team: str, other: str, kind: PenaltyKind, player: str | None, _: Words = english
+) -> str:
     """One penalty in a few words, for the game's line: "B ask (B2) -50"."""
     who = f" ({player})" if player else ""
-    return f"{team} {PENALTY_SHORT[kind]}{who} {penalty_points(kind, other)}"
+    return f"{team} {_(PENALTY_SHORT[kind])}{who} {penalty_points(kind, other, _)}"
 
 
-def result_words(table_no: int, result: GameResult) -> str:
+def result_words(table_no: int, result: GameResult, _: Words = english) -> str:
     """The entered game's line: each team's total, its penalties when any, master points."""
     parts = []
     for s in result.scores:
-        pen = f" (penalties {s.penalties:+d})" if s.penalties else ""
-        parts.append(f"{s.team}: {s.total} pts{pen}, {s.master} master")
-    return f"Table {table_no} entered. " + "; ".join(parts)
+        pen = _(" (penalties {n})", n=f"{s.penalties:+d}") if s.penalties else ""
+        parts.append(
+            _(
+                "{team}: {total} pts{penalties}, {master} master",
+                team=s.team,
+                total=s.total,
+                penalties=pen,
+                master=s.master,
+            )
+        )
+    return _("Table {n} entered. ", n=table_no) + "; ".join(parts)
 
 
 class BhukharSetupScreen(Screen):
@@ -195,6 +213,13 @@ class BhukharScreen(Screen):
         #: Earlier states of each side's cards, for "Take back" (newest last).
         self._history: list[list[CardsEntry]] = [[], []]
         self._rosters: dict[str, list[str]] = {}
+        tr.on_switch(self.reword)
+
+    def reword(self) -> None:
+        """The language changed: word the cards, the penalties and the standings again."""
+        self._show_cards()
+        self._show_penalties()
+        self._show_standings()
 
     def attach(self, table: BhukharTable) -> None:
         if table is not self.table:  # another session: nothing of the last one's game
@@ -236,7 +261,7 @@ class BhukharScreen(Screen):
 
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
-            self.message = f"Round {self.table.round} started"
+            self.message = tr._("Round {n} started", n=self.table.round)
             self.follow(self.table.clock())
 
     def pause_or_resume(self) -> None:
@@ -322,7 +347,7 @@ class BhukharScreen(Screen):
         """The chosen penalty onto the game's list. Nothing is added until a penalty is
         chosen, and the choice is cleared after each, so a second tap adds nothing."""
         if not self.pen_kind:
-            self.pen_message = "Choose the penalty first (rule 17): nothing added"
+            self.pen_message = tr._("Choose the penalty first (rule 17): nothing added")
             return
         self.penalties = [
             *self.penalties,
@@ -349,14 +374,13 @@ class BhukharScreen(Screen):
 
     def _show_penalties(self) -> None:
         parts = self._penalty_parts()
-        self.pen_lines = (
-            "\n".join(f"{n}. {penalty_line(*p)}" for n, p in enumerate(parts, 1))
-            or "No penalties in this game"
-        )
+        self.pen_lines = "\n".join(
+            f"{n}. {penalty_line(*p, tr._)}" for n, p in enumerate(parts, 1)
+        ) or tr._("No penalties in this game")
         self.penalty_summary = (
-            "Penalties: " + " · ".join(penalty_short(*p) for p in parts)
+            tr._("Penalties: {list}", list=" · ".join(penalty_short(*p, tr._) for p in parts))
             if parts
-            else "No penalties (rule 17)"
+            else tr._("No penalties (rule 17)")
         )
 
     # -- the full entry -----------------------------------------------------------------
@@ -415,8 +439,8 @@ class BhukharScreen(Screen):
 
     def _show_cards(self) -> None:
         side = int(self.cards_side)
-        self.cards_lines = "\n".join(self.cards[side].lines())
-        self.summaries = [entry.summary() for entry in self.cards]
+        self.cards_lines = "\n".join(self.cards[side].lines(tr._))
+        self.summaries = [entry.summary(tr._) for entry in self.cards]
         self.can_take_back = bool(self._history[side])
 
     def _reset_cards(self) -> None:
@@ -459,9 +483,9 @@ class BhukharScreen(Screen):
         result = self._call(lambda: table.enter_game(int(self.table_no), self.game()))
         if result is None:
             # Nothing was written; what the umpire entered stays on screen to be put right.
-            self.message = f"Not entered: {self.message}"
+            self.message = tr._("Not entered: {reason}", reason=self.message)
             return
-        self.message = result_words(int(self.table_no), result)
+        self.message = result_words(int(self.table_no), result, tr._)
         self.points, self.hand = [0, 0], [0, 0]
         self.licence_by = [-1, -1]
         self.penalties = []
@@ -473,11 +497,17 @@ class BhukharScreen(Screen):
         if self.table is None:
             return
         rows = [
-            f"{s.place}{'=' if s.shared else '.'} {s.team}   master {s.master}   bonus {s.bonus}"
-            f"   best {'-' if s.best is None else s.best}   games {s.games}"
+            f"{s.place}{'=' if s.shared else '.'} {s.team}   "
+            + tr._(
+                "master {master}   bonus {bonus}   best {best}   games {games}",
+                master=s.master,
+                bonus=s.bonus,
+                best="-" if s.best is None else s.best,
+                games=s.games,
+            )
             for s in self.table.standings()
         ]
-        self.standings = "\n".join(rows) or "No games yet"
+        self.standings = "\n".join(rows) or tr._("No games yet")
 
 
 load_kv(__file__)

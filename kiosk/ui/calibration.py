@@ -19,9 +19,11 @@ from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import ConfigError, Settings, with_values
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
 
-POCKET_NAMES = ("bottom-left", "top-left", "top-right", "bottom-right")
+POCKET_NAMES = (N_("bottom-left"), N_("top-left"), N_("top-right"), N_("bottom-right"))
 
 
 class LiveImage(Image):
@@ -89,9 +91,9 @@ class CalibrationScreen(Screen):
 
     def prompt(self) -> str:
         if len(self.points) >= 4:
-            return "All four pockets marked: Save, or Clear to start again"
+            return tr._("All four pockets marked: Save, or Clear to start again")
         n = len(self.points)
-        return f"Tap pocket {n + 1} ({POCKET_NAMES[n]}) on the picture"
+        return tr._("Tap pocket {n} ({where}) on the picture", n=n + 1, where=tr._(POCKET_NAMES[n]))
 
     def follow(self, _now: float) -> None:
         """The app's tick: show the newest frame (a camera that gives none leaves the last)."""
@@ -117,7 +119,7 @@ class CalibrationScreen(Screen):
 
     def save(self) -> bool:
         if len(self.points) != 4:
-            self.message = "Mark all four pockets first"
+            self.message = tr._("Mark all four pockets first")
             return False
         try:
             settings = with_values(
@@ -125,12 +127,17 @@ class CalibrationScreen(Screen):
             )
             self._put(settings)
         except ConfigError as exc:
-            self.message = "Not saved: " + "; ".join(f"{p.key} {p.message}" for p in exc.problems)
+            self.message = tr._(
+                "Not saved: {problems}",
+                problems="; ".join(f"{p.key} {p.message}" for p in exc.problems),
+            )
             return False
         except OSError as exc:
-            self.message = f"Not saved: cannot write the settings ({exc.strerror or exc})"
+            self.message = tr._(
+                "Not saved: cannot write the settings ({error})", error=exc.strerror or exc
+            )
             return False
-        self.message = "Calibration saved"
+        self.message = tr._("Calibration saved")
         return True
 
     def _draw_marks(self) -> None:

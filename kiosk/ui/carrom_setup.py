@@ -18,6 +18,7 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 
 DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
@@ -59,9 +60,9 @@ class CarromSetupScreen(Screen):
         players = tuple(self.names[: self.seats()])
         for seat, name in enumerate(players, start=1):
             if not name:
-                raise SetupError(f"player {seat} has no name")
+                raise SetupError(tr._("player {seat} has no name", seat=seat))
         if len(set(players)) != len(players):
-            raise SetupError("two players have the same name")
+            raise SetupError(tr._("two players have the same name"))
         limit = int(self.board_limit) or None if self.rules == "icf" else None
         return MatchStart(
             rules=self.rules,

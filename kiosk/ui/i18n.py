@@ -1,0 +1,132 @@
+"""The interface's words in English, Hindi, Gujarati and Greek (gettext catalogues).
+
+Every string a screen shows goes through a `Translator`: `tr` for the umpire console,
+`ptr` for the player display, which may have its own language. In a .kv rule,
+`text: tr._('Home')` re-evaluates when `tr.language` changes (the translator tells every
+rule bound to `_`), so a switch takes effect at once, without a restart; Python code
+that words a view (a banner built from the core's facts) registers with `on_switch` and
+words it again.
+
+The catalogues are kiosk/locale/<lang>/LC_MESSAGES/kiosk.po, extracted with Babel
+(babel.cfg). The package build compiles them to .mo (setup.py); a checkout that has no
+.mo (an editable install) compiles the .po in memory with Babel when first asked.
+Placeholders are named (`{name}`) so a translation can put them where its grammar wants.
+Digits stay Western (0-9), as on tournament scoresheets.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import logging
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from kivy.event import EventDispatcher
+from kivy.properties import StringProperty
+
+log = logging.getLogger(__name__)
+
+DOMAIN = "kiosk"
+#: Each language in its own script, as the settings screen offers it.
+LANGUAGES = {"en": "English", "hi": "हिन्दी", "gu": "ગુજરાતી", "el": "Ελληνικά"}
+
+
+@cache
+def catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of `language` (English: the messages themselves)."""
+    if language == "en":
+        return gettext.NullTranslations()
+    folder = resources.files("kiosk") / "locale" / language / "LC_MESSAGES"
+    mo = folder / f"{DOMAIN}.mo"
+    if mo.is_file():
+        return gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    po = folder / f"{DOMAIN}.po"
+    if not po.is_file():
+        log.error("no catalogue for language %r (looked for %s): English shown", language, po)
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    compiled = io.BytesIO()
+    with po.open("rb") as source:
+        write_mo(compiled, read_po(source, locale=language))
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+#: The Hindi law text letters its sub-clauses अ, आ, इ, ई: "नियम 56 (आ)" for law 56 b.
+_HINDI_CLAUSES = {"a": "(अ)", "b": "(आ)", "c": "(इ)", "d": "(ई)"}
+
+
+def law_number(law: str, language: str) -> str:
+    """A law number as the language's law text numbers it ("52 a" is "52 (अ)" in Hindi)."""
+    number, _, clause = law.partition(" ")
+    if language == "hi" and clause in _HINDI_CLAUSES:
+        return f"{number} {_HINDI_CLAUSES[clause]}"
+    return law
+
+
+class Translator(EventDispatcher):
+    """`_(message, **values)`: the message in `language`, its `{placeholders}` filled."""
+
+    language = StringProperty("en")
+
+    def __init__(self, language: str = "en") -> None:
+        super().__init__()
+        self._observers: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+        self._switched: list[Callable[[], None]] = []
+        self._words = catalogue("en")
+        self.language = language
+
+    def _(self, message: str, /, **values: Any) -> str:
+        text = self._words.gettext(message) if message else ""
+        if "law" in values:
+            values["law"] = law_number(str(values["law"]), self.language)
+        return text.format(**values) if values else text
+
+    # .kv rules bind to `_`: they are run again when the language changes.
+    def fbind(self, name: str, func: Callable[..., Any], *largs: Any, **kwargs: Any) -> Any:
+        if name == "_":
+            self._observers.append((func, largs, kwargs))
+            return 0
+        return super().fbind(name, func, *largs, **kwargs)
+
+    def funbind(self, name: str, func: Callable[..., Any], *largs: Any, **kwargs: Any) -> None:
+        if name == "_":
+            entry = (func, largs, kwargs)
+            if entry in self._observers:
+                self._observers.remove(entry)
+            return
+        super().funbind(name, func, *largs, **kwargs)
+
+    def on_switch(self, callback: Callable[[], None]) -> None:
+        """`callback()` after each change of language (Python code that words views)."""
+        self._switched.append(callback)
+
+    def on_language(self, _instance: object, language: str) -> None:
+        if language not in LANGUAGES:
+            log.error("unknown language %r: English shown", language)
+        self._words = catalogue(language) if language in LANGUAGES else catalogue("en")
+        for entry in list(self._observers):
+            func, largs, _kwargs = entry
+            try:
+                func(*largs, None, None)
+            except ReferenceError:  # the rule's widget is gone
+                self._observers.remove(entry)
+        for callback in list(self._switched):
+            callback()
+
+
+#: The umpire console's words.
+tr = Translator()
+#: The player display's words (its own language, or the console's).
+ptr = Translator()
+
+
+def apply_languages(console: str, display: str = "") -> None:
+    """The console's language, and the player display's ("": the console's), at once."""
+    tr.language = console
+    ptr.language = display or console
