@@ -42,6 +42,8 @@ FAMILIES = {
 _NOT_A_CHAR = "\U0010fffd"
 #: Characters that belong to the run before them (marks, virama, ZWJ, ZWNJ).
 _JOINING = frozenset({"Mn", "Mc", "Me", "Cf"})
+#: Entries kept of measured runs before the cache starts again.
+_CACHE_SIZE = 20000
 
 
 class FontsMissing(RuntimeError):
@@ -116,6 +118,10 @@ class Fonts:
         self.chain = chain
         self._fonts: dict[tuple[str, int], Any] = {}
         self._has: dict[tuple[str, str], bool] = {}
+        self._boxes: dict[str, tuple[tuple[int, int], bytes]] = {}
+        # Kivy measures every word and line again at each layout: keep recent answers.
+        self._runs: dict[tuple[str, str, bool], list[tuple[str, str]]] = {}
+        self._lengths: dict[tuple[str, str, int], float] = {}
 
     def font(self, path: str, size: int) -> Any:
         key = (path, size)
@@ -132,13 +138,35 @@ class Fonts:
         known = self._has.get(key)
         if known is None:
             font = self.font(path, 24)
-            box = font.getmask(_NOT_A_CHAR, mode="L")
+            box = self._boxes.get(path)
+            if box is None:
+                mask = font.getmask(_NOT_A_CHAR, mode="L")
+                box = self._boxes[path] = (mask.size, bytes(mask))
             drawn = font.getmask(char, mode="L")
-            known = self._has[key] = drawn.size != box.size or bytes(drawn) != bytes(box)
+            known = self._has[key] = (drawn.size, bytes(drawn)) != box
         return known
+
+    def length(self, run: str, path: str, size: int) -> float:
+        """The run's advance in pixels (shaped)."""
+        key = (run, path, size)
+        found = self._lengths.get(key)
+        if found is None:
+            if len(self._lengths) > _CACHE_SIZE:
+                self._lengths.clear()
+            found = self._lengths[key] = float(self.font(path, size).getlength(run))
+        return found
 
     def runs(self, text: str, primary: str, bold: bool) -> list[tuple[str, str]]:
         """`text` cut into (run, font file) pairs; the label's own font first."""
+        key = (text, primary, bold)
+        found = self._runs.get(key)
+        if found is None:
+            if len(self._runs) > _CACHE_SIZE:
+                self._runs.clear()
+            found = self._runs[key] = self._cut(text, primary, bold)
+        return found
+
+    def _cut(self, text: str, primary: str, bold: bool) -> list[tuple[str, str]]:
         paths = [primary] + [f.path(bold) for f in self.chain if f.path(bold) != primary]
         out: list[tuple[str, str]] = []
         run, path = "", ""
@@ -237,7 +265,7 @@ def _patch_pil_label(fonts: Fonts) -> None:
         primary = self.options["font_name_r"]
         runs = fonts.runs(text, primary, bool(self.options["bold"]))
         ascent, descent = fonts.metrics(runs, primary, size)
-        width = sum(fonts.font(path, size).getlength(run) for run, path in runs)
+        width = sum(fonts.length(run, path, size) for run, path in runs)
         return math.ceil(width), ascent + descent
 
     def _render_text(self: Any, text: str, x: float, y: float) -> None:
@@ -253,7 +281,7 @@ def _patch_pil_label(fonts: Fonts) -> None:
             # Each run's baseline on the line's: fonts differ in ascent.
             top = y + ascent - font.getmetrics()[0]
             self._pil_draw.text((x, top), run, font=font, fill=colour)
-            x += font.getlength(run)
+            x += fonts.length(run, path, size)
 
     provider.get_extents = get_extents
     provider._render_text = _render_text

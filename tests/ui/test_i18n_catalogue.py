@@ -9,10 +9,12 @@ visible text left outside `tr._()`.
 
 from __future__ import annotations
 
+import gettext
 import re
 import string
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -147,7 +149,20 @@ def test_no_visible_text_is_left_outside_the_catalogue() -> None:
 
 
 def test_the_catalogue_loads_from_the_po_without_a_compiled_mo() -> None:
-    from kiosk.ui.i18n import catalogue
+    """An editable checkout has no .mo: the kiosk reads the .po as Babel's .mo would hold it."""
+    from babel.messages.mofile import write_mo
+
+    from kiosk.ui.i18n import catalogue, read_po
+
+    for language in LANGUAGES:
+        path = LOCALE / language / "LC_MESSAGES" / "kiosk.po"
+        mine = read_po(path.read_text(encoding="utf-8"))
+        compiled = Path(tempfile.mkdtemp()) / "kiosk.mo"
+        with compiled.open("wb") as target:
+            write_mo(target, _read(path))
+        with compiled.open("rb") as source:
+            babel = gettext.GNUTranslations(source)
+        assert mine == {k: v for k, v in babel._catalog.items() if k}  # type: ignore[attr-defined]
 
     catalogue.cache_clear()
     assert catalogue("hi").gettext("Home") == "होम"
