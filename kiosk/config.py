@@ -16,6 +16,7 @@ import hmac
 import os
 import re
 import secrets
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -535,7 +536,15 @@ def save_settings(settings: Settings, path: str | Path) -> None:
     if problems:
         raise ConfigError(problems)
     temporary = target.with_name(f".{target.name}.new")
-    with open(temporary, "w", encoding="utf-8") as handle:
+    # The file holds the PIN hashes: it keeps the mode the installer gave it (0640 with the
+    # service's group), and a new one is the kiosk's alone, whatever the umask.
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o600
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), mode)
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -187,6 +189,24 @@ def test_config_save_settings_writes_a_file_that_loads_back(tmp_path: Path) -> N
     save_settings(settings, target)
     assert load_settings(target) == settings
     assert [p.name for p in tmp_path.iterdir()] == ["tableside.toml"]
+
+
+def test_config_save_settings_keeps_the_installers_mode(tmp_path: Path) -> None:
+    # Issue 15: saving rewrote the installer's 0640 file as 0644, readable by anyone.
+    from kiosk.config import save_settings
+
+    target = tmp_path / "settings.toml"
+    target.write_text("[table]\ngame = 'carrom'\n")
+    target.chmod(0o640)
+    old_umask = os.umask(0o022)
+    try:
+        save_settings(Settings(), target)
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+        fresh = tmp_path / "fresh.toml"
+        save_settings(Settings(), fresh)
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)
 
 
 def test_config_beep_from_is_whole_seconds(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ layout reads well on an 800x480 and a 1024x600 touchscreen.
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.properties import BooleanProperty, ColorProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -37,15 +39,32 @@ class Banner(Label):
 
 
 class Overlay(BoxLayout):
-    """A panel over a screen: `shown` brings it in; while in, it takes every touch that lands
-    on it, so nothing underneath is pressed by mistake."""
+    """A dialog or panel over a screen: it is open while it stands inside the window (closed
+    ones are parked outside it by their `pos_hint`); `shown` brings some of them in.
+
+    An open overlay is modal: it takes every touch, on it or beside it, so that a stray tap
+    never acts on the screen behind it (a tap on Void board behind "Who concedes the
+    match?" once voided the board)."""
 
     shown = BooleanProperty(False)
 
-    def on_touch_down(self, touch: object) -> bool:
+    def is_open(self) -> bool:
+        window = self.get_root_window()
+        if window is None:
+            return False
+        x, y = self.to_window(*self.center)
+        return bool(0 <= x <= window.width and 0 <= y <= window.height)
+
+    def on_touch_down(self, touch: Any) -> bool:
         if super().on_touch_down(touch):
             return True
-        return bool(self.collide_point(*touch.pos))  # type: ignore[attr-defined]
+        return bool(self.collide_point(*touch.pos)) or self.is_open()
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(super().on_touch_move(touch)) or self.is_open()
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(super().on_touch_up(touch)) or self.is_open()
 
 
 load_kv(__file__)
