@@ -64,6 +64,22 @@ def clipped(label: Label) -> bool:
     return bool(tw > label.width + 2 or th > label.height + 0.35 * label.font_size)
 
 
+def broken(label: Label) -> list[str]:
+    """Words a wrapping label must break (wider than its box), and a line that wraps in a box
+    with room for one line only (the second line is cut off)."""
+    box_w, box_h = label.text_size
+    if box_w is None or label.markup:
+        return []
+    core = label._label
+    found = [word for word in label.text.split() if core.get_extents(word)[0] > box_w + 1]
+    if "\n" in label.text or box_h is None:
+        return found
+    whole_w, line_h = core.get_extents(label.text)
+    if whole_w > box_w + 1 and 2 * line_h > box_h + 0.35 * label.font_size:
+        found.append(f"{label.text!r} wraps in a box {round(box_h)} px high")
+    return found
+
+
 def on_glass(label: Label) -> bool:
     """Within the window: a panel parked off-screen (an overlay not shown) is not seen."""
     x, y = label.to_window(label.x, label.y)
@@ -81,6 +97,8 @@ def _check_screen(kiosk: Kiosk, where: str) -> None:
             continue  # shortened by design (a long name on the scoreboard): ends in "..."
         if tofu(label):
             problems.append(f"{where}: boxes for {tofu(label)} in {label.text!r}")
+        if broken(label):
+            problems.append(f"{where}: broken {broken(label)}")
         if clipped(label):
             size = (round(label.width), round(label.height))
             problems.append(f"{where}: {label.text!r} {label.texture_size} in {size}")
