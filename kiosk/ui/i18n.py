@@ -20,8 +20,10 @@ import ast
 import contextlib
 import ctypes
 import gettext
+import inspect
 import io
 import logging
+import weakref
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
@@ -117,7 +119,7 @@ class Translator(EventDispatcher):
     def __init__(self, language: str = "en") -> None:
         super().__init__()
         self._observers: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
-        self._switched: list[Callable[[], None]] = []
+        self._switched: list[Callable[[], Callable[[], None] | None]] = []
         self._words = catalogue("en")
         self.language = language
 
@@ -143,8 +145,12 @@ class Translator(EventDispatcher):
         super().funbind(name, func, *largs, **kwargs)
 
     def on_switch(self, callback: Callable[[], None]) -> None:
-        """`callback()` after each change of language (Python code that words views)."""
-        self._switched.append(callback)
+        """`callback()` after each change of language (Python code that words views). A
+        method is held weakly: a screen that is gone is not kept alive by its language."""
+        if inspect.ismethod(callback):
+            self._switched.append(weakref.WeakMethod(callback))
+        else:
+            self._switched.append(lambda: callback)  # a plain function lives on anyway
 
     def on_language(self, _instance: object, language: str) -> None:
         if language not in LANGUAGES:
@@ -156,8 +162,12 @@ class Translator(EventDispatcher):
                 func(*largs, None, None)
             except ReferenceError:  # the rule's widget is gone
                 self._observers.remove(entry)
-        for callback in list(self._switched):
-            callback()
+        for ref in list(self._switched):
+            callback = ref()
+            if callback is None:
+                self._switched.remove(ref)
+            else:
+                callback()
         _release_later()
 
 
