@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Debian packages the tests need: a virtual screen for the Kivy tests and
 # the GL libraries Kivy's SDL2 window draws with, mtdev for multitouch, xclip for its clipboard.
 DEBS   := xvfb xauth xdotool xclip libmtdev1 libgl1 libegl1 libgl1-mesa-dri
-DEBS += fonts-noto-core  # Noto Sans, Devanagari, Gujarati: names and the interface in four scripts
+DEBS   += fonts-noto-core  # Noto Sans, Devanagari, Gujarati: the four scripts on screen; doctor checks them
 export KIVY_NO_ARGS := 1
 export KIVY_LOG_MODE := PYTHON
 export KIVY_NO_CONSOLELOG := 1

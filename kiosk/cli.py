@@ -24,8 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="start the kiosk")
     p.add_argument("--simulate", action="store_true", help="simulated beams and camera")
-    p.add_argument("--config", metavar="FILE", help="settings file (default: config/default.toml)")
+    p.add_argument("--config", metavar="FILE", help="settings file (default: the shipped defaults)")
     p.add_argument("--data", metavar="DIR", help="journal folder (--simulate: a temporary one)")
+    p.add_argument("--size", metavar="WxH", help="a window of this size (a laptop), not fullscreen")
+    p.add_argument(
+        "--fullscreen", action="store_true", help="fullscreen at the screen's size (--simulate too)"
+    )
     p.set_defaults(**_handler("kiosk.commands.run:main"))
 
     p = sub.add_parser("replay", help="rebuild a carrom match from its record")
@@ -56,14 +60,24 @@ def build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="settings")
     config_sub = config.add_subparsers(dest="config_command", required=True, metavar="COMMAND")
     p = config_sub.add_parser("check", help="report every problem in a settings file")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", nargs="?", help="default: the shipped defaults")
     p.set_defaults(**_handler("kiosk.commands.config_check:main"))
+    p = config_sub.add_parser("init", help="write the default settings, commented, to a file")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.set_defaults(**_handler("kiosk.commands.config_init:main"))
 
     p = sub.add_parser("hw-test", help="check the beams, the buzzer and the display")
-    p.add_argument("--config", metavar="FILE", help="settings file (default: config/default.toml)")
+    p.add_argument("--config", metavar="FILE", help="settings file (default: the shipped defaults)")
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")
     p.add_argument("--seconds", type=float, default=30.0, help="how long to watch the beams")
     p.set_defaults(**_handler("kiosk.commands.hw_test:main"))
+
+    p = sub.add_parser("doctor", help="check the installation: one line per check, OK or FAIL")
+    p.add_argument("--config", metavar="FILE", help="settings file (default: as `run` finds it)")
+    p.add_argument("--data", metavar="DIR", help="journal folder (default: [journal] dir)")
+    p.add_argument("--simulate", action="store_true", help="check with the simulated parts")
+    p.set_defaults(**_handler("kiosk.commands.doctor:main"))
     return parser
 
 

@@ -3,7 +3,8 @@
 `load_settings(path)` returns a `Settings` or raises `ConfigError` listing every problem,
 each with its key (and the line of the file where it can be found); `check_settings(path)`
 returns the same problems as a list, for `tableside config check`. A key left out takes its
-default, so a table's file holds only what differs from config/default.toml. Unknown
+default, so a table's file holds only what differs from the shipped defaults
+(kiosk/defaults/default.toml, read with importlib.resources; `Settings()` equals it). Unknown
 sections and keys are problems too: a misspelt key must not silently fall back to a default.
 
 The umpire's PIN is stored only as a salted hash (`hash_pin`, `check_pin`).
@@ -20,11 +21,20 @@ import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-#: The settings shipped with the kiosk (config/default.toml at the top of the checkout).
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+#: The settings shipped inside the package, commented (what `tableside config init` writes).
+#: A wheel is installed unpacked, so the resource is a file on disk with a path.
+DEFAULT_RESOURCE = resources.files("kiosk.defaults").joinpath("default.toml")
+DEFAULT_PATH = Path(str(DEFAULT_RESOURCE))
+
+
+def default_text() -> str:
+    """The text of the shipped default settings file, comments and all."""
+    return DEFAULT_RESOURCE.read_text(encoding="utf-8")
+
 
 GAMES = ("carrom", "backgammon", "bhukhar")
 RULE_SETS = ("icf", "club")
@@ -481,8 +491,11 @@ def check_settings(path: str | Path) -> list[Problem]:
 
 
 def load_settings(path: str | Path | None = None) -> Settings:
-    """The settings at `path` (default: config/default.toml); raises ConfigError."""
-    settings, problems = _read(DEFAULT_PATH if path is None else path)
+    """The settings at `path` (default: the shipped defaults); raises ConfigError."""
+    if path is None:
+        settings, problems = parse_settings(default_text(), str(DEFAULT_PATH))
+    else:
+        settings, problems = _read(path)
     if problems:
         raise ConfigError(problems)
     return settings

@@ -250,8 +250,9 @@ class CarromScreen(Screen):
             return tr._(EXPIRED.get(view.expired, view.expired)), "expired"
         if view.timer is not None and view.timer.kind == "interval":
             return tr._("Interval before the third game (law 138)"), "interval"
-        if state.change_sides:
-            return tr._("Change sides (law 60)"), "sides"
+        if state.change_sides:  # due until the next board begins (laws 58-60)
+            law = state.change_sides_law or "58"
+            return tr._("Change sides (law {law}): 2 minutes (law 61)", law=law), "sides"
         if state.toss_due:
             return tr._("Tie at the board limit: toss for the extra board (law 56 b)"), "toss"
         ended = view.outcome

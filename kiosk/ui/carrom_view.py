@@ -107,8 +107,8 @@ def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
         on_board = _("On the board: {white} white, {black} black", white=white, black=black)
         if now.is_break:
             status = _("{name} to break", name=now.turn)
-            if now.break_attempts:
-                status += _(" (attempt {n} of 3)", n=now.break_attempts + 1)
+            if now.break_attempts_in_turn:  # three attempts a player (law 45 a)
+                status += _(" (attempt {n} of 3)", n=now.break_attempts_in_turn + 1)
         else:
             status = _("{name} to play", name=now.turn)
     return Scoreboard(title, (panels[0], panels[1]), queen, on_board, status)
@@ -138,6 +138,8 @@ def scoresheet(state: MatchState, _: Words = english) -> list[SheetRow]:
                 note = _("in progress")
             else:
                 note = _("law {law}", law=board.law) if board.law else ""
+            if board.change_sides:  # the players changed sides after this board (58-60)
+                note += _("; change sides (law {law})", law=board.change_sides)
             rows.append(
                 SheetRow(
                     g, b, board.breaker, board.winner or "", board.points, board.queen or "", note

@@ -15,13 +15,6 @@ from kiosk.ui.backgammon import match_words
 from kiosk.ui.carrom import TIMER_NAMES, timer_text
 from kiosk.ui.i18n import ptr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
-
-#: The carrom banners the players see, in the player display's language.
-_CARROM_BANNERS = {
-    "sides": N_("Change sides (law 60)"),
-    "interval": N_("Interval before the third game (law 138)"),
-}
 
 
 class PlayersScreen(Screen):
@@ -80,8 +73,13 @@ class PlayersScreen(Screen):
         self.big = timer_text(timer.remaining) if timer is not None else ""
         self.caption = ptr._(TIMER_NAMES.get(timer.kind, timer.kind)) if timer is not None else ""
         self.urgent = bool(game.timer_low)
-        kind = game.banner_kind
-        self.banner = ptr._(_CARROM_BANNERS[kind]) if kind in _CARROM_BANNERS else ""
+        kind, state = game.banner_kind, view.state
+        self.banner = ""
+        if kind == "sides":  # the console's banner, in the players' language (laws 58-61)
+            law = state.change_sides_law or "58"
+            self.banner = ptr._("Change sides (law {law}): 2 minutes (law 61)", law=law)
+        elif kind == "interval":
+            self.banner = ptr._("Interval before the third game (law 138)")
         if game.banner_kind == "over" and view.state.winner is not None:
             self.banner = ptr._("{name} wins the match", name=view.state.winner)
 

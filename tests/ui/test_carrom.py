@@ -131,12 +131,13 @@ def test_carrom_change_sides_banner_after_the_first_game_law_60(kiosk: Kiosk) ->
         _win_board(kiosk)
         boards += 1
     assert max(screen.games) == 1
-    assert screen.banner_kind == "sides" and screen.banner == "Change sides (law 60)"
+    assert screen.banner_kind == "sides"
+    assert screen.banner == "Change sides (law 58): 2 minutes (law 61)"
     assert screen.points == [0, 0] and screen.title.startswith("Game 2 · Board 1/8")
     assert screen.timer_kind.startswith("Change sides (law 61)")
     kiosk.shot("carrom_change_sides")
     kiosk.tap("players")
-    assert kiosk.screen().banner == "Change sides (law 60)"
+    assert kiosk.screen().banner == "Change sides (law 58): 2 minutes (law 61)"
     kiosk.shot("players_change_sides")
 
 

@@ -1,48 +1,72 @@
 """The Bhukhar session record: JSON Lines, a first line then one event per line.
 
-docs/bhukhar.md is the format's documentation; this module reads and writes
-it. A `Session` holds the first line and the events pushed so far, refusing
-an event that breaks the rules with the state unchanged; `parse_session` reads
-a whole record and names the line of the first bad entry.
+docs/bhukhar.md is the format's documentation. The lines themselves are
+events.py's values; the checks against the rules are session.py's `Session`.
+This module reads a whole record (`parse_session`, naming the line of the
+first bad entry) and writes one (`write_session`, `dump_line`).
 
 Events: "game" (one game's scoresheet at a table in a round), "cancel" (the
 umpire withdraws a game entered by mistake; it may be entered again) and
 "timer" (the round timer started, paused or resumed, with the seconds left
 and the wall-clock time, so a restarted kiosk resumes the round). Standings
 need only the games; the timer lines are checked and kept.
+
+Every name the record module held before it was split is importable from here.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any
 
-from kiosk.rules.bhukhar.cards import CardError, parse_cards
-from kiosk.rules.bhukhar.scoresheet import (
-    End,
-    FullSheet,
-    Game,
-    GameResult,
-    Penalty,
-    PenaltyKind,
-    ScoreError,
-    Sheet,
-    TotalsSheet,
-    score_game,
+from kiosk.rules.bhukhar.events import (
+    FORMAT,
+    PLAYERS_PER_TEAM,
+    ROUND_MINUTES,
+    TIMER_ACTIONS,
+    Cancel,
+    Event,
+    GameEntry,
+    SessionError,
+    SessionStart,
+    Team,
+    TimerEntry,
+    event_from_dict,
+    event_to_dict,
+    sheet_from_dict,
+    sheet_to_dict,
+    start_from_dict,
+    start_to_dict,
 )
-from kiosk.rules.bhukhar.standings import Standing, standings
+from kiosk.rules.bhukhar.session import Session, TimerState
 
-FORMAT = 1
-PLAYERS_PER_TEAM = 3  # rule 2
-ROUND_MINUTES = (30, 35)  # rule 10: the organisers choose within these
-TIMER_ACTIONS = ("start", "pause", "resume")
-
-
-class SessionError(ValueError):
-    """An entry that is malformed or breaks the rules; the state is unchanged."""
+__all__ = [
+    "FORMAT",
+    "PLAYERS_PER_TEAM",
+    "ROUND_MINUTES",
+    "TIMER_ACTIONS",
+    "Cancel",
+    "Event",
+    "GameEntry",
+    "RecordError",
+    "Session",
+    "SessionError",
+    "SessionStart",
+    "Team",
+    "TimerEntry",
+    "TimerState",
+    "dump_line",
+    "event_from_dict",
+    "event_to_dict",
+    "parse_session",
+    "sheet_from_dict",
+    "sheet_to_dict",
+    "start_from_dict",
+    "start_to_dict",
+    "team_names",
+    "write_session",
+]
 
 
 class RecordError(ValueError):
@@ -54,300 +78,6 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class Team:
-    id: str
-    players: tuple[str, ...]
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SessionStart:
-    """The first line: the teams, the tables and the round length (rules 2, 10, 11)."""
-
-    teams: tuple[Team, ...]
-    round_minutes: float = 30
-    warn_minutes: tuple[float, ...] = (5.0, 1.0)
-    tables: tuple[int, ...] | None = None
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameEntry:
-    round: int
-    table: int
-    game: Game
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Cancel:
-    round: int
-    table: int
-    reason: str | None = None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TimerEntry:
-    """The round timer: `left` seconds remained at wall-clock time `at` (epoch seconds)."""
-
-    round: int
-    action: str
-    left: float
-    at: float
-
-
-Event: TypeAlias = GameEntry | Cancel | TimerEntry
-
-
-# -- reading JSON into events -------------------------------------------------------
-
-
-def _int(obj: Mapping[str, Any], key: str, *, minimum: int | None = None, where: str = "") -> int:
-    value = obj.get(key)
-    name = f"{where}.{key}" if where else key
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SessionError(f"{name}: expected a whole number, not {value!r}")
-    if minimum is not None and value < minimum:
-        raise SessionError(f"{name}: must be at least {minimum}, not {value}")
-    return value
-
-
-def _number(value: Any, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SessionError(f"{key}: expected a number, not {value!r}")
-    return float(value)
-
-
-def _opt_str(obj: Mapping[str, Any], key: str) -> str | None:
-    value = obj.get(key)
-    if value is not None and (not isinstance(value, str) or not value):
-        raise SessionError(f"{key}: expected a name, not {value!r}")
-    return value
-
-
-def _list(value: Any, key: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise SessionError(f"{key}: expected a list, not {value!r}")
-    return value
-
-
-def _melds(obj: Mapping[str, Any], key: str, where: str) -> tuple[tuple[Any, ...], ...]:
-    out = []
-    for i, item in enumerate(_list(obj.get(key, []), f"{where}.{key}")):
-        try:
-            out.append(parse_cards(_list(item, f"{where}.{key}[{i + 1}]")))
-        except CardError as exc:
-            raise SessionError(f"{where}.{key}[{i + 1}]: {exc}") from None
-    return tuple(out)
-
-
-def sheet_from_dict(obj: Any, where: str) -> Sheet:
-    """A team's part of a game entry: totals when it has "table", else full."""
-    if not isinstance(obj, dict):
-        raise SessionError(f"{where}: expected an object, not {obj!r}")
-    licence_by = _opt_str(obj, "licence_by")
-    if "table" in obj:
-        licence = obj.get("licence", False)
-        if not isinstance(licence, bool):
-            raise SessionError(f"{where}.licence: totals entry needs true or false")
-        return TotalsSheet(
-            licence,
-            _int(obj, "table", where=where),
-            _int(obj, "hand", where=where),
-            licence_by=licence_by,
-        )
-    licence = obj.get("licence") or []
-    try:
-        hand = parse_cards(_list(obj.get("hand", []), f"{where}.hand"))
-    except CardError as exc:
-        raise SessionError(f"{where}.hand: {exc}") from None
-    sheet = FullSheet(
-        licence=_melds({"licence": licence}, "licence", where),
-        melds=_melds(obj, "melds", where),
-        void=_melds(obj, "void", where),
-        hand=hand,
-        licence_by=licence_by,
-    )
-    for i, cards in enumerate(sheet.void):
-        if not cards:
-            raise SessionError(f"{where}.void[{i + 1}]: a void meld lists its cards")
-    return sheet
-
-
-def event_from_dict(obj: Any) -> Event:
-    """One decoded record line after the first; SessionError names the field."""
-    if not isinstance(obj, dict):
-        raise SessionError(f"expected a JSON object, not {obj!r}")
-    kind = obj.get("event")
-    t = None if obj.get("t") is None else _number(obj.get("t"), "t")
-    if kind == "game":
-        teams = obj.get("teams")
-        if not isinstance(teams, dict) or len(teams) != 2:
-            raise SessionError("teams: expected an object with the two teams of the game")
-        sheets = {str(k): sheet_from_dict(v, f"teams.{k}") for k, v in teams.items()}
-        try:
-            end = End(obj.get("end"))
-        except ValueError:
-            raise SessionError(
-                f"end: {obj.get('end')!r} is not 'out', 'stock' or 'time' (rule 16)"
-            ) from None
-        penalties = []
-        for i, p in enumerate(_list(obj.get("penalties", []), "penalties")):
-            where = f"penalties[{i + 1}]"
-            if not isinstance(p, dict):
-                raise SessionError(f"{where}: expected an object, not {p!r}")
-            try:
-                pkind = PenaltyKind(p.get("kind"))
-            except ValueError:
-                names = ", ".join(repr(k.value) for k in PenaltyKind)
-                bad = p.get("kind")
-                raise SessionError(f"{where}.kind: {bad!r} is not one of {names}") from None
-            team = p.get("team")
-            if not isinstance(team, str):
-                raise SessionError(f"{where}.team: expected a team id, not {team!r}")
-            penalties.append(Penalty(team, pkind, _opt_str(p, "player")))
-        game = Game(
-            sheets,
-            end,
-            bhukhar=_opt_str(obj, "bhukhar"),
-            closed_by=_opt_str(obj, "closed_by"),
-            penalties=tuple(penalties),
-        )
-        return GameEntry(_int(obj, "round", minimum=1), _int(obj, "table", minimum=1), game, t)
-    if kind == "cancel":
-        return Cancel(
-            _int(obj, "round", minimum=1),
-            _int(obj, "table", minimum=1),
-            _opt_str(obj, "reason"),
-            t,
-        )
-    if kind == "timer":
-        action = obj.get("action")
-        if action not in TIMER_ACTIONS:
-            raise SessionError(f"action: {action!r} is not one of {', '.join(TIMER_ACTIONS)}")
-        left = _number(obj.get("left"), "left")
-        if left < 0:
-            raise SessionError(f"left: seconds left cannot be negative ({left})")
-        return TimerEntry(_int(obj, "round", minimum=1), action, left, _number(obj.get("at"), "at"))
-    if kind == "session":
-        raise SessionError("a second 'session' line: the session is the first line only")
-    raise SessionError(f"unknown event {kind!r} (game, cancel, timer)")
-
-
-def start_from_dict(obj: Any) -> SessionStart:
-    """The first line; SessionError names the field."""
-    if not isinstance(obj, dict) or obj.get("event") != "session":
-        raise SessionError('the first line must be {"event": "session", ...}')
-    if obj.get("format", FORMAT) != FORMAT:
-        raise SessionError(f"format: {obj.get('format')!r}: this reader knows format {FORMAT}")
-    teams: list[Team] = []
-    for i, item in enumerate(_list(obj.get("teams"), "teams")):
-        where = f"teams[{i + 1}]"
-        if not isinstance(item, dict):
-            raise SessionError(f"{where}: expected an object, not {item!r}")
-        tid = item.get("id")
-        if not isinstance(tid, str) or not tid:
-            raise SessionError(f"{where}.id: expected a team id, not {tid!r}")
-        players = _list(item.get("players"), f"{where}.players")
-        if len(players) != PLAYERS_PER_TEAM or not all(isinstance(p, str) and p for p in players):
-            raise SessionError(f"{where}.players: a team is three named players (rule 2)")
-        teams.append(Team(tid, tuple(players), _opt_str(item, "name")))
-    if len(teams) < 2:
-        raise SessionError("teams: a session needs at least two teams")
-    ids = [t.id for t in teams]
-    if len(set(ids)) != len(ids):
-        raise SessionError(f"teams: a team id is repeated: {ids}")
-    everyone = [p for t in teams for p in t.players]
-    if len(set(everyone)) != len(everyone):
-        dup = sorted({p for p in everyone if everyone.count(p) > 1})
-        raise SessionError(f"teams: a player is named twice: {', '.join(dup)}")
-    minutes = _number(obj.get("round_minutes", 30), "round_minutes")
-    low, high = ROUND_MINUTES
-    if not low <= minutes <= high:
-        raise SessionError(f"round_minutes: {minutes:g} is outside {low}-{high} (rule 10)")
-    warn = tuple(
-        _number(w, "warn_minutes") for w in _list(obj.get("warn_minutes", [5, 1]), "warn_minutes")
-    )
-    if any(not 0 < w < minutes for w in warn):
-        raise SessionError(f"warn_minutes: each must be between 0 and {minutes:g}")
-    tables = obj.get("tables")
-    if tables is not None:
-        tables = tuple(_int({"tables": t}, "tables", minimum=1) for t in _list(tables, "tables"))
-        if not tables or len(set(tables)) != len(tables):
-            raise SessionError("tables: a list of distinct table numbers")
-    return SessionStart(tuple(teams), minutes, warn, tables, _opt_str(obj, "name"))
-
-
-# -- writing ------------------------------------------------------------------------
-
-
-def _cards(cards: Iterable[Any]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
-    out: dict[str, Any]
-    if isinstance(sheet, TotalsSheet):
-        out = {"licence": sheet.licence, "table": sheet.table, "hand": sheet.hand}
-    else:
-        out = {
-            "licence": [_cards(m) for m in sheet.licence],
-            "melds": [_cards(m) for m in sheet.melds],
-            "void": [_cards(m) for m in sheet.void],
-            "hand": _cards(sheet.hand),
-        }
-    if sheet.licence_by:
-        out["licence_by"] = sheet.licence_by
-    return out
-
-
-def start_to_dict(start: SessionStart) -> dict[str, Any]:
-    out: dict[str, Any] = {"event": "session", "format": FORMAT}
-    if start.name:
-        out["name"] = start.name
-    out["round_minutes"] = start.round_minutes
-    out["warn_minutes"] = list(start.warn_minutes)
-    if start.tables is not None:
-        out["tables"] = list(start.tables)
-    out["teams"] = [
-        {"id": t.id, **({"name": t.name} if t.name else {}), "players": list(t.players)}
-        for t in start.teams
-    ]
-    return out
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    out: dict[str, Any]
-    if isinstance(event, GameEntry):
-        g = event.game
-        out = {"event": "game", "round": event.round, "table": event.table, "end": g.end.value}
-        out["bhukhar"] = g.bhukhar
-        out["closed_by"] = g.closed_by
-        out["teams"] = {team: sheet_to_dict(s) for team, s in g.sheets.items()}
-        if g.penalties:
-            out["penalties"] = [
-                {"team": p.team, "kind": p.kind.value, **({"player": p.player} if p.player else {})}
-                for p in g.penalties
-            ]
-    elif isinstance(event, Cancel):
-        out = {"event": "cancel", "round": event.round, "table": event.table}
-        if event.reason:
-            out["reason"] = event.reason
-    else:
-        return {
-            "event": "timer",
-            "round": event.round,
-            "action": event.action,
-            "left": event.left,
-            "at": event.at,
-        }
-    if event.t is not None:
-        out["t"] = event.t
-    return out
-
-
 def dump_line(obj: Mapping[str, Any]) -> str:
     """One record line, newline included."""
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")) + "\n"
@@ -355,115 +85,6 @@ def dump_line(obj: Mapping[str, Any]) -> str:
 
 def write_session(start: SessionStart, events: Iterable[Event]) -> str:
     return dump_line(start_to_dict(start)) + "".join(dump_line(event_to_dict(e)) for e in events)
-
-
-# -- the session --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TimerState:
-    """The round timer as the record left it: `left` seconds at wall time `at`."""
-
-    round: int
-    running: bool
-    left: float
-    at: float
-
-
-@dataclass
-class Session:
-    """A session's first line and its events; `push` checks each against the rules."""
-
-    start: SessionStart
-    events: list[Event] = field(default_factory=list)
-    _games: dict[tuple[int, int], tuple[GameEntry, GameResult]] = field(default_factory=dict)
-    _timer: TimerState | None = None
-
-    @property
-    def team_ids(self) -> tuple[str, ...]:
-        return tuple(t.id for t in self.start.teams)
-
-    @property
-    def rosters(self) -> dict[str, tuple[str, ...]]:
-        return {t.id: t.players for t in self.start.teams}
-
-    @property
-    def timer(self) -> TimerState | None:
-        return self._timer
-
-    def games(self) -> list[tuple[GameEntry, GameResult]]:
-        """The games standing (cancelled ones left out), by round then table."""
-        return [self._games[k] for k in sorted(self._games)]
-
-    def standings(self) -> tuple[Standing, ...]:
-        return standings(self.team_ids, (r for _, r in self.games()))
-
-    def check(self, event: Event) -> GameResult | None:
-        """What `push` would do, without doing it: SessionError if refused."""
-        if isinstance(event, GameEntry):
-            return self._check_game(event)
-        if isinstance(event, Cancel):
-            if (event.round, event.table) not in self._games:
-                raise SessionError(
-                    f"no game of round {event.round} at table {event.table} to cancel"
-                )
-            return None
-        self._next_timer(event)
-        return None
-
-    def push(self, event: Event) -> GameResult | None:
-        """Apply an event (the game's result for a game); SessionError if refused."""
-        result = self.check(event)
-        if isinstance(event, GameEntry):
-            assert result is not None
-            self._games[(event.round, event.table)] = (event, result)
-        elif isinstance(event, Cancel):
-            del self._games[(event.round, event.table)]
-        else:
-            self._timer = self._next_timer(event)
-        self.events.append(event)
-        return result
-
-    def _check_game(self, entry: GameEntry) -> GameResult:
-        tables = self.start.tables
-        if tables is not None and entry.table not in tables:
-            raise SessionError(f"table {entry.table} is not one of the session's tables")
-        for team in entry.game.sheets:
-            if team not in self.team_ids:
-                raise SessionError(f"teams: {team!r} is not a team of the session")
-        if (entry.round, entry.table) in self._games:
-            raise SessionError(
-                f"table {entry.table} already has its game of round {entry.round} "
-                "(rule 11: one game a table; cancel it first to correct it)"
-            )
-        for (rnd, table), (other, _) in self._games.items():
-            if rnd == entry.round:
-                both = set(other.game.sheets) & set(entry.game.sheets)
-                if both:
-                    raise SessionError(
-                        f"team {min(both)} already played round {rnd} at table {table} "
-                        "(rule 11: one game a round, then teams move)"
-                    )
-        try:
-            return score_game(entry.game, self.rosters)
-        except ScoreError as exc:
-            raise SessionError(str(exc)) from None
-
-    def _next_timer(self, e: TimerEntry) -> TimerState:
-        cur = self._timer
-        if e.action == "start":
-            if cur is not None and e.round <= cur.round:
-                raise SessionError(
-                    f"round {e.round} cannot start after round {cur.round} (rounds go up)"
-                )
-            return TimerState(e.round, True, e.left, e.at)
-        if cur is None or cur.round != e.round:
-            raise SessionError(f"round {e.round}: {e.action} before the round's start")
-        if e.action == "pause" and not cur.running:
-            raise SessionError(f"round {e.round}: pause while the timer is paused")
-        if e.action == "resume" and cur.running:
-            raise SessionError(f"round {e.round}: resume while the timer runs")
-        return TimerState(e.round, e.action == "resume", e.left, e.at)
 
 
 def _lines(text: str) -> Iterable[tuple[int, Any]]:

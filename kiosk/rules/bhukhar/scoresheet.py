@@ -18,6 +18,7 @@ closing (19).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -84,9 +85,12 @@ class FullSheet:
     """A team's cards at the end of the game.
 
     `licence`: the melds laid as the licence (empty: none laid); `melds`: the
-    melds laid after it; `void`: false melds (rule 17.2), void and uncounted;
+    melds laid after it; `void`: false melds (rule 17.2) as they were shown, void
+    and uncounted: their cards went back into the hand, and those laid again
+    properly are in `licence` or `melds`, where they count like any laid card;
     `hand`: every card left in the team's three hands (the bhukhar pile
-    included if the team took it and kept it).
+    included if the team took it and kept it), without the void cards still
+    held, which count neither for nor against (17.2).
     """
 
     licence: tuple[tuple[Card, ...], ...] = ()
@@ -209,6 +213,23 @@ def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
     return sum(m.value for m in licence + later), points(sheet.hand)
 
 
+def physical_cards(sheet: FullSheet) -> list[Card]:
+    """The fewest cards a full sheet needs, for the three-deck limit (rule 3).
+
+    Rule 17.2: «નકામા પત્તા ખેલાડી પાછા પોતાના હાથમાં લઈ લેવા પડશે»: a void meld's
+    cards go back into the player's hand, and he may lay them again properly. So a
+    card listed under `void` may be the very card now laid in a meld or held in the
+    hand: of each card the team needs as many copies as the larger of its void
+    copies and its other copies, not their sum.
+    """
+    elsewhere: Counter[Card] = Counter(sheet.hand)
+    for group in (sheet.licence, sheet.melds):
+        for cs in group:
+            elsewhere.update(cs)
+    void: Counter[Card] = Counter(card for cs in sheet.void for card in cs)
+    return list((elsewhere | void).elements())
+
+
 def _check(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
     teams = tuple(game.sheets)
     if len(teams) != 2:
@@ -264,10 +285,7 @@ def _check(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str
     cards: list[Card] = []
     for sheet in game.sheets.values():
         if isinstance(sheet, FullSheet):
-            for group in (sheet.licence, sheet.melds, sheet.void):
-                for cs in group:
-                    cards.extend(cs)
-            cards.extend(sheet.hand)
+            cards.extend(physical_cards(sheet))
     try:
         check_three_decks(cards)
     except CardError as exc:

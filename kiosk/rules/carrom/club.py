@@ -11,6 +11,8 @@ queen), IV (fouls), V (scoring). What differs from the ICF laws:
 - the queen is covered by an own piece later in the same turn, and only by a
   player who had pocketed an own piece before it (III i-iii); otherwise it goes
   back at the end of the turn (III ii);
+- an owed penalty is returned at the end of the turn in which a piece became
+  available (IV iii), not at once;
 - the round winner scores 1 a piece left plus 5 for a queen it covered (V i);
   no 12-point cap, no 21-point rule;
 - one game of rounds, first to 15 (V ii; RULES.md: a side with 15 at the end of
@@ -43,6 +45,11 @@ class ClubRules(IcfRules):
         """V i: a bonus 5 for the winner who covered the queen, whatever the score."""
         return self.queen_value
 
+    def owed_timing(self, players: int) -> tuple[bool, str]:
+        """IV iii: an owed penalty is returned at the end of the turn in which a piece
+        became available, by the opponent."""
+        return (False, "club IV iii")
+
     def break_failed(self, c: Core) -> None:
         """IV ii h: failing to break in three attempts is a foul: a penalty, the turn ends."""
         c.call("club IV ii h: three failed breaks: a foul, one penalty piece, the turn ends")
@@ -69,7 +76,7 @@ class ClubRules(IcfRules):
         for text in calls:
             c.call(text)
         c.give_back(me, 1 + extra, c.right_of(p))
-        c.settle_owed(p)
+        c.settle_after_stroke(p)
         c.pass_turn()
 
     def stroke(self, c: Core, s: Stroke) -> Decided | None:
@@ -137,7 +144,7 @@ class ClubRules(IcfRules):
                 1,
             )
             return None
-        c.settle_owed(p)
+        c.settle_after_stroke(p)
         if not (own_n or queen):
             c.pass_turn()
         return None

@@ -67,7 +67,7 @@ _GET_PLAIN = attrgetter(*_PLAIN)
 class Core:
     """Everything the rules need to take the next event; see the module docstring."""
 
-    __slots__ = (*_SLOTS, "n", "names", "side_names")
+    __slots__ = (*_SLOTS, "n", "names", "side_names", "owed_at_once", "turn_end_law")
 
     game: int
     game_first: int
@@ -80,7 +80,8 @@ class Core:
     toss_breaker: int
     winner: int
     changed_mid_game: bool
-    change_sides: bool
+    #: The law calling for a change of sides before the next board ("" when none is due).
+    change_sides: str
     calls: list[str]
     outcome: Outcome
     breaker: int
@@ -103,9 +104,23 @@ class Core:
     n: int
     names: tuple[str, ...]
     side_names: tuple[str, str]
+    #: The striker's own side returns an owed coin right after the stroke that makes one
+    #: available (78 a); otherwise at the end of the turn (78 b i in doubles, club IV iii).
+    owed_at_once: bool
+    #: The law cited when owed coins are placed at the end of a turn.
+    turn_end_law: str
 
-    def __init__(self, players: tuple[str, ...], first_break: int) -> None:
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        first_break: int,
+        *,
+        owed_at_once: bool = True,
+        turn_end_law: str = "78 a",
+    ) -> None:
         self.n = len(players)
+        self.owed_at_once = owed_at_once
+        self.turn_end_law = turn_end_law
         self.names = players
         if self.n == 4:
             self.side_names = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
@@ -122,7 +137,7 @@ class Core:
         self.toss_breaker = NO_ONE
         self.winner = NO_ONE
         self.changed_mid_game = False
-        self.change_sides = False
+        self.change_sides = ""
         self.calls = []
         self.outcome = Outcome()
         self.new_board(first_break)
@@ -212,21 +227,34 @@ class Core:
             self.placer = placer
         self.owed[side] += count - back
 
-    def settle_owed(self, striker: int) -> None:
-        """Return owed coins as soon as the side has pocketed ones (RULES.md, laws 78 a, 81, 83).
+    def settle_owed(self, striker: int, *, own: bool = True, law: str = "78 a") -> None:
+        """Return owed coins once the side has pocketed ones (RULES.md, laws 78 a, 81, 83).
 
         After a stroke by `striker`: his own side's coins are placed by the
         opponent to his right; the other side's coins, pocketed by him, he
-        places himself (law 78 b).
+        places himself (law 78 b ii). `own=False` leaves his own side's debt
+        owed until the end of the turn (78 b i in doubles, club IV iii).
         """
-        own = self.side(striker)
-        for side in (own, 1 - own):
+        mine = self.side(striker)
+        for side in (mine, 1 - mine) if own else (1 - mine,):
             owed = self.owed[side]
             if owed and self.in_pockets(side):
                 self.owed[side] = 0
-                placer = self.right_of(striker) if side == own else striker
+                placer = self.right_of(striker) if side == mine else striker
                 self.give_back(side, owed, placer)
-                self.call(f"law 78 a: {self.side_names[side]} returns an owed coin")
+                name = self.side_names[side]
+                if law.startswith("club"):
+                    self.call(f"{law}: {name} returns an owed piece at the end of the turn")
+                elif law == "78 a":
+                    self.call(f"law 78 a: {name} returns an owed coin")
+                else:
+                    who = self.names[placer]
+                    self.call(f"law {law}: {name}'s owed coin is placed by {who}")
+
+    def settle_after_stroke(self, striker: int) -> None:
+        """Owed coins right after a stroke: at once (78 a, 78 b ii), or the striker's own
+        side's at the end of the turn when the rules say so (78 b i, club IV iii)."""
+        self.settle_owed(striker, own=self.owed_at_once)
 
     def return_queen(self) -> None:
         """The queen goes back to the centre circle (laws 93, 95, 96)."""
@@ -236,7 +264,14 @@ class Core:
         self.queen_coverable = True
 
     def pass_turn(self) -> None:
-        """The turn passes to the right; an uncovered queen goes back (laws 48, 96)."""
+        """The turn passes to the right; an uncovered queen goes back (laws 48, 96).
+
+        Owed coins that became available in the turn are placed now, at the start
+        of the right-hand opponent's turn (78 b i) or at the end of the offender's
+        turn (club IV iii); under 78 a they were placed already.
+        """
+        if self.owed[0] or self.owed[1]:
+            self.settle_owed(self.turn, law=self.turn_end_law)
         if self.queen == "pending":
             self.return_queen()
             self.call("law 96: the queen was not covered and goes back to the centre")

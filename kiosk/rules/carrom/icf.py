@@ -9,20 +9,14 @@ docs/carrom-rules.md lists every law with its test.
 
 from __future__ import annotations
 
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
+from kiosk.rules.carrom.endings import Decided, last_coin
 from kiosk.rules.carrom.events import Stroke
 from kiosk.rules.carrom.state import Ending
 
-
-class Decided(NamedTuple):
-    """A board decided by an event: the winning side (0/1), its points, the law, the reason."""
-
-    winner: int
-    points: int
-    law: str
-    reason: str
+__all__ = ["Decided", "IcfRules"]
 
 
 class IcfRules:
@@ -56,10 +50,30 @@ class IcfRules:
 
     # -- the break ----------------------------------------------------------
 
+    # -- owed dues ------------------------------------------------------------
+
+    def owed_timing(self, players: int) -> tuple[bool, str]:
+        """When the striker's side returns an owed coin that its stroke made available.
+
+        Singles: right after the stroke, even if the turn goes on (78 a). Doubles:
+        at the start of the right-hand opponent's turn, who places it (78 b i); until
+        then it is still owed, so 95 b applies to a queen pocketed in that turn
+        (RULES.md). A coin of the debtor pocketed by an opponent is placed at once by
+        that opponent in both (78 b ii).
+        """
+        return (True, "78 a") if players == 2 else (False, "78 b i")
+
+    # -- the break ----------------------------------------------------------
+
     def break_failed(self, c: Core) -> None:
-        """Law 45 b: after three breaks that touch nothing the turn passes; colours stay."""
-        c.call("law 45 b: three breaks touched no coin; the turn passes, colours stay")
-        c.broken = True
+        """Law 45 b: after three breaks that touch nothing the turn passes, the arrangement
+        and the colours stay; the next player's first stroke is the break (definition 6,
+        45 a: three attempts, 44, 45 c, 95 d and 97 b apply). The breaker of the board
+        (law 49) and white stay with the player entitled to break (43)."""
+        c.call(
+            "law 45 b: three breaks touched no coin; the turn passes, colours stay; "
+            f"{c.names[c.right_of(c.turn)]} breaks (definition 6, 45 a)"
+        )
         c.pass_turn()
 
     #: The call for a break that touched no coin, and what does not count as one.
@@ -77,7 +91,7 @@ class IcfRules:
         c.strokes_in_turn += 1
         c.break_attempts += 1
         c.call(f"{self.empty_break_call} (attempt {c.break_attempts})")
-        if c.break_attempts >= self.break_attempts:
+        if c.break_attempts % self.break_attempts == 0:
             self.break_failed(c)
         return True
 
@@ -110,7 +124,7 @@ class IcfRules:
             if s.striker and own_n == 0:
                 c.call("law 95 d: queen with the striker on the break: queen back, one due")
                 c.give_back(me, 1, c.right_of(p))
-        c.settle_owed(p)
+        c.settle_after_stroke(p)
         c.pass_turn()
         return None
 
@@ -121,10 +135,12 @@ class IcfRules:
         if it ended the board (laws 102-112, 52 a), else None.
 
         Order: the coins leave the board; the last-coin endings are checked on what
-        the stroke pocketed (the laws decide them before any coin is returned); then
-        the queen (92-101), dues and penalties (64 b, 72-77, 98-101), owed dues
-        returned as soon as coins are available (78 a), and whether the turn goes on
-        (48, 64 a, 72-75, 95).
+        the stroke pocketed, except that a side owing a due or penalty before the
+        stroke has not pocketed its last coin: its coins pay the debt first (78 a,
+        83, RULES.md); then the queen (92-101), dues and penalties (64 b, 72-77,
+        98-101), owed dues returned once coins are available (78 a; 78 b i in
+        doubles: at the end of the turn), and whether the turn goes on (48, 64 a,
+        72-75, 95).
         """
         p = c.turn
         me = c.side(p)
@@ -177,7 +193,7 @@ class IcfRules:
         if own_n and not s.improper:
             c.opened[me] = True
         c.give_back(me, back, c.right_of(p))
-        c.settle_owed(p)
+        c.settle_after_stroke(p)
         if not turn_goes_on:
             c.pass_turn()
         return None
@@ -250,74 +266,8 @@ class IcfRules:
         queen_before: str,
         queen_by_before: int,
     ) -> Decided | None:
-        """The endings when a stroke pockets a side's last coin (laws 52 a, 102-112).
-
-        Checked in this order: both last coins (102, 104, 105, 109, 110, 112, or a
-        plain win), the opponent's last coin (103, 106, 111), the own last coin with
-        the queen on the board (107, 108), the own last coin with the queen covered
-        (52 a). A stroke with the striker or a foul that pockets only the own last
-        coin while the queen is pocketed returns coins instead (73, 98, 101, 64 b).
-        The improper variants (b) and the striker (108-112) add one point each for
-        the beneficiary: RULES.md rules that such points are always requested.
-        `queen_points` applies the 21-point rule (54); at 22 or more the laws give
-        1 point where they say "the queen's 3 points".
-        """
-        opp = 1 - me
-        queen_now = "queen" in s.pocketed
-        fair = not s.striker and not s.improper
-        extra = int(s.striker) + int(s.improper)
-        mine_before = queen_before == "covered" and queen_by_before == me
-        theirs = queen_before == "covered" and queen_by_before == opp
-        own_n = s.pocketed.count(COLOUR_NAMES[c.colour(me)])
-        covers_now = fair and own_n > 0 and (queen_now or queen_before == "pending")
-        if covers_now:  # laws 15, 97 a: the stroke covers the queen as it ends the board
-            c.queen, c.queen_by, c.queen_on = "covered", me, False
-        mine = mine_before or covers_now
-        my_coins = c.on[c.colour(me)]
-        their_coins = c.on[c.colour(opp)]
-        me_score, opp_score = c.points[me], c.points[opp]
-        variant = "a" if not s.improper else "b"
-
-        def queen_or_one(score: int) -> int:
-            return self.queen_points(score) or 1
-
-        if own_last and opp_last:
-            if fair and (mine or theirs):
-                law = "104 a" if queen_now else "102 a" if queen_before == "pending" else "52 a"
-                pts = queen_or_one(me_score) if mine else 1
-                return Decided(me, pts, law, "both last coins with the queen covered")
-            if mine_before:
-                return Decided(opp, 1 + extra, f"110 {variant}", "both last coins after covering")
-            if theirs:
-                law = "112"
-            elif queen_now:
-                law = "109" if s.striker else "104"
-            elif queen_before == "pending":
-                law = "109" if s.striker else "102"
-            else:
-                law = "109" if s.striker else "105"
-            return Decided(
-                opp, queen_or_one(opp_score) + extra, f"{law} {variant}", "both last coins"
-            )
-        if opp_last:
-            law = "103" if queen_before == "pending" else "111" if s.striker else "106"
-            if queen_before == "covered":
-                law = "111" if s.striker else "106"
-            queen_pts = 0 if mine else self.queen_points(opp_score)
-            pts = my_coins + queen_pts + extra + c.owed[me]
-            return Decided(opp, self.capped(pts), f"{law} {variant}", "the opponent's last coin")
-        if queen_before == "on_board" and not queen_now:
-            law = "108" if s.striker else "107"
-            return Decided(
-                opp,
-                queen_or_one(opp_score) + extra,
-                f"{law} {variant}",
-                "own last coin before the queen",
-            )
-        if fair and (mine or theirs):
-            pts = their_coins + c.owed[opp] + (self.queen_points(me_score) if mine else 0)
-            return Decided(me, self.capped(pts), "52 a", "all own coins pocketed")
-        return None
+        """The endings when a stroke pockets a side's last coin: endings.last_coin."""
+        return last_coin(self, c, s, me, own_last, opp_last, queen_before, queen_by_before)
 
     # -- fouls outside a stroke ----------------------------------------------
 

@@ -22,6 +22,7 @@ Stroke(pocketed=(), striker=False, off_board=(), improper=False, touched=True, t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
 from kiosk.rules.carrom.errors import IllegalEvent
@@ -70,7 +71,8 @@ class Match:
         self._limit = limit
         self._index = {name: i for i, name in enumerate(players)}
         self._first = self._index[start.first_break]
-        self._core = Core(players, self._first)
+        at_once, turn_end_law = self.rules.owed_timing(len(players))
+        self._core = Core(players, self._first, owed_at_once=at_once, turn_end_law=turn_end_law)
         self._events: list[Event] = []
         self._undo: list[tuple[object, ...]] = []
         self._state: MatchState | None = None
@@ -151,7 +153,6 @@ class Match:
         placed_before = c.placing
         c.calls = []
         c.outcome = Outcome()
-        c.change_sides = False
         c.clear_placing()
         if isinstance(event, Concede):
             self._concede(self._player(event.by, "the conceding player"))
@@ -165,21 +166,21 @@ class Match:
             )
         if isinstance(event, Stroke):
             self._check_stroke(event)
-            c.began = True
+            self._begin()
             c.passes = 0
             decided = self.rules.stroke(c, event) if c.broken else self.rules.break_stroke(c, event)
             if decided is not None:
                 self._finish(decided)
         elif isinstance(event, Foul):
             player = c.turn if event.by is None else self._player(event.by, "the foul's player")
-            c.began = True
+            self._begin()
             self.rules.foul(c, player)
         elif isinstance(event, Waive):
             self._waive(event, placed_before)
         elif isinstance(event, Pass):
             if not c.broken:
                 raise IllegalEvent("the break cannot be passed: the breaker must strike (law 46)")
-            c.began = True
+            self._begin()
             c.passes += 1
             c.call(f"{c.names[c.turn]} passes")
             c.pass_turn()
@@ -193,10 +194,17 @@ class Match:
             c.call("laws 137, 140, 142: the board is void and replayed by the same breaker")
         elif isinstance(event, ForfeitBoard):
             loser = c.side(self._player(event.by, "the forfeiting player"))
-            c.began = True
+            self._begin()
             self._finish(self.rules.forfeit(c, loser))
         else:  # pragma: no cover - the Event union is exhausted above
             raise IllegalEvent(f"unknown event {event!r}")
+
+    def _begin(self) -> None:
+        """The event belongs to the board in progress: any change of sides due before it
+        is over (made, or missed: 60 c leaves that to the umpire at the board's end)."""
+        c = self._core
+        c.began = True
+        c.change_sides = ""
 
     def _check_stroke(self, s: Stroke) -> None:
         """Refuse a stroke that pockets or throws off more than the board holds."""
@@ -264,14 +272,17 @@ class Match:
         game = rules.game_over(c, self._limit)
         if game is None:
             if rules.sides_change_mid_game(c, self._limit):
-                c.change_sides = c.changed_mid_game = True
-                c.call("law 60: change sides now (two minutes, law 61)")
+                c.changed_mid_game = True
+                self._change_sides("60 a" if self._limit is not None else "60 b")
+                c.call(f"law {c.change_sides}: change sides now (two minutes, law 61)")
             c.new_board(rules.next_breaker(c) if not c.toss_due else c.breaker)
             return
         winner = c.side_names.index(game.winner) if game.winner else NO_ONE
         c.games_won[winner] += 1
-        c.done_games = (*c.done_games, c.game_result(winner))
         matched = rules.match_over(c)
+        if matched is None:
+            self._change_sides("58" if c.n == 2 else "59")
+        c.done_games = (*c.done_games, c.game_result(winner))
         c.outcome = Outcome(board=board, game=game, match=matched)
         if matched is not None:
             c.winner = winner
@@ -285,9 +296,17 @@ class Match:
         c.points = [0, 0]
         c.boards = ()
         c.changed_mid_game = False
-        c.change_sides = True
-        c.call(f"law {game.law}: {game.winner} wins game {c.game - 1}; change sides (58, 59)")
+        law = "58" if c.n == 2 else "58, 59"
+        c.call(f"law {game.law}: {game.winner} wins game {c.game - 1}; change sides ({law})")
         c.new_board(c.game_first)
+
+    def _change_sides(self, law: str) -> None:
+        """The players change sides before the next board (58 singles, 59 doubles, after
+        a game; 60 a, 60 b in the third game), marked on the board that called for it."""
+        c = self._core
+        c.change_sides = law
+        *before, last = c.boards
+        c.boards = (*before, replace(last, change_sides=law))
 
     # -- the frozen state ------------------------------------------------------
 
@@ -312,9 +331,10 @@ class Match:
             board_limit=self._limit,
             games_won={sides[0]: c.games_won[0], sides[1]: c.games_won[1]},
             toss_due=c.toss_due,
-            change_sides=c.change_sides,
+            change_sides=bool(c.change_sides) and c.winner == NO_ONE,
             calls=tuple(c.calls),
             score={sides[0]: c.points[0], sides[1]: c.points[1]},
+            change_sides_law=c.change_sides or None if c.winner == NO_ONE else None,
         )
 
     def _now(self) -> Now:
@@ -333,6 +353,7 @@ class Match:
             queen_by=None if c.queen_by == NO_ONE else sides[c.queen_by],
             owed={a: c.owed[0], b: c.owed[1]},
             break_attempts=c.break_attempts,
+            change_sides=bool(c.change_sides),
             turn_side=sides[c.side(c.turn)],
             black=sides[1 - white],
             colours={a: COLOUR_NAMES[c.colour(0)], b: COLOUR_NAMES[c.colour(1)]},
@@ -340,6 +361,7 @@ class Match:
             placing={a: c.placing[0], b: c.placing[1]},
             placer=None if c.placer == NO_ONE else c.names[c.placer],
             is_break=not c.broken,
+            break_attempts_in_turn=0 if c.broken else c.break_attempts % self.rules.break_attempts,
             strokes_in_turn=c.strokes_in_turn,
             passes=c.passes,
             opened={a: c.opened[0], b: c.opened[1]},

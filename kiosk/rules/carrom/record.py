@@ -185,6 +185,7 @@ def _board(board: BoardResult) -> dict[str, Any]:
         "queen": board.queen,
         "void": board.void,
         "law": board.law,
+        "change_sides": board.change_sides,
     }
 
 
@@ -208,6 +209,7 @@ def _now(now: Now) -> dict[str, Any]:
         "queen_by": now.queen_by,
         "owed": dict(now.owed),
         "break_attempts": now.break_attempts,
+        "change_sides": now.change_sides,
     }
 
 
@@ -217,7 +219,8 @@ def state_to_json(state: MatchState, ending: Ending | None = None) -> dict[str, 
     The required keys come first, in the spec's order and with its types; then
     `players`, `board_limit`, `games_won` and `ending` (how the match ended:
     the law and the reason, null while it goes on); the spec allows more keys.
-    Each board also carries `law`, the law that decided it.
+    Each board also carries `law`, the law that decided it, and `change_sides`, the
+    law by which the players changed sides after it (null when they did not).
     """
     return {
         "rules": state.rules,

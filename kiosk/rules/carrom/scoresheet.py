@@ -3,7 +3,8 @@
 It is built from the spec's JSON object (shared/spec/match-record.md) and not
 from the core's state, so the text and `--json` can never tell different
 stories. Every game, every board with its breaker, winner, points and queen,
-the running game score after each board, the board in progress and the match
+the running game score after each board, a line after each board that calls
+for a change of sides (laws 58-60), the board in progress and the match
 result (laws 52-57; club rules V).
 """
 
@@ -59,6 +60,27 @@ def _board_rows(
     return rows
 
 
+#: What the scoresheet prints after a board that calls for a change of sides, by law.
+_CHANGE_SIDES = {
+    "58": "change sides (law 58)",
+    "59": "change sides (law 58), each player to the seat on his right (law 59)",
+    "60 a": "change sides (law 58) in the third game at 4 boards or 13 points (law 60 a)",
+    "60 b": "change sides (law 58) in the third game at 13 points (law 60 b)",
+}
+
+
+def _with_changes(table: list[str], boards: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The table's lines with a line after each board that called for a change of sides
+    (the board's `change_sides`, a kiosk extension of the spec's object)."""
+    out = table[:1]
+    for row, board in zip(table[1:], boards, strict=True):
+        out.append(row)
+        law = board.get("change_sides")
+        if law:
+            out.append("  " + _CHANGE_SIDES.get(law, f"change sides (law {law})"))
+    return out
+
+
 def _coins(on_board: Mapping[str, Any]) -> str:
     white, black = on_board.get("white", 0), on_board.get("black", 0)
     queen = "the queen" if on_board.get("queen") else "no queen"
@@ -83,8 +105,13 @@ def _now(now: Mapping[str, Any], sides: Sequence[str], unit: str) -> list[str]:
         f"  queen: {_queen(now)}",
         f"  owed dues and penalties: {owed}",
     ]
-    if now["break_attempts"]:
-        lines.append(f"  breaks that touched no coin: {now['break_attempts']} of 3")
+    tries = now["break_attempts"]
+    if tries:
+        # Three a player (45 a); after each three the break passes (45 b, definition 6).
+        more = " of 3" if tries < 3 else "; the break passed after each three (law 45 b)"
+        lines.append(f"  breaks that touched no coin: {tries}{more}")
+    if now.get("change_sides"):
+        lines.append("  change sides before this board (law 58): 2 minutes (law 61)")
     return lines
 
 
@@ -140,7 +167,8 @@ def render(data: Mapping[str, Any]) -> str:
         if game["boards"]:
             in_progress = now is not None and number == len(games)
             numbers = {0, 3, *range(5, 5 + len(sides))}
-            lines.extend(_table(_board_rows(game, sides, unit, in_progress), numbers))
+            table = _table(_board_rows(game, sides, unit, in_progress), numbers)
+            lines.extend(_with_changes(table, game["boards"]))
         else:
             lines.append(f"  no {unit} played yet")
     if now is not None:

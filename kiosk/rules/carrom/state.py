@@ -33,6 +33,9 @@ class BoardResult:
     queen: str | None = None
     void: bool = False
     law: str | None = None
+    #: The law by which the players change sides after this board ("58", "59": the game
+    #: it ended; "60 a", "60 b": the third game's change), None if they stay.
+    change_sides: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,7 @@ class GameResult:
 class Now:
     """The board in progress, or the next one to be played once a board has ended.
 
-    The first ten fields are the spec's `now` keys. `on_board` counts the coins
+    The first eleven fields are the spec's `now` keys. `on_board` counts the coins
     on the playing surface ("white", "black": ints; "queen": bool), returned
     dues and penalties included.
     """
@@ -66,6 +69,9 @@ class Now:
     queen_by: str | None
     owed: dict[str, int]
     break_attempts: int
+    #: The players change sides before this board is played (laws 58-60): from the event
+    #: that called for it until the board's first event.
+    change_sides: bool
     #: The side of the player at turn.
     turn_side: str
     #: The side playing black (law 43).
@@ -78,8 +84,11 @@ class Now:
     placing: dict[str, int]
     #: The player who places the coins in `placing` (law 78), or None when nothing is to place.
     placer: str | None
-    #: The next stroke is the break (laws 44-45).
+    #: The next stroke is the break (laws 44-45; after three failed breaks, the next
+    #: player's first stroke: definition 6, 45 a-b).
     is_break: bool
+    #: Breaks that touched no coin in this turn: the player at turn has three (45 a).
+    break_attempts_in_turn: int
     #: Strokes played by the player at turn in this turn (0: a foul now is technical, law 63).
     strokes_in_turn: int
     #: Passes in a row on this board (law 137: void once every player passed three times).
@@ -92,9 +101,11 @@ class Now:
 class MatchState:
     """The whole match: the spec's keys first, then what screens need.
 
-    `now` is None once the match is over. `change_sides` is true right after
-    the event that makes the players change seats (laws 58-60): the end of a
-    game, or in the third game the board that reaches 4 boards or 13 points.
+    `now` is None once the match is over. `change_sides` is true while the
+    players must change seats before the next board is played (laws 58-60):
+    after a game, or in the third game after the board that reaches 4 boards
+    or 13 points, until that next board's first event; `change_sides_law` says
+    which law calls for it ("58", "59", "60 a", "60 b"), else None.
     `toss_due` is true when a tie at the board limit waits for a toss (law 56 b).
     `calls` says in plain words, law by law, what the rules called on the last
     event (for the umpire's screen).
@@ -113,6 +124,7 @@ class MatchState:
     calls: tuple[str, ...]
     #: Each side's points in the game being played (zeros before its first board).
     score: dict[str, int]
+    change_sides_law: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

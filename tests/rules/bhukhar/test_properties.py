@@ -1,12 +1,13 @@
 """Property tests: master points, full and totals entry, the standings order."""
 
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.rules.bhukhar.record import GameEntry, SessionStart, Team, parse_session, write_session
-from kiosk.rules.bhukhar.scoresheet import GameResult, TeamScore, score_game
+from kiosk.rules.bhukhar.scoresheet import FullSheet, GameResult, TeamScore, score_game
 from kiosk.rules.bhukhar.standings import standings
 
 from .gen import random_game
@@ -126,3 +127,21 @@ def test_rule_19_standings_do_not_depend_on_the_order_of_games(
     ]
     shuffled = rnd.sample(results, len(results))
     assert standings(teams, shuffled) == standings(teams, results)
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False))
+def test_rule_17_2_a_void_meld_of_cards_laid_again_changes_nothing(rnd: random.Random) -> None:
+    # The false meld's cards went back into the hand and were laid again properly: they
+    # are the same cards, so the game is accepted and scores exactly as before.
+    full, _ = random_game(rnd)
+    team = rnd.choice(list(full.sheets))
+    sheet = full.sheets[team]
+    assert isinstance(sheet, FullSheet)
+    laid = [card for cs in sheet.licence + sheet.melds for card in cs]
+    if len(laid) < 3:
+        return
+    shown = tuple(rnd.sample(laid, rnd.randint(3, min(7, len(laid)))))
+    void = replace(sheet, void=(*sheet.void, shown))
+    again = replace(full, sheets={**full.sheets, team: void})
+    assert score_game(again) == score_game(full)

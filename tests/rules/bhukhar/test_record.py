@@ -193,3 +193,62 @@ def test_standings_command_through_the_cli(capsys: pytest.CaptureFixture[str]) -
     assert main(["bhukhar", "standings", str(BAD[0])]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"{BAD[0]}:")
+
+
+HEAD = (
+    '{"event": "session", "round_minutes": 30, "teams": [{"id": "A", "players": ["Ravi", '
+    '"Mina", "Anil"]}, {"id": "B", "players": ["Uma", "Jay", "Dev"]}]}\n'
+)
+
+
+def _timer(action: str, left: float, at: float, rnd: int = 1) -> str:
+    line = {"event": "timer", "round": rnd, "action": action, "left": left, "at": at}
+    return json.dumps(line) + "\n"
+
+
+def test_rule_10_a_timer_starting_with_40_minutes_is_refused_with_its_line() -> None:
+    with pytest.raises(RecordError, match="rule 10") as exc:
+        parse_session(HEAD + _timer("start", 2400, 0.0))
+    assert exc.value.line == 2 and "40:00" in exc.value.reason
+
+
+def test_rule_10_the_organisers_choose_30_to_35_minutes() -> None:
+    long = HEAD.replace('"round_minutes": 30', '"round_minutes": 35')
+    assert parse_session(long + _timer("start", 2100, 0.0)).timer is not None
+    with pytest.raises(RecordError, match="rule 10"):
+        parse_session(HEAD + _timer("start", 2100, 0.0))  # the session chose 30
+    assert parse_session(HEAD + _timer("start", 1790, 0.0)).timer is not None
+
+
+def test_rule_10_time_left_that_grows_between_lines_is_refused() -> None:
+    text = HEAD + _timer("start", 1800, 0.0) + _timer("pause", 1200, 600.0)
+    assert parse_session(text + _timer("resume", 1200, 700.0)).timer is not None
+    with pytest.raises(RecordError, match="rule 10") as exc:
+        parse_session(text + _timer("resume", 1500, 700.0))
+    assert exc.value.line == 4
+    with pytest.raises(RecordError, match="only runs down"):
+        parse_session(text + _timer("resume", 1200, 700.0) + _timer("pause", 1300, 800.0))
+    # A new round starts from its full length again.
+    nxt = text + _timer("resume", 1200, 700.0) + _timer("start", 1800, 3000.0, rnd=2)
+    assert parse_session(nxt).timer is not None
+
+
+def test_rule_17_2_a_record_that_relays_the_void_cards_is_accepted() -> None:
+    line = {
+        "event": "game",
+        "round": 1,
+        "table": 1,
+        "end": "time",
+        "teams": {
+            "A": {
+                "licence": [["3S", "4S", "5S", "6S", "7S", "8S", "9S"]],
+                "melds": [["5H", "6H", "7H"], ["5H", "6H", "7H"], ["5H", "6H", "7H"]],
+                "void": [["5H", "6H", "8H"]],
+                "hand": [],
+            },
+            "B": {"licence": False, "table": 0, "hand": 40},
+        },
+    }
+    session = parse_session(HEAD + json.dumps(line) + "\n")
+    (_, result), *_ = session.games()
+    assert result.score("A").table == 345  # 300 + three times 5H 6H 7H (15)

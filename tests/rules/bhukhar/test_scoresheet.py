@@ -186,3 +186,33 @@ def test_scoresheet_a_game_is_between_two_teams() -> None:
 
     with pytest.raises(ScoreError, match=r"two teams"):
         score_game(Game({"A": NO}, End.TIME))
+
+
+# Rule 17.2: «નકામા પત્તા ખેલાડી પાછા પોતાના હાથમાં લઈ લેવા પડશે»: the void meld's cards go
+# back into the hand, and the player may lay them again properly.
+RELAID = ("5H 6H 7H", "5H 6H 7H", "5H 6H 7H")  # duplicate sequences are allowed (rule 9)
+
+
+def test_rule_17_2_void_cards_laid_again_properly_are_accepted() -> None:
+    # Three decks hold three 5H, 6H and 7H; the void copies are those very cards.
+    r = score_game(game(full(LIC, RELAID, void=("5H 6H 7H 9H",)), NO))
+    a = r.score("A")
+    assert a.table == 300 + 3 * 15 and a.hand == 0  # the re-laid melds count for the team
+
+
+def test_rule_17_2_void_cards_still_count_neither_for_nor_against() -> None:
+    plain = score_game(game(full(LIC, hand="2S"), NO)).score("A")
+    void = score_game(game(full(LIC, hand="2S", void=("9S 10H JS",)), NO)).score("A")
+    assert (void.table, void.hand, void.total) == (plain.table, plain.hand, plain.total)
+
+
+def test_rule_17_2_void_cards_held_in_hand_may_be_listed_there_too() -> None:
+    r = score_game(game(full(LIC, hand="9S 10H", void=("9S 10H JS",)), NO))
+    assert r.score("A").hand == 20
+
+
+def test_rule_17_2_more_copies_than_three_decks_are_still_refused() -> None:
+    with pytest.raises(ScoreError, match=r"5H x4.*rule 3|rule 3.*5H x4"):
+        score_game(game(full(LIC, RELAID, hand="5H", void=("5H 6H 7H 9H",)), NO))
+    with pytest.raises(ScoreError, match=r"rule 3"):
+        score_game(game(full(LIC, RELAID), full(hand="5H", void=("5H 6H 8H",))))

@@ -55,9 +55,11 @@ def test_law_45_b_three_failed_breaks_pass_the_turn_and_colours_stay() -> None:
         m.push(st(touched=False))
     now = m.state.now
     assert now is not None
-    assert now.turn == "Bina" and not now.is_break
-    assert now.white == "Asha" and now.colours["Bina"] == "black"
+    # Definition 6, 45 a: Bina's first stroke is the break of the same arrangement.
+    assert now.turn == "Bina" and now.is_break
+    assert now.white == "Asha" and now.breaker == "Asha" and now.colours["Bina"] == "black"
     assert now.owed == {"Asha": 0, "Bina": 0}
+    assert now.break_attempts == 3 and now.break_attempts_in_turn == 0
 
 
 def test_law_45_c_striker_pocketed_on_the_break_ends_the_turn_without_a_due() -> None:

@@ -175,15 +175,20 @@ def test_law_78_b_the_opponent_who_pockets_the_offenders_coin_places_the_due() -
     assert now.placer == "Asha" and now.turn == "Bina"
 
 
-def test_law_78_b_doubles_the_opponent_to_the_offenders_right_places() -> None:
+def test_law_78_b_i_doubles_the_opponent_to_the_offenders_right_places_in_his_turn() -> None:
     m = Match(MatchStart("icf", ("Asha", "Bina", "Chitra", "Dev"), "Asha"))
     m.push(st())  # Asha breaks
     m.push(st(striker=True))  # Bina: Bina & Dev owe one
     m.push(st())  # Chitra
-    m.push(st(B))  # Dev pockets a black: it goes back, placed by Asha (to Dev's right)
+    m.push(st(B))  # Dev pockets a black: still owed while Dev's turn goes on
+    now = now_of(m)
+    assert now.owed == {"Asha & Chitra": 0, "Bina & Dev": 1}
+    assert now.placer is None and now.turn == "Dev" and now.on_board[B] == 8
+    m.push(st())  # Dev's turn ends: Asha, to his right, places it as her turn starts
     now = now_of(m)
     assert now.owed == {"Asha & Chitra": 0, "Bina & Dev": 0}
-    assert now.placer == "Asha" and now.turn == "Dev"
+    assert now.placer == "Asha" and now.turn == "Asha" and now.on_board[B] == 9
+    assert any("78 b i" in call for call in m.state.calls)
 
 
 def test_law_83_what_cannot_be_returned_yet_stays_owed() -> None:

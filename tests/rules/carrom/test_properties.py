@@ -141,9 +141,22 @@ def check_invariants(state: MatchState) -> None:
     for side in state.sides:
         assert now.pocketed[side] >= 0
         assert now.owed[side] >= 0
-        # Laws 78 a, 81, 83 (RULES.md): a due is owed only while nothing can pay it.
-        assert now.owed[side] == 0 or now.pocketed[side] == 0, now
-    assert 0 <= now.break_attempts <= 3
+        # Laws 78 a, 81, 83 (RULES.md): a due is owed only while nothing can pay it,
+        # except by the side at turn in doubles (78 b i) or under club rules (IV iii),
+        # whose owed coins are placed when the turn ends.
+        waits = (len(state.players) == 4 or state.rules == "club") and side == now.turn_side
+        assert now.owed[side] == 0 or now.pocketed[side] == 0 or waits, now
+    # Law 45 a-b: three attempts a player; the count runs on over the players who break.
+    assert now.break_attempts >= 0 and 0 <= now.break_attempts_in_turn < 3
+    assert now.break_attempts_in_turn == (now.break_attempts % 3 if now.is_break else 0)
+    # Laws 58-60: a change of sides is due only before a board has begun.
+    assert state.change_sides == now.change_sides
+    if now.change_sides:
+        assert state.change_sides_law in ("58", "59", "60 a", "60 b")
+        # ... and the board in `now` has not begun: it is not among the games' boards yet.
+        begun = state.games[now.game - 1].boards if now.game <= len(state.games) else ()
+        assert now.board == len(begun) + 1, now
+        assert begun[-1].change_sides if begun else state.games[-1].boards[-1].change_sides
     assert now.turn in state.players and now.breaker in state.players
 
 

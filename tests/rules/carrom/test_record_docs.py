@@ -32,3 +32,11 @@ def test_record_docs_every_event_shown_is_read() -> None:
     shown = re.findall(r'\{"event": "[a-z_]+".*?\}(?=`|\n)', text)
     kinds = {event_from_dict(json.loads(line)).__class__ for line in shown}
     assert kinds == set(EVENT_TYPES.values())
+
+
+def test_record_docs_change_of_sides_example_is_the_scenarios_scoresheet() -> None:
+    shown = next(b for b in _blocks() if b.startswith("Game 1: won by Asha, 33-0"))
+    record = (
+        DOC.parents[1] / "tests" / "data" / "carrom" / "icf_law_58_change_sides_after_a_game.jsonl"
+    )
+    assert shown in render(match_to_json(replay_text(record.read_text("utf-8"))))

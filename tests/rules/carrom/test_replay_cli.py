@@ -25,6 +25,7 @@ REQUIRED_NOW: dict[str, type | tuple[type, ...]] = {
     "queen_by": (str, type(None)),
     "owed": dict,
     "break_attempts": int,
+    "change_sides": bool,
 }
 
 

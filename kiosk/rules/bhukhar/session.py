@@ -1,0 +1,148 @@
+"""A Bhukhar session: its first line and the events pushed so far, checked by the rules.
+
+`Session.push` applies a game, a cancellation or a timer line, refusing one
+that breaks the rules (11: one game a table and a round; 13-19 through the
+scoresheet; 10: the round timer) with SessionError and the state unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kiosk.rules.bhukhar.events import (
+    Cancel,
+    Event,
+    GameEntry,
+    SessionError,
+    SessionStart,
+    TimerEntry,
+)
+from kiosk.rules.bhukhar.scoresheet import GameResult, ScoreError, score_game
+from kiosk.rules.bhukhar.standings import Standing, standings
+
+
+@dataclass(frozen=True, slots=True)
+class TimerState:
+    """The round timer as the record left it: `left` seconds at wall time `at`."""
+
+    round: int
+    running: bool
+    left: float
+    at: float
+
+
+@dataclass
+class Session:
+    """A session's first line and its events; `push` checks each against the rules."""
+
+    start: SessionStart
+    events: list[Event] = field(default_factory=list)
+    _games: dict[tuple[int, int], tuple[GameEntry, GameResult]] = field(default_factory=dict)
+    _timer: TimerState | None = None
+
+    @property
+    def team_ids(self) -> tuple[str, ...]:
+        return tuple(t.id for t in self.start.teams)
+
+    @property
+    def rosters(self) -> dict[str, tuple[str, ...]]:
+        return {t.id: t.players for t in self.start.teams}
+
+    @property
+    def timer(self) -> TimerState | None:
+        return self._timer
+
+    def games(self) -> list[tuple[GameEntry, GameResult]]:
+        """The games standing (cancelled ones left out), by round then table."""
+        return [self._games[k] for k in sorted(self._games)]
+
+    def standings(self) -> tuple[Standing, ...]:
+        return standings(self.team_ids, (r for _, r in self.games()))
+
+    def check(self, event: Event) -> GameResult | None:
+        """What `push` would do, without doing it: SessionError if refused."""
+        if isinstance(event, GameEntry):
+            return self._check_game(event)
+        if isinstance(event, Cancel):
+            if (event.round, event.table) not in self._games:
+                raise SessionError(
+                    f"no game of round {event.round} at table {event.table} to cancel"
+                )
+            return None
+        self._next_timer(event)
+        return None
+
+    def push(self, event: Event) -> GameResult | None:
+        """Apply an event (the game's result for a game); SessionError if refused."""
+        result = self.check(event)
+        if isinstance(event, GameEntry):
+            assert result is not None
+            self._games[(event.round, event.table)] = (event, result)
+        elif isinstance(event, Cancel):
+            del self._games[(event.round, event.table)]
+        else:
+            self._timer = self._next_timer(event)
+        self.events.append(event)
+        return result
+
+    def _check_game(self, entry: GameEntry) -> GameResult:
+        tables = self.start.tables
+        if tables is not None and entry.table not in tables:
+            raise SessionError(f"table {entry.table} is not one of the session's tables")
+        for team in entry.game.sheets:
+            if team not in self.team_ids:
+                raise SessionError(f"teams: {team!r} is not a team of the session")
+        if (entry.round, entry.table) in self._games:
+            raise SessionError(
+                f"table {entry.table} already has its game of round {entry.round} "
+                "(rule 11: one game a table; cancel it first to correct it)"
+            )
+        for (rnd, table), (other, _) in self._games.items():
+            if rnd == entry.round:
+                both = set(other.game.sheets) & set(entry.game.sheets)
+                if both:
+                    raise SessionError(
+                        f"team {min(both)} already played round {rnd} at table {table} "
+                        "(rule 11: one game a round, then teams move)"
+                    )
+        try:
+            return score_game(entry.game, self.rosters)
+        except ScoreError as exc:
+            raise SessionError(str(exc)) from None
+
+    def _next_timer(self, e: TimerEntry) -> TimerState:
+        """Rule 10: «દરેક રમત ૩૦ થી ૩૫ મિનિટ આયોજકો ની મરજી પ્રમાણે»: a game lasts 30 to 35
+        minutes as the organisers choose (the session's `round_minutes`). A round's
+        timer starts with at most that, and its time left never grows."""
+        cur = self._timer
+        if e.action == "start":
+            if cur is not None and e.round <= cur.round:
+                raise SessionError(
+                    f"round {e.round} cannot start after round {cur.round} (rounds go up)"
+                )
+            length = self.start.round_minutes * 60
+            if e.left > length:
+                raise SessionError(
+                    f"round {e.round}: the timer starts with {_clock(e.left)} left, more than "
+                    f"the session's {self.start.round_minutes:g} minutes (rule 10: 30 to 35 "
+                    "minutes, as the organisers choose)"
+                )
+            return TimerState(e.round, True, e.left, e.at)
+        if cur is None or cur.round != e.round:
+            raise SessionError(f"round {e.round}: {e.action} before the round's start")
+        if e.action == "pause" and not cur.running:
+            raise SessionError(f"round {e.round}: pause while the timer is paused")
+        if e.action == "resume" and cur.running:
+            raise SessionError(f"round {e.round}: resume while the timer runs")
+        if e.left > cur.left:
+            raise SessionError(
+                f"round {e.round}: {_clock(e.left)} left at {e.action}, more than the "
+                f"{_clock(cur.left)} of the line before: a round's time only runs down (rule 10)"
+            )
+        return TimerState(e.round, e.action == "resume", e.left, e.at)
+
+
+def _clock(seconds: float) -> str:
+    """Seconds as minutes and seconds, "40:00", for messages."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"

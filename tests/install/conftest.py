@@ -1,0 +1,40 @@
+"""The wheel built once per test session from the project's packages and metadata only."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: What the wheel is built from: the packages and the project's metadata, nothing else.
+SOURCES = ("kiosk", "drivers", "vision", "pyproject.toml", "README.md")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("wheel")
+    source = base / "tableside"
+    source.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+            shutil.copytree(ROOT / name, source / name, ignore=ignore)
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    started = time.monotonic()
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    (found,) = base.glob("tableside-*.whl")
+    print(f"\nwheel built in {time.monotonic() - started:.1f} s")
+    return found
