@@ -7,6 +7,11 @@ STAMP  := $(VENV)/.installed
 # the GL libraries Kivy's SDL2 window draws with, mtdev for multitouch, xclip for its clipboard.
 DEBS   := xvfb xauth xdotool xclip libmtdev1 libgl1 libegl1 libgl1-mesa-dri
 DEBS   += fonts-noto-core  # Noto Sans, Devanagari, Gujarati: the four scripts on screen; doctor checks them
+DEBS   += fuse3  # the journal's power-cut test: fusermount3 and libfuse3 for mfusepy
+DEBS   += mosquitto  # the hall's MQTT broker, started by tests/hall
+DEBS   += chromium  # the hall's board page in a headless browser (tests/hall)
+DEBS   += chromium-driver  # Selenium drives that Chromium (tests/hall)
+DEBS   += openssl  # a CA and a broker certificate for the hall's TLS test (tests/hall)
 export KIVY_NO_ARGS := 1
 export KIVY_LOG_MODE := PYTHON
 export KIVY_NO_CONSOLELOG := 1

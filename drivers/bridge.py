@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 import serial
+from serial.tools import list_ports
 
 from drivers.bridge_protocol import (
     Hello,
@@ -27,7 +28,7 @@ from drivers.clockmap import ClockMap
 from drivers.hits import POCKETS, BeamFault, BeamHit
 from drivers.lines import LineError
 from drivers.pockets import BeamState, Sink
-from drivers.serial_link import LinkStatus, Opener, SerialWorker
+from drivers.serial_link import LinkStatus, Opener, Ports, SerialWorker
 
 
 class SensorBridge(SerialWorker):
@@ -49,8 +50,11 @@ class SensorBridge(SerialWorker):
         backoff_s: tuple[float, float] = (0.5, 8.0),
         opener: Opener = serial.serial_for_url,
         start: bool = True,
+        ports: Ports = list_ports.comports,
     ) -> None:
-        super().__init__(port_url, baud=baud, clock=clock, backoff_s=backoff_s, opener=opener)
+        super().__init__(
+            port_url, baud=baud, clock=clock, backoff_s=backoff_s, opener=opener, ports=ports
+        )
         self._sink = sink
         self._settings = (glitch_s, merge_s, stuck_s)
         self.silent_s = silent_s

@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable
 
 import serial
+from serial.tools import list_ports
 
 from drivers.display_protocol import DisplayFrame, DisplayLink
-from drivers.serial_link import LinkStatus, Opener, SerialWorker
+from drivers.serial_link import LinkStatus, Opener, Ports, SerialWorker
 
 
 class PlayerDisplay(SerialWorker):
@@ -37,8 +38,11 @@ class PlayerDisplay(SerialWorker):
         backoff_s: tuple[float, float] = (0.5, 8.0),
         opener: Opener = serial.serial_for_url,
         start: bool = True,
+        ports: Ports = list_ports.comports,
     ) -> None:
-        super().__init__(port_url, baud=baud, clock=clock, backoff_s=backoff_s, opener=opener)
+        super().__init__(
+            port_url, baud=baud, clock=clock, backoff_s=backoff_s, opener=opener, ports=ports
+        )
         self.link = DisplayLink(
             ack_timeout_s=ack_timeout_s, retries=retries, keepalive_s=keepalive_s
         )

@@ -8,11 +8,12 @@ simulated beams and (in C, in drivers/firmware/) the sensor bridge.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-FaultKind: TypeAlias = Literal["stuck", "cleared", "blocked_at_start"]
-FAULT_KINDS: tuple[FaultKind, ...] = ("stuck", "cleared", "blocked_at_start")
+FaultKind: TypeAlias = Literal["stuck", "cleared", "blocked_at_start", "flapping"]
+FAULT_KINDS: tuple[FaultKind, ...] = ("stuck", "cleared", "blocked_at_start", "flapping")
 POCKETS: tuple[int, ...] = (1, 2, 3, 4)
 
 
@@ -29,12 +30,15 @@ class BeamHit:
 @dataclass(frozen=True, slots=True)
 class BeamFault:
     """A beam that cannot count: "stuck" (blocked longer than the stuck
-    setting), "cleared" (a stuck or blocked beam works again) or
-    "blocked_at_start" (broken when the driver started)."""
+    setting), "cleared" (a stuck, blocked or flapping beam works again),
+    "blocked_at_start" (broken when the driver started) or "flapping" (breaking
+    hundreds of times a second: a loose wire, a failing emitter). `held`, on
+    "cleared" after flapping: how many hits were held back, not counted."""
 
     pocket: int
     kind: FaultKind
     t: float
+    held: int = 0
 
 
 BeamReport: TypeAlias = BeamHit | BeamFault
@@ -55,7 +59,13 @@ class BeamFilter:
       `merge_s` is below the gap between them (default 5 ms);
     - a beam broken `stuck_s` or longer is "stuck": no hit is reported for that
       interruption, and "cleared" follows when it clears. `poll(now)` reports
-      stuck without waiting for an edge; an edge that arrives late reports it too.
+      stuck without waiting for an edge; an edge that arrives late reports it too;
+    - a beam is "flapping" when its edges keep coming less than `merge_s` apart
+      for `flap_chatter_s` (a coin's chatter lasts a millisecond or two; a loose
+      wire at hundreds of Hz goes on), or when it gives more than `flap_hits` hits
+      within a second (a board holds 19 coins and the striker). From then its hits
+      are held in `held` for the umpire, not reported, until it has been clear and
+      quiet for `flap_quiet_s`; then "cleared" says how many were held.
     """
 
     def __init__(
@@ -65,6 +75,9 @@ class BeamFilter:
         glitch_s: float = 0.0005,
         merge_s: float = 0.005,
         stuck_s: float = 2.0,
+        flap_chatter_s: float = 0.05,
+        flap_hits: int = 20,
+        flap_quiet_s: float = 1.0,
     ) -> None:
         if glitch_s < 0.0:
             raise ValueError(f"pocket {pocket}: glitch_s must be >= 0, not {glitch_s}")
@@ -83,6 +96,14 @@ class BeamFilter:
         self._absorbing = False  # current interruption is trailing chatter of a reported hit
         self._last_end: float | None = None  # when the last reported hit cleared
         self._glitch: tuple[float, float] | None = None  # a too-short interruption, held back
+        self.flap_chatter_s = flap_chatter_s
+        self.flap_quiet_s = flap_quiet_s
+        self.flapping = False
+        #: Hits seen while the beam flapped, for the umpire to judge (never counted).
+        self.held: list[BeamHit] = []
+        self._hit_times: deque[float] = deque(maxlen=flap_hits + 1)
+        self._last_edge: float | None = None
+        self._run_start = 0.0  # first edge of the current run of edges < merge_s apart
 
     def start(self, t: float, broken: bool) -> list[BeamReport]:
         """The beam's level when the driver starts; a broken beam is reported."""
@@ -99,14 +120,41 @@ class BeamFilter:
             return []  # a repeated level (e.g. after a missed edge): nothing changed
         out = self.poll(t)
         self.broken = broken
+        if self._last_edge is None or t - self._last_edge > self.merge_s:
+            self._run_start = t
+        self._last_edge = t
         if broken:
             self._break(t)
         else:
             out.extend(self._clear(t))
+        for report in out:
+            if isinstance(report, BeamHit):
+                self._hit_times.append(report.t)
+        many = len(self._hit_times) == self._hit_times.maxlen
+        if not self.flapping and (
+            t - self._run_start >= self.flap_chatter_s or (many and t - self._hit_times[0] <= 1.0)
+        ):
+            self.flapping = True
+            out.append(BeamFault(self.pocket, "flapping", t))
+        if self.flapping:
+            # Every interruption, chatter and all, is kept for the umpire; none is counted.
+            if not broken:
+                self.held.append(BeamHit(self.pocket, self._pulse, t - self._pulse))
+            out = [r for r in out if not isinstance(r, BeamHit)]
         return out
 
     def poll(self, now: float) -> list[BeamReport]:
-        """Reports "stuck" once the beam has been broken `stuck_s` by `now`."""
+        """Reports "stuck" once the beam has been broken `stuck_s` by `now`, and the end
+        of flapping once it has been clear and quiet `flap_quiet_s`."""
+        if self.flapping:
+            last = self._last_edge or 0.0
+            if not self.broken and now - last >= self.flap_quiet_s:
+                self.flapping = False
+                self._hit_times.clear()
+                held, self._glitch, self._absorbing = len(self.held), None, False
+                t = last + self.flap_quiet_s
+                return [BeamFault(self.pocket, "cleared", t, held)]
+            return []
         if self.broken and not self.stuck and now - self._start >= self.stuck_s:
             self.stuck = True
             return [BeamFault(self.pocket, "stuck", self._start + self.stuck_s)]
@@ -114,6 +162,8 @@ class BeamFilter:
 
     def deadline(self) -> float | None:
         """When `poll` will next have something to say (None: only after an edge)."""
+        if self.flapping:
+            return None if self.broken else (self._last_edge or 0.0) + self.flap_quiet_s
         if self.broken and not self.stuck:
             return self._start + self.stuck_s
         return None

@@ -30,7 +30,7 @@ from drivers.errors import DriverError, PinError
 from drivers.hits import POCKETS, BeamFilter, BeamReport
 
 Sink = Callable[[BeamReport], Any]
-BeamState = Literal["clear", "broken", "stuck"]
+BeamState = Literal["clear", "broken", "stuck", "flapping"]
 
 # Edge ticks within this of our clock are taken to be on our clock (MockFactory,
 # lgpio with CLOCK_MONOTONIC line events); farther off, an offset is learned.
@@ -187,10 +187,16 @@ class PocketBeams(Closing):
         return min(deadlines, default=None)
 
     def states(self) -> Mapping[int, BeamState]:
-        """Each pocket's beam now: clear, broken, or stuck (blocked too long)."""
+        """Each pocket's beam now: clear, broken, stuck (blocked too long) or flapping."""
         with self._lock:
             return {
-                p: "stuck" if f.stuck else "broken" if f.broken else "clear"
+                p: "flapping"
+                if f.flapping
+                else "stuck"
+                if f.stuck
+                else "broken"
+                if f.broken
+                else "clear"
                 for p, f in self.filters.items()
             }
 

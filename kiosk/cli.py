@@ -67,6 +67,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(**_handler("kiosk.commands.config_init:main"))
 
+    journal = sub.add_parser("journal", help="the journal on disk")
+    journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
+    p = journal_sub.add_parser("verify", help="check a journal or a copy (exit 1 on a problem)")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
+    p = journal_sub.add_parser("restore", help="put a good backup in place of a damaged journal")
+    p.add_argument("backup", metavar="BACKUP")
+    p.add_argument("journal", metavar="JOURNAL", help="the journal to replace (kept aside)")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:restore_main"))
+
+    p = sub.add_parser("protest", help="one board's record for a protest, as an HTML page")
+    p.add_argument("journal", metavar="JOURNAL", help="the journal database file (or a copy)")
+    p.add_argument("--match", type=int, metavar="N", help="the match's id (default: the latest)")
+    p.add_argument("--board", type=int, metavar="B", help="the B-th board played (default: last)")
+    p.add_argument("-o", "--output", metavar="DIR", required=True, help="where to write it")
+    p.set_defaults(**_handler("kiosk.commands.protest:main"))
+
     p = sub.add_parser("hw-test", help="check the beams, the buzzer and the display")
     p.add_argument("--config", metavar="FILE", help="settings file (default: the shipped defaults)")
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")
@@ -78,6 +95,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", metavar="DIR", help="journal folder (default: [journal] dir)")
     p.add_argument("--simulate", action="store_true", help="check with the simulated parts")
     p.set_defaults(**_handler("kiosk.commands.doctor:main"))
+    from kiosk.commands.hall import add_parser as add_hall  # the hall (docs/hall.md)
+
+    add_hall(sub)
+
+    vision = sub.add_parser("vision", help="the camera above the carrom board")
+    vision_sub = vision.add_subparsers(dest="vision_command", required=True, metavar="COMMAND")
+    p = vision_sub.add_parser("detect", help="count the coins on one photo of a board")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--pockets", metavar="X1,Y1,...,X4,Y4", help="pocket centres, any order")
+    p.add_argument("--json", action="store_true", help="print JSON (docs/vision.md)")
+    p.add_argument("--annotate", metavar="OUT.png", help="draw what was found")
+    p.set_defaults(**_handler("kiosk.commands.vision_detect:main"))
     return parser
 
 

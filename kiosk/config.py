@@ -25,6 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
+from kiosk.safe_read import ReadRefused, nonfinite_keys, read_text, toml_problem
+
 #: The settings shipped inside the package, commented (what `tableside config init` writes).
 #: A wheel is installed unpacked, so the resource is a file on disk with a path.
 DEFAULT_RESOURCE = resources.files("kiosk.defaults").joinpath("default.toml")
@@ -45,6 +48,8 @@ PIN_FACTORIES = ("", "lgpio", "rpigpio", "pigpio", "native", "mock")
 #: BCM numbers of the 40-pin header's GPIO lines.
 BCM_PINS = range(0, 28)
 PIN_HASH_SCHEME = "pbkdf2_sha256"
+#: Bounds a settings file's PBKDF2 iteration count, so that checking a PIN stays quick.
+MAX_PIN_ITERATIONS = 5_000_000
 PIN_HASH_ITERATIONS = 100_000
 
 
@@ -180,6 +185,8 @@ def _split_hash(text: str) -> tuple[int, bytes, bytes] | None:
     parts = text.split("$")
     if len(parts) != 4 or parts[0] != PIN_HASH_SCHEME or not parts[1].isdigit():
         return None
+    if len(parts[1]) > 8 or int(parts[1]) > MAX_PIN_ITERATIONS:
+        return None  # a PIN check must not take minutes
     try:
         salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
     except ValueError:
@@ -318,7 +325,13 @@ class UmpireSettings:
 
 @dataclass(frozen=True, slots=True)
 class JournalSettings:
+    """`backup_dir`: a second place (a USB stick) for the rolling backup, "" for none; a copy
+    at every board's end and every `backup_every` entries, the newest `backup_keep` kept."""
+
     dir: str = field(default="/var/lib/tableside", metadata=_check(_text))
+    backup_dir: str = field(default="", metadata=_check(_text))
+    backup_every: int = field(default=100, metadata=_check(_int(1, 100_000)))
+    backup_keep: int = field(default=3, metadata=_check(_int(1, 100)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +368,7 @@ class Settings:
     umpire: UmpireSettings = UmpireSettings()
     journal: JournalSettings = JournalSettings()
     fusion: FusionSettings = FusionSettings()
+    hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
     ui: UiSettings = UiSettings()
 
 
@@ -453,9 +467,12 @@ def _section(cls: type[_T], raw: Mapping[str, Any], name: str) -> tuple[_T, list
 def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[Problem]]:
     """The settings in a TOML text and every problem found; where there are problems the
     settings hold the defaults for the keys concerned, so the caller must check the list."""
+    unsafe = toml_problem(text)  # what would make tomllib recurse or choke, with its line
+    if unsafe is not None:
+        return Settings(), [Problem(path, "", f"not valid TOML: {unsafe[1]}", unsafe[0])]
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
         match = _TOML_POSITION.search(str(exc))
         line = int(match.group(1)) if match else None
         if line is None and "end of document" in str(exc):
@@ -463,6 +480,12 @@ def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[
         message = _TOML_POSITION.sub("", str(exc)).replace("(at end of document)", "").strip()
         return Settings(), [Problem(path, "", f"not valid TOML: {message}", line)]
     where = _key_lines(text)
+    nonfinite = [
+        Problem(path, key, "must be a finite number, not nan or inf", where.get(key))
+        for key in nonfinite_keys(data)
+    ]
+    if nonfinite:
+        return Settings(), nonfinite
     found: list[tuple[str, str]] = []
     sections: dict[str, Any] = {}
     known = {f.name: type(getattr(_DEFAULTS, f.name)) for f in fields(Settings)}
@@ -504,11 +527,9 @@ def load_settings(path: str | Path | None = None) -> Settings:
 def _read(path: str | Path) -> tuple[Settings, list[Problem]]:
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        return Settings(), [Problem(name, "", f"cannot read the file: {exc.strerror or exc}")]
-    except UnicodeDecodeError as exc:
-        return Settings(), [Problem(name, "", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
+        text = read_text(path, max_bytes=1 << 20, max_line=1 << 16)  # a regular file, bounded
+    except ReadRefused as exc:
+        return Settings(), [Problem(name, "", exc.reason, exc.line)]
     return parse_settings(text, name)
 
 

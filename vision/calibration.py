@@ -283,3 +283,95 @@ def auto_calibrate(frame: npt.NDArray[Any], quarter_turns: int = 0) -> Calibrati
     k = quarter_turns % 4
     corners = corners[k:] + corners[:k]
     return Calibration.from_corners(corners)
+
+
+def order_pockets(points: Sequence[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+    """Four pocket centres given in any order, as pockets 1-4: round the board
+    clockwise as seen from above (image y down), from the one nearest the image's
+    bottom-left corner. A photo may be turned any way: the pocket taken for 1 is
+    then another, which moves the coins' millimetres but not their counts."""
+    if len(points) != 4:
+        raise CalibrationError(f"need 4 pocket centres, got {len(points)}")
+    p = np.array(points, np.float64)
+    c = p.mean(axis=0)
+    # Increasing image angle from the centre is clockwise on the screen (y down).
+    ring = sorted(range(4), key=lambda i: float(np.arctan2(p[i, 1] - c[1], p[i, 0] - c[0])))
+    first = max(range(4), key=lambda k: float(p[ring[k], 1] - p[ring[k], 0]))
+    ring = ring[first:] + ring[:first]
+    return tuple((float(p[i, 0]), float(p[i, 1])) for i in ring)
+
+
+#: The steepest a camera may look at the board (from straight down) for the check.
+MAX_TILT_DEG = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class SquareCheck:
+    """How well four pocket centres make the board's square seen by a camera:
+    `angle_deg`, how far the board's corner is from a right angle, and `sides`,
+    the relative difference of its two sides, both after the best perspective an
+    upright pinhole camera could give; `tilt_deg`, that camera's tilt."""
+
+    angle_deg: float
+    sides: float
+    tilt_deg: float
+
+    def problem(self, max_angle_deg: float = 4.0, max_sides: float = 0.05) -> str | None:
+        """Why these pockets are not a board (None if they are)."""
+        if self.angle_deg > max_angle_deg:
+            return (
+                f"the pockets are not a square board: a corner is {self.angle_deg:.1f}° from "
+                "a right angle after perspective"
+            )
+        if self.sides > max_sides:
+            return (
+                f"the pockets are not a square board: its sides differ by "
+                f"{100 * self.sides:.0f}% after perspective"
+            )
+        if self.tilt_deg > MAX_TILT_DEG + 1.0:
+            return f"the camera would be tilted {self.tilt_deg:.0f}°: hold it above the board"
+        return None
+
+
+def check_square(
+    pockets: Sequence[tuple[float, float]], image_size: tuple[int, int]
+) -> SquareCheck:
+    """Whether four pocket centres (1-4, image px) can be the board's square.
+
+    Any four points map onto a square by some homography, so the check asks more:
+    that a camera with square pixels, its principal point at the image's centre
+    and a plausible focal length (0.3-3 image diagonals) sees a square there. For
+    such a camera the homography H = K [r1 r2 t] from the board's plane has
+    r1 ⟂ r2 and |r1| = |r2|; with w = 1/f² these are h1ᵀ W h2 = 0 and
+    h1ᵀ W h1 = h2ᵀ W h2 (W = diag(w, w, 1)). The best w leaves what no perspective
+    explains: a pocket tapped or found in the wrong place."""
+    w_img, h_img = image_size
+    diag = float(np.hypot(w_img, h_img))
+    s = B.SURFACE_MM
+    src = np.array([B.POCKETS_MM[i] for i in range(4)], np.float64) / s - 0.5
+    dst = (np.array(pockets, np.float64) - [w_img / 2.0, h_img / 2.0]) / diag
+    h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    h = h.astype(np.float64)
+    a1, a2 = h[:2, 0], h[:2, 1]
+    g1, g2 = h[2, 0], h[2, 1]
+    best = (np.inf, 0.0, 0.0, 0.0)
+    for f in np.geomspace(0.3, 3.0, 80):
+        w = 1.0 / (f * f)
+        n1 = w * float(a1 @ a1) + g1 * g1
+        n2 = w * float(a2 @ a2) + g2 * g2
+        cos = abs(w * float(a1 @ a2) + g1 * g2) / float(np.sqrt(n1 * n2))
+        sides = abs(np.sqrt(n1) - np.sqrt(n2)) / max(np.sqrt(n1), np.sqrt(n2))
+        angle = float(np.degrees(np.arcsin(min(1.0, cos))))
+        # The tilt: the angle between the board's normal (r1 x r2) and the axis.
+        r1 = np.array([a1[0] / f, a1[1] / f, g1]) / np.sqrt(n1)
+        r2 = np.array([a2[0] / f, a2[1] / f, g2]) / np.sqrt(n2)
+        normal = np.cross(r1, r2)
+        tilt = float(
+            np.degrees(np.arccos(min(1.0, abs(float(normal[2])) / float(np.linalg.norm(normal)))))
+        )
+        # A steeper camera could explain a pocket in the wrong place: the kiosk's and
+        # a phone held above the board are within MAX_TILT_DEG of looking straight down.
+        score = angle / 4.0 + sides / 0.05 + max(0.0, tilt - MAX_TILT_DEG)
+        if score < best[0]:
+            best = (score, angle, float(sides), tilt)
+    return SquareCheck(best[1], best[2], best[3])

@@ -6,7 +6,7 @@ Sources (`[camera] source` in the config):
 - `picamera2`: the Raspberry Pi camera through Picamera2, imported only here
   (`cv2.VideoCapture` cannot open a CSI camera on the libcamera stack);
 - `file:PATH`: a video file, frame by frame (tests, replaying a match);
-- `synthetic`: the simulated board (vision.simboard), for `make run`.
+- `synthetic`: the simulated board (vision.sim.live), for `make run`.
 
 `open_camera` raises `CameraError` naming the source when it cannot open it.
 `open_camera_or_stopped` returns a source that reports it stopped instead,
@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy.typing as npt
 
-from vision.simboard import SimulatedBoard, default_board
+from vision.sim.live import SimulatedBoard, default_board
 
 Array = npt.NDArray[Any]
 Clock = Callable[[], float]

@@ -38,6 +38,7 @@ from vision.detect import (
 )
 from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
 from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
+from vision.stills import Stills
 
 Array = npt.NDArray[Any]
 WatchEvent: TypeAlias = StrokeStarted | CoinsAtRest | StrokeDiff
@@ -61,6 +62,7 @@ class BoardWatcher:
         calibration: Calibration | Sequence[Sequence[float]] | None = None,
         reference: Reference | None = None,
         settings: WatcherSettings | None = None,
+        stills: Stills | None = None,
     ) -> None:
         """`calibration`: a Calibration, or the config's four [x, y] pocket centres,
         or None to calibrate from the first frame (auto_calibrate). `reference`: the
@@ -79,6 +81,11 @@ class BoardWatcher:
         self._pending_since: float | None = None
         self._frames = 0
         self.board: BoardView | None = None  # the latest view
+        #: The protest stills (vision.stills): the board at rest before and after
+        #: each stroke, numbered by the watcher's own count of strokes.
+        self.stills = stills
+        self._strokes = 0
+        self._rest_image: Array | None = None
 
     @classmethod
     def from_empty_board(
@@ -122,6 +129,9 @@ class BoardWatcher:
                 events.append(self._diff(view))
             events.append(StrokeStarted(change[1]))
             self._sightings = []
+            self._strokes += 1
+            if self.stills is not None and self._rest_image is not None:
+                self.stills.keep(self._strokes, "before", self._rest_image)
         if self._tracker.moving or change is not None:
             self._sightings.extend(Sighting(t, c) for c in view.coins)
         if change is not None and change[0] == "rest":
@@ -134,9 +144,12 @@ class BoardWatcher:
             and (self._clear_for_diff(view) or t - pending >= self.settings.clear_wait_s)
         ):
             events.append(self._diff(view))
+            if self.stills is not None and self._strokes:
+                self.stills.keep(self._strokes, "after", image)
         if not self._tracker.moving and self._pending_since is None:
             if self._before is None or not view.occlusion.any():
                 self._before = view
+                self._rest_image = image
             self._frames += 1
             if not view.occlusion.any() and self._frames % self.settings.learn_every == 0:
                 self._learn(top, cls)

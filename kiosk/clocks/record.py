@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
+from kiosk.safe_read import UnsafeInput, loads_json
+
 
 class ClockRecordError(ValueError):
     """A bad line of a clock record: `line` is 1-based."""
@@ -230,9 +232,9 @@ def parse_clock_record(text: str) -> ClockRecord:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ClockRecordError(number, f"not JSON: {exc.msg} at column {exc.colno}") from None
+            obj = loads_json(raw, "at column {}")
+        except UnsafeInput as exc:
+            raise ClockRecordError(number, exc.reason) from None
         if not isinstance(obj, dict):
             raise ClockRecordError(number, "each line must be a JSON object")
         if header is None:

@@ -12,15 +12,15 @@ import sys
 
 from kiosk.rules.bhukhar.record import RecordError, parse_session
 from kiosk.rules.bhukhar.report import format_standings, session_to_json
+from kiosk.safe_read import ReadRefused, read_text
 
 
 def main(args: argparse.Namespace) -> int:
     path: str = args.file
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot read: {exc}", file=sys.stderr)
+        text = read_text(path)  # a regular file, bounded, UTF-8 (bad bytes named by line)
+    except ReadRefused as exc:
+        print(exc, file=sys.stderr)
         return 1
     try:
         session = parse_session(text)

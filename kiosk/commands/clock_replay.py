@@ -14,6 +14,7 @@ import sys
 from kiosk.clocks.record import ClockRecordError, parse_clock_record
 from kiosk.rules.backgammon.clocked import ClockSnapshot, replay_clock
 from kiosk.rules.backgammon.face import format_clock
+from kiosk.safe_read import ReadRefused, read_text
 
 
 def human(snap: ClockSnapshot) -> str:
@@ -39,13 +40,9 @@ def human(snap: ClockSnapshot) -> str:
 def main(args: argparse.Namespace) -> int:
     path: str = args.file
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        print(f"{path}: cannot read: {exc.strerror}", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError:
-        print(f"{path}: not UTF-8 text", file=sys.stderr)
+        text = read_text(path)  # a regular file, bounded, UTF-8 (bad bytes named by line)
+    except ReadRefused as exc:
+        print(exc, file=sys.stderr)
         return 1
     try:
         snapshots = replay_clock(parse_clock_record(text))

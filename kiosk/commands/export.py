@@ -21,7 +21,7 @@ from kiosk.rules.backgammon.match import IllegalAction
 
 def main(args: argparse.Namespace) -> int:
     try:
-        with Journal(args.journal, create=False) as journal:
+        with Journal(args.journal, create=False, readonly=True) as journal:
             text = export_clock_record(journal) if args.clock else export_match_record(journal)
     except (JournalError, IllegalAction, ValueError) as exc:
         print(f"tableside export: {exc}", file=sys.stderr)

@@ -137,6 +137,7 @@ def _run(settings: Settings, *, simulate: bool, seconds: float) -> int:
             display.show(TEST_FRAME)
             if display.wait_shown(TEST_FRAME, 2.0):
                 _say(f"display: {display_port} answered and shows the test frame{mode}")
+                _say(f"display: found at {display.device}; stable path {display.stable_path}")
             else:
                 problems.append(f"display on {display_port}: {display.status.detail}")
         else:
@@ -176,6 +177,8 @@ def _run(settings: Settings, *, simulate: bool, seconds: float) -> int:
         if bridge is not None:
             status = bridge.status
             _say(f"sensor bridge: {status.state} ({status.detail})")
+            if bridge.device is not None:
+                _say(f"sensor bridge: found at {bridge.device}; stable path {bridge.stable_path}")
             if not status.ok:
                 problems.append(f"sensor bridge: {status.detail}")
         _say("hits: " + ", ".join(f"pocket {pk}: {n}" for pk, n in hits.items()))

@@ -13,22 +13,17 @@ import sys
 
 from kiosk.rules.carrom.record import RecordError, match_to_json, replay_text
 from kiosk.rules.carrom.scoresheet import render
+from kiosk.safe_read import ReadRefused, read_text
 
 
 def main(args: argparse.Namespace) -> int:
     path: str = args.file
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        print(f"{path}: cannot read the record: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # Decoding the whole file at once makes exc.start a file offset.
-        line = raw.count(b"\n", 0, exc.start) + 1
-        print(f"{path}:{line}: not UTF-8 text", file=sys.stderr)
+        text = read_text(
+            path, what="the record"
+        )  # a regular file, bounded, UTF-8 (bad bytes named by line)
+    except ReadRefused as exc:
+        print(exc, file=sys.stderr)
         return 1
     try:
         data = match_to_json(replay_text(text))

@@ -252,6 +252,7 @@ class ClockTable:
         """Close the match in the journal (it is no longer offered for resuming)."""
         if self.match_id is not None:
             self.journal.finish(self.match_id)
+            self.journal.checkpoint()  # the match's end: journal.db alone is complete
 
     def export(self, match_id: int | None = None) -> str:
         """The clock record (shared/spec/clock-record.md) of a match in the journal."""

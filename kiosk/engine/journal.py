@@ -15,135 +15,209 @@ of its record (`header`); its entries carry:
 - `kind`: "event" (a confirmed record line), "undo", or a raw input ("beam_hit",
   "camera", "timer", "fault", ...), with its `data` as JSON.
 
+Durability (docs/engine.md, "The journal: nothing lost"): one kiosk at a time holds the journal
+(an exclusive lock beside it); every row is hash-chained to the one before (journal_chain.py);
+at start the file is checked (PRAGMA quick_check, the chain, the seal of the last synced row) and
+a damaged or shortened journal is refused by name with the last good backup, never taken for an
+empty one. A write that fails (disk full, read-only, I/O error) never raises: the rows are held in
+memory in order, `fault` says which are not saved, and they are written, in order, as soon as
+writing works again. `checkpoint()` at every board's end folds the -wal into journal.db and makes
+the rolling backup.
+
 Entries written while no match is open (a part that failed at start-up) have no match; their
 `t` is then seconds on the kiosk's monotonic clock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+from kiosk.engine import journal_store as store
+from kiosk.engine.journal_chain import GENESIS, entry_hash, match_hash
+from kiosk.engine.journal_files import (
+    JournalDamaged,
+    JournalError,
+    JournalLocked,
+    Lock,
+    Seal,
+    backup,
+    make_private,
+    write_seal,
+)
+from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
+from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
 
-#: Entry kinds that make up the record: confirmed events and their undos.
-EVENT = "event"
-UNDO = "undo"
+__all__ = [
+    "EVENT",
+    "SCHEMA_VERSION",
+    "UNDO",
+    "Entry",
+    "Journal",
+    "JournalDamaged",
+    "JournalError",
+    "JournalLocked",
+    "MatchRow",
+]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,
-    header TEXT NOT NULL,
-    wall_start REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS entries (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    match_id INTEGER REFERENCES matches(id),
-    t REAL NOT NULL,
-    wall REAL NOT NULL,
-    source TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS entries_by_match ON entries (match_id, seq);
-"""
-
-
-class JournalError(RuntimeError):
-    """The journal cannot be opened or read (names the file and what is wrong)."""
+SCHEMA_VERSION = store.SCHEMA_VERSION
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """One match in the journal: its kind ("carrom", "backgammon"), the record's first line."""
-
-    id: int
-    kind: str
-    header: dict[str, Any]
-    wall_start: float
-    finished: bool
+#: How often a held write is tried again at most (seconds).
+RETRY_EVERY = 1.0
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    seq: int
-    match_id: int | None
-    t: float
-    wall: float
-    source: str
-    kind: str
-    data: dict[str, Any]
-
-
-class Journal:
+class Journal(JournalReading):
     """The journal file at `path` (created with its folder if missing, unless `create` is
-    False: then a missing file is a JournalError, as for `tableside export`)."""
+    False: then a missing file is a JournalError, as for `tableside export`).
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    `readonly`: open a journal (or a copy) only to read it: no lock, no check, no writes.
+    `backup_dir`: where `checkpoint()` and every `backup_every` entries put a whole copy.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        create: bool = True,
+        readonly: bool = False,
+        backup_dir: str | Path | None = None,
+        backup_every: int = 100,
+        backup_keep: int = 3,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = Path(path)
+        self._clock = clock  # paces the retries of held writes
+        self.readonly = readonly
+        self.backup_dir = Path(backup_dir) if backup_dir else None
+        self.backup_every = backup_every
+        self.backup_keep = backup_keep
+        #: The last backup that failed, in words (None: backups work or none is set).
+        self.backup_fault: str | None = None
+        self.last_backup: Path | None = None
+        self._db: sqlite3.Connection | None = None
+        self._lock: Lock | None = None
+        self._pending: list[Op] = []
+        self._error: str | None = None
+        self._tried = 0.0
+        self._since_backup = 0
+        self._next_seq = 1
+        self._last_hash = GENESIS
+        self._next_match = 1
         if not create and not self.path.is_file():
             raise JournalError(f"{self.path}: no such journal")
+        if readonly:
+            try:
+                self._db = store.connect(self.path, readonly=True)
+                self._load_counters()
+            except sqlite3.DatabaseError as exc:
+                raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
+            return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per append.
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=10.0
-            )
-            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise JournalError(f"{self.path}: the journal needs WAL mode, got {mode!r}")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            with self._transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute(
-                        "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                    )
-                elif int(row[0]) != SCHEMA_VERSION:
-                    raise JournalError(
-                        f"{self.path}: journal schema {row[0]}, this kiosk reads {SCHEMA_VERSION}"
-                    )
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
+            self._open()
+        except (OSError, sqlite3.OperationalError) as exc:
+            if self.path.exists():
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                raise JournalError(f"{self.path}: cannot open the journal: {why}") from exc
+            # No journal yet and nowhere to write one (a read-only or missing medium): run on,
+            # holding everything in memory, and create it as soon as the medium works.
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._error = f"cannot create the journal: {reason}"
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = Lock(self.path)
+        try:
+            seal, had_wal = store.before_open(self.path, self.backup_dir)
+            if not self.path.exists():
+                store.create(self.path)
+            try:
+                db = store.connect(self.path)
+            except sqlite3.DatabaseError as exc:
+                raise store.refuse(self.path, f"cannot open: {exc}", self.backup_dir) from exc
+            try:
+                store.migrate(db, self.path)
+                report = store.check(db, self.path, seal, self.backup_dir, had_wal)
+            except sqlite3.DatabaseError as exc:
+                db.close()
+                raise store.refuse(self.path, f"cannot read: {exc}", self.backup_dir) from exc
+            except BaseException:
+                db.close()
+                raise
+        except BaseException:
+            lock.release()
+            raise
+        self._db, self._lock = db, lock
+        self._load_counters()
+        if seal is None and report.last_seq:
+            with contextlib.suppress(OSError):
+                write_seal(self.path, Seal(report.last_seq, report.last_hash))
+
+    def _load_counters(self) -> None:
+        assert self._db is not None
+        db = self._db
+        columns = {r[1] for r in db.execute("PRAGMA table_info(entries)")}
+        self._chained = "hash" in columns
+        last_entry = db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()[0]
+        last_match = (
+            db.execute("SELECT COALESCE(MAX(seq), 0) FROM matches").fetchone()[0]
+            if self._chained
+            else 0
+        )
+        self._next_seq = max(last_entry, last_match) + 1
+        self._next_match = db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0] + 1
+        self._last_hash = GENESIS
+        if self._chained:
+            row = db.execute(
+                "SELECT hash FROM entries WHERE seq=? UNION ALL SELECT hash FROM matches"
+                " WHERE seq=?",
+                (self._next_seq - 1, self._next_seq - 1),
+            ).fetchone()
+            self._last_hash = (row[0] if row else None) or GENESIS
 
     # -- writing -----------------------------------------------------------------
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        assert self._db is not None
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            yield
+            yield self._db
             self._db.execute("COMMIT")
         except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
             raise
+
+    def _take_seq(self) -> int:
+        seq = self._next_seq
+        self._next_seq += 1
+        return seq
 
     def begin_match(self, kind: str, header: dict[str, Any], wall: float) -> int:
         """A new match; returns its id. Any unfinished match of the same kind is left as it is
         (the caller decides whether to resume it or finish it first)."""
-        with self._transaction():
-            cursor = self._db.execute(
-                "INSERT INTO matches (kind, header, wall_start) VALUES (?, ?, ?)",
-                (kind, _dumps(header), wall),
-            )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        self._writable()
+        dumps(header).encode("utf-8")  # the caller's error (ValueError), before anything is held
+        match_id, self._next_match = self._next_match, self._next_match + 1
+        wall = float(wall) + 0.0
+        if not math.isfinite(wall):
+            raise ValueError(f"{self.path}: a match's start must be a finite time, not {wall}")
+        seq, text = self._take_seq(), dumps(header)
+        digest = match_hash(self._last_hash, seq, match_id, kind, text, wall)
+        row = MatchRow(match_id, kind, json.loads(text), wall, False, seq, digest, self._last_hash)
+        self._pending.append(row)
+        self._last_hash = digest
+        self._flush()
+        return match_id
 
     def append(
         self,
@@ -155,100 +229,135 @@ class Journal:
         data: dict[str, Any],
     ) -> int:
         """Write one entry and sync it to disk before returning; returns its sequence number.
-        JournalError (naming the file) if it cannot be written; nothing is half-written."""
-        try:
-            with self._transaction():
-                cursor = self._db.execute(
-                    "INSERT INTO entries (match_id, t, wall, source, kind, data)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (match_id, t, wall, source, kind, _dumps(data)),
-                )
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot write the journal: {exc}") from exc
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        If the disk refuses, the entry is held in memory (see `fault`, `pending`) and written
+        in order later: nothing is half-written and nothing is dropped."""
+        self._writable()
+        text = dumps(data)  # a value JSON cannot hold is the caller's error: raise now
+        text.encode("utf-8")  # so is a lone surrogate (UnicodeEncodeError, a ValueError)
+        # As the REAL columns give them back (3 -> 3.0, -0.0 -> 0.0), for the hash.
+        t, wall = float(t) + 0.0, float(wall) + 0.0
+        if not (math.isfinite(t) and math.isfinite(wall)):
+            raise ValueError(f"{self.path}: entry times must be finite, not {t}, {wall}")
+        seq = self._take_seq()
+        digest = entry_hash(self._last_hash, seq, match_id, t, wall, source, kind, text)
+        # A copy of what was hashed: the caller may change its dict afterwards.
+        entry = Entry(
+            seq, match_id, t, wall, source, kind, json.loads(text), self._last_hash, digest, False
+        )
+        self._pending.append(entry)
+        self._last_hash = digest
+        self._flush()
+        return seq
 
     def finish(self, match_id: int) -> None:
         """Mark a match over (or abandoned): it is no longer offered for resuming."""
-        with self._transaction():
-            self._db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
+        self._writable()
+        self._pending.append(Flag(match_id, True))
+        self._flush()
 
     def reopen(self, match_id: int) -> None:
         """The match goes on after all (the umpire undid the event that ended it)."""
-        with self._transaction():
-            self._db.execute("UPDATE matches SET finished = 0 WHERE id = ?", (match_id,))
+        self._writable()
+        self._pending.append(Flag(match_id, False))
+        self._flush()
 
-    # -- reading -----------------------------------------------------------------
+    def retry(self, force: bool = False) -> bool:
+        """Try the held writes again (at most once a second unless `force`); True when
+        nothing is held any more."""
+        if self._pending and (force or self._clock() - self._tried >= RETRY_EVERY):
+            self._flush()
+        return not self._pending
 
-    def matches(self, kind: str | None = None) -> list[MatchRow]:
-        """Every match, oldest first (only those of `kind` when given)."""
-        query = "SELECT id, kind, header, wall_start, finished FROM matches"
-        args: tuple[Any, ...] = ()
-        if kind is not None:
-            query += " WHERE kind = ?"
-            args = (kind,)
-        rows = self._db.execute(query + " ORDER BY id", args).fetchall()
-        return [MatchRow(r[0], r[1], json.loads(r[2]), r[3], bool(r[4])) for r in rows]
+    def _writable(self) -> None:
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
 
-    def match(self, match_id: int) -> MatchRow:
-        for row in self.matches():
-            if row.id == match_id:
-                return row
-        raise JournalError(f"{self.path}: no match {match_id} in the journal")
+    def _flush(self) -> None:
+        """Write every held row in order, in one transaction: all of them or none."""
+        self._tried = self._clock()
+        if not self._pending:
+            return
+        try:
+            if self._db is None:
+                self._open()
+            with self._transaction() as db:
+                for op in self._pending:
+                    write(db, op)
+        except (sqlite3.Error, OSError, JournalError) as exc:
+            self._error = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
+            return
+        written = self._pending
+        self._pending = []
+        self._error = None
+        last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
+        if last is not None:
+            assert last.seq is not None and last.hash is not None
+            with contextlib.suppress(OSError):
+                write_seal(self.path, Seal(last.seq, last.hash))
+        self._since_backup += len(written)
+        if self.backup_dir is not None and self._since_backup >= self.backup_every:
+            self.backup()
 
-    def unfinished(self, kind: str | None = None) -> MatchRow | None:
-        """The latest match not finished (of `kind` when given): the one to resume."""
-        candidates = [m for m in self.matches(kind) if not m.finished]
-        return candidates[-1] if candidates else None
+    # -- faults, checkpoints, backups ------------------------------------------------
 
-    def latest(self, kind: str | None = None) -> MatchRow | None:
-        rows = self.matches(kind)
-        return rows[-1] if rows else None
-
-    def entries(self, match_id: int | None, kinds: Iterable[str] | None = None) -> list[Entry]:
-        """The match's entries, oldest first (only those of `kinds` when given); match None:
-        the entries written outside any match (faults at start-up, ...)."""
-        rows = self._db.execute(
-            "SELECT seq, match_id, t, wall, source, kind, data FROM entries"
-            " WHERE match_id IS ? ORDER BY seq",
-            (match_id,),
-        ).fetchall()
-        wanted = None if kinds is None else set(kinds)
-        return [
-            Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]))
-            for r in rows
-            if wanted is None or r[5] in wanted
-        ]
-
-    def confirmed(self, match_id: int) -> list[dict[str, Any]]:
-        """The confirmed events that stand: each "event" entry, minus those undone."""
-        stack: list[dict[str, Any]] = []
-        for entry in self.entries(match_id, (EVENT, UNDO)):
-            if entry.kind == EVENT:
-                stack.append(entry.data)
-            elif stack:
-                stack.pop()
-        return stack
-
-    def last_entry(self, match_id: int) -> Entry | None:
-        row = self._db.execute(
-            "SELECT seq, match_id, t, wall, source, kind, data FROM entries"
-            " WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
-            (match_id,),
-        ).fetchone()
-        if row is None:
+    @property
+    def fault(self) -> str | None:
+        """None while everything is on disk; else what is held and why, in words."""
+        if not self._pending:
             return None
-        return Entry(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
+        seqs = [op.seq for op in self._pending if isinstance(op, Entry | MatchRow)]
+        held = f"entries {seqs[0]}-{seqs[-1]}" if len(seqs) > 1 else f"entry {seqs[0]}"
+        if not seqs:
+            held = "a match's end"
+        events = sum(1 for op in self._pending if isinstance(op, Entry) and op.kind == EVENT)
+        if events:
+            held += f" ({events} confirmed event{'s' if events > 1 else ''})"
+        return f"not saved: {held} held in memory ({self._error})"
+
+    def checkpoint(self) -> bool:
+        """Fold the -wal into journal.db (so the file alone is complete) and make the rolling
+        backup; at every board's end. False if it could not be done now (held writes, a busy
+        reader): the next one catches up."""
+        if self.readonly or self._db is None or not self.retry(force=True):
+            return False
+        try:
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            return False
+        make_private(self.path)
+        if self.backup_dir is not None:
+            self.backup()
+        return not busy
+
+    def backup(self) -> Path | None:
+        """A whole copy into `backup_dir` now (the online backup API); None if it failed,
+        with `backup_fault` saying why."""
+        if self._db is None or self.backup_dir is None:
+            return None
+        try:
+            self.last_backup = backup(
+                self._db, self.backup_dir, self._next_seq - 1, self.backup_keep
+            )
+        except (OSError, sqlite3.Error) as exc:
+            self.backup_fault = f"backup to {self.backup_dir} failed: {exc}"
+            return None
+        self.backup_fault = None
+        self._since_backup = 0
+        return self.last_backup
 
     def close(self) -> None:
-        self._db.close()
+        """Close the file (trying the held writes once more) and release the lock."""
+        if self._pending and not self.readonly:
+            self._flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -63,7 +63,14 @@ class Services:
     def journal(self) -> Journal:
         """The kiosk's one journal (opened at first use)."""
         if self._journal is None:
-            self._journal = Journal(self.journal_path)
+            j = self.settings.journal
+            self._journal = Journal(
+                self.journal_path,
+                backup_dir=j.backup_dir or None,
+                backup_every=j.backup_every,
+                backup_keep=j.backup_keep,
+                clock=self.clock,
+            )
         return self._journal
 
     def clock_table(self) -> ClockTable:

@@ -474,6 +474,9 @@ class CarromSession:
         for item in items:
             self._take(item, now)
         self._watch_parts(now)
+        if self.journal.fault is not None or self.faults.active("journal"):
+            self.journal.retry()
+            self._journal_works()
         for due in self.timers.advance(self._timer_now(now)):
             self._timer_event(due, now)
         if self._auto_at is not None and now >= self._auto_at:
@@ -505,13 +508,21 @@ class CarromSession:
                     self.timers.stroke_started(self._timer_now(t))
         elif isinstance(item, BeamFault):
             part = f"beam {item.pocket}"
-            self._raw(stamp, "beam", "beam_fault", {"pocket": item.pocket, "kind": item.kind})
+            fault = {"pocket": item.pocket, "kind": item.kind}
+            self._raw(
+                stamp, "beam", "beam_fault", {**fault, "held": item.held} if item.held else fault
+            )
+            if item.kind == "flapping":  # its hits so far go to the umpire, not the count
+                self._hits = [h for h in self._hits if h.pocket != item.pocket]
             if item.kind == "cleared":
                 self._working.add(item.pocket) if item.pocket in self._fitted_beams else None
                 self._clear_fault(part, now)
             else:
                 self._working.discard(item.pocket)
-                what = "stuck" if item.kind == "stuck" else "blocked at start-up"
+                what = {
+                    "stuck": "stuck",
+                    "flapping": "flapping: its hits are held for the umpire, not counted",
+                }.get(item.kind, "blocked at start-up")
                 self._raise_fault(part, f"pocket {item.pocket}'s beam is {what}", now)
         elif isinstance(item, CameraMotion):
             self._camera_alive(t, now)
@@ -596,18 +607,17 @@ class CarromSession:
         if self.match_id is None and not kind.startswith("fault"):
             return
         at = self._time.at(t) if self.match_id is not None else round(t, 6)
-        try:
-            self.journal.append(self.match_id, at, self.wall(), source, kind, data)
-        except Exception as exc:
-            fault = self.faults.raise_("journal", f"journal: {exc}", self._seen)
-            if fault is not None:
-                self.outputs.fault(fault, True)
-            return
+        self.journal.append(self.match_id, at, self.wall(), source, kind, data)
         self._journal_works()
 
     def _journal_works(self) -> None:
-        """A write went through: a journal fault, if any, is over."""
-        if self.faults.active("journal"):
+        """Show the journal's "not saved" fault while it holds writes; clear it once written."""
+        fault = self.journal.fault
+        if fault is not None:
+            raised = self.faults.raise_("journal", f"journal: {fault}", self._seen)
+            if raised is not None:
+                self.outputs.fault(raised, True)
+        elif self.faults.active("journal"):
             self._clear_fault("journal", self._seen)
 
     def _tap(self, now: float, action: str, **data: Any) -> None:
@@ -635,11 +645,12 @@ class CarromSession:
             self._emit(now)
             raise
         try:
+            # A disk that refuses does not raise: the journal holds the event (its fault).
             self.journal.append(
                 match_id, event.t or 0.0, self.wall(), source, EVENT, event_to_dict(event)
             )
         except BaseException as exc:
-            match.pop()  # not on disk: not in the match either
+            match.pop()  # not journaled at all: not in the match either
             self._error = f"not recorded: {exc}"
             self._emit(now)
             raise
@@ -647,6 +658,8 @@ class CarromSession:
         self._error = None
         if match.state.winner is not None:
             self.journal.finish(match_id)  # over: no longer offered for resuming
+        if match.outcome().board is not None or match.state.winner is not None:
+            self.journal.checkpoint()  # board's end: journal.db alone is complete, backed up
         self._reset_after_change(now)
         self._timers_follow(event, before, self._timer_now(now))
         return self._emit(now)

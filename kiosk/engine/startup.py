@@ -55,6 +55,8 @@ class Kiosk:
     #: Where the settings screen writes the settings.
     settings_path: Path
     simulated: bool
+    #: The hall publisher (docs/hall.md), None without a broker in [hall].  # hall
+    hall: Any = None  # hall
 
     @property
     def notifier(self) -> Notifier:
@@ -63,6 +65,8 @@ class Kiosk:
     def close(self) -> None:
         self.notifier.stopping()
         self.parts.close()
+        if self.hall is not None:  # hall
+            self.hall.stop()  # hall
         self.services.close()
 
 
@@ -121,6 +125,11 @@ def start_kiosk(
     services.beams = parts.pockets
     services.camera = parts.camera is not None
     services.outputs = list(parts.outputs(_frame_of))
+    # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
+    from kiosk.hall.wiring import start_hall  # hall
+
+    hall = start_hall(settings, data_dir)  # hall
+    services.outputs += [hall] if hall is not None else []  # hall
     services.startup_faults = list(parts.problems)
     services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
     if parts.simulated is not None:
@@ -133,7 +142,7 @@ def start_kiosk(
         pollers=parts.pollers(services.post),
         deadlines=parts.deadlines(),
     )
-    return Kiosk(services, parts, runner, data_dir, settings_path, simulate)
+    return Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
 
 
 def _frame_of(view: Any) -> Any:

@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.config import Settings
 from kiosk.engine.bhukhar_table import TableFileError
+from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
@@ -37,6 +38,7 @@ from kiosk.ui.bhukhar import TEAM_IDS, BhukharScreen, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.pin import PinScreen
@@ -144,6 +146,8 @@ class TablesideApp(App):
         assert self.manager is not None
         if not self.manager.has_screen(name):
             self.manager.add_widget(self._factories[name]())
+            # hall: the "Call director" button on the umpire screens (docs/hall.md)
+            add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:
@@ -179,8 +183,13 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one."""
-        kind = self.services.unfinished()
+        """Offer the unfinished match on the home screen, if the journal holds one; a journal
+        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
+        try:
+            kind = self.services.unfinished()
+        except JournalError as exc:
+            self.screen("home").problem = str(exc)
+            return
         words = {
             "carrom": tr._("Resume the unfinished carrom match"),
             "backgammon": tr._("Resume the unfinished backgammon clock"),
@@ -190,7 +199,15 @@ class TablesideApp(App):
         home.resume_text = words.get(kind, kind) if kind else ""
 
     def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was."""
+        """Home's resume button: the journal's unfinished match, exactly where it was; a
+        journal that cannot be read or replayed is said on home, not a traceback."""
+        try:
+            self._resume()
+        except JournalError as exc:
+            self.screen("home").resume_text = ""
+            self.screen("home").problem = str(exc)
+
+    def _resume(self) -> None:
         kind = self.services.unfinished()
         if kind == "carrom":
             session = self.services.carrom_session()
@@ -248,7 +265,7 @@ class TablesideApp(App):
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
             view = session.start_match(start)
-        except (SetupError, IllegalEvent) as exc:
+        except (SetupError, IllegalEvent, JournalError) as exc:
             setup.message = str(exc)
             return
         setup.message = ""
@@ -257,7 +274,11 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
-        table = self.services.clock_table()
+        try:
+            table = self.services.clock_table()
+        except JournalError as exc:  # a damaged journal, or one held by another kiosk
+            setup.message = str(exc)
+            return
         names = (setup.names[0], setup.names[1])
         try:
             view = table.start_match(

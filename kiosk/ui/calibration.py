@@ -5,6 +5,12 @@ Pocket numbers follow the contract (1 bottom-left, 2 top-left, 3 top-right,
 The frames come from `Services.grab_frame` (the capture layer does the camera
 work); this screen only converts a tap on the picture into the image's pixel
 coordinates and keeps the four points in the settings (camera.calibration).
+
+Suggest puts the automatic calibration's pockets on the picture for the umpire to
+confirm (Save) or replace (Clear, then tap). Every calibration is checked before
+it is kept: the four pockets must make the board's square (vision.calibration
+check_square), or the screen says why and keeps nothing. Empty board keeps the
+picture of the empty board once, as the detector's reference (`keep_empty`).
 """
 
 from __future__ import annotations
@@ -77,11 +83,16 @@ class CalibrationScreen(Screen):
         grab: Callable[[], Any],
         get: Callable[[], Settings],
         put: Callable[[Settings], None],
+        keep_empty: Callable[[Any], None] | None = None,
         **kw: object,
     ) -> None:
         super().__init__(**kw)
         self._grab, self._get, self._put = grab, get, put
+        self._keep_empty = keep_empty
         self._marks = InstructionGroup()
+        self._frame: Any = None
+        #: The picture of the empty board the umpire gave (RGB), if any.
+        self.empty_board: Any = None
 
     def on_pre_enter(self, *_: object) -> None:
         self.points = []
@@ -102,6 +113,7 @@ class CalibrationScreen(Screen):
             self.no_picture = not self.ids.live.frame_size[0]
             return
         self.no_picture = False
+        self._frame = frame
         self.ids.live.show_frame(frame)
         self._draw_marks()
 
@@ -117,10 +129,48 @@ class CalibrationScreen(Screen):
         self.points = []
         self._draw_marks()
 
+    def suggest(self) -> bool:
+        """Put the automatic calibration's pockets on the picture, to be confirmed."""
+        from vision.calibration import CalibrationError
+        from vision.photo import auto_pockets, checked
+
+        if self._frame is None:
+            self.message = "No picture from the camera"
+            return False
+        frame = self._frame[..., ::-1]  # RGB -> BGR
+        try:
+            found = checked(auto_pockets(frame), (frame.shape[1], frame.shape[0]))
+        except CalibrationError as exc:
+            self.message = f"No board found ({exc}): tap the four pockets"
+            return False
+        self.points = [list(p) for p in found.pockets]
+        self._draw_marks()
+        self.message = "Suggested: check the four marks, then Save (or Clear and tap)"
+        return True
+
+    def keep_empty(self) -> bool:
+        """Keep the picture of the empty board as the detector's reference."""
+        if self._frame is None:
+            self.message = "No picture from the camera"
+            return False
+        self.empty_board = self._frame.copy()
+        if self._keep_empty is not None:
+            self._keep_empty(self.empty_board)
+        self.message = "Empty board kept"
+        return True
+
     def save(self) -> bool:
         if len(self.points) != 4:
             self.message = tr._("Mark all four pockets first")
             return False
+        from vision.calibration import check_square, order_pockets
+
+        width, height = self.ids.live.frame_size
+        if width and height:
+            problem = check_square(order_pockets(self.points), (width, height)).problem()
+            if problem:
+                self.message = f"Not saved: {problem}. Clear and tap the four pockets"
+                return False
         try:
             settings = with_values(
                 self._get(), camera={"calibration": [[x, y] for x, y in self.points]}

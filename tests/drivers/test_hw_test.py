@@ -24,6 +24,7 @@ def test_hw_test_simulated_shows_hits_buzzer_and_display(
     assert "pocket 1: 1, pocket 2: 1, pocket 3: 1, pocket 4: 1" in out
     assert "buzzer: played a double beep on GPIO 18" in out
     assert "shows the test frame" in out
+    assert "display: found at /dev/pts/" in out and "stable path" in out
     assert "hw-test: all parts answered" in out
 
 
@@ -33,6 +34,7 @@ def test_hw_test_simulated_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["hw-test", "--simulate", "--seconds", "1.0", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert "sensor bridge: ok" in out
+    assert "sensor bridge: found at /dev/pts/" in out and "stable path" in out
     assert "pocket 3  hit" in out
 
 

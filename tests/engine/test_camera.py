@@ -14,7 +14,7 @@ from kiosk.engine.journal import Journal
 from kiosk.engine.session import CarromSession
 from kiosk.rules.carrom.events import MatchStart
 from vision.diff import GoneCoin, StrokeDiff
-from vision.simboard import SimulatedBoard
+from vision.sim.live import SimulatedBoard
 from vision.watcher import BoardWatcher
 
 from .conftest import FakeClock

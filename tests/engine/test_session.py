@@ -425,30 +425,26 @@ def test_session_outputs_hear_only_of_changes(
     assert out.views == seen + 1 and out.view.timer.remaining == 14.9
 
 
-def test_session_journal_that_cannot_write_refuses_the_event_and_keeps_the_state(
+def test_session_journal_that_cannot_write_holds_the_event_and_shows_not_saved(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    from kiosk.engine.journal import JournalError
-
     out = MemoryOutput()
     s = session(path, clock, wall, out)
     s.start_match(START)
     s.confirm(s.proposal.edited(pocketed=["white"]))
-    state = s.view.state
+    assert s.journal._db is not None
     s.journal._db.execute("PRAGMA query_only=ON")  # the disk refuses writes from here
-    with pytest.raises(JournalError, match="cannot write"):
-        s.confirm(s.proposal.edited(pocketed=["white"]))
-    assert s.view.state == state
-    assert (s.view.last_error or "").startswith(
-        "not recorded:"
-    )  # not on disk, so not in the match either
-    s.post(BeamHit(1, clock.now, 0.01))  # a raw input that cannot be journaled: a fault
-    view = s.poll()
-    assert "journal" in {f.part for f in view.faults}
+    view = s.confirm(s.proposal.edited(pocketed=["white"]))  # no exception: held, not lost
+    assert len(s.match.events if s.match else []) == 2
+    faults = {f.part: f.message for f in view.faults}
+    assert "not saved" in faults["journal"] and "held in memory" in faults["journal"]
+    assert [e.kind for e in s.journal.pending][-1] == "event"
     s.journal._db.execute("PRAGMA query_only=OFF")
-    view = s.confirm(s.proposal.edited(pocketed=["white"]))
-    assert len(s.journal.confirmed(s.match_id or 0)) == 2
+    s.journal.retry(force=True)
+    view = s.poll()
     assert view.faults == ()  # the journal works again
+    assert s.journal.pending == ()
+    assert len(s.journal.confirmed(s.match_id or 0)) == 2
 
 
 def test_session_fault_before_any_match_is_journaled(

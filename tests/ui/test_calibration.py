@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from vision.synthetic import Scene, pocket_centres_image, render, start_arrangement
+from vision.sim.render import Scene, pocket_centres_image, render, start_arrangement
 
 from .conftest import PIN
 from .harness import Kiosk
@@ -48,3 +48,50 @@ def test_calibration_without_a_camera_says_so(kiosk: Kiosk) -> None:
     assert kiosk.widget("message").text == "No picture from the camera"
     kiosk.tap("save")
     assert kiosk.screen().message == "Mark all four pockets first"
+
+
+def _open_calibration(kiosk: Kiosk, frame: np.ndarray) -> None:
+    kiosk.services.grab_frame = lambda: frame
+    kiosk.app.show("calibration")
+    kiosk.advance(0.1)
+
+
+def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(kiosk: Kiosk) -> None:
+    scene = Scene(pieces=tuple(start_arrangement()))
+    frame = np.ascontiguousarray(render(scene)[..., ::-1])
+    saved = []
+    kiosk.services.save_settings = saved.append
+    _open_calibration(kiosk, frame)
+    screen = kiosk.screen()
+    kiosk.tap("suggest")
+    assert len(screen.points) == 4 and screen.message.startswith("Suggested")
+    for (x, y), (tx, ty) in zip(screen.points, pocket_centres_image(scene.look), strict=True):
+        assert math.hypot(x - tx, y - ty) < 3.0
+    kiosk.tap("save")
+    assert screen.message == "Calibration saved"
+
+
+def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> None:
+    scene = Scene(pieces=())
+    frame = np.ascontiguousarray(render(scene)[..., ::-1])
+    saved = []
+    kiosk.services.save_settings = saved.append
+    _open_calibration(kiosk, frame)
+    screen = kiosk.screen()
+    live = screen.ids.live
+    truth = pocket_centres_image(scene.look)
+    truth[2] = (truth[2][0] - 70.0, truth[2][1] + 10.0)  # pocket 3 tapped well off
+    for px, py in truth:
+        kiosk.tap_at(*live.window_point(px, py))
+    kiosk.tap("save")
+    assert screen.message.startswith("Not saved: the pockets are not a square board")
+    assert saved == []
+
+
+def test_calibration_keeps_the_empty_board_once(kiosk: Kiosk) -> None:
+    frame = np.ascontiguousarray(render(Scene(pieces=()))[..., ::-1])
+    _open_calibration(kiosk, frame)
+    kiosk.tap("empty")
+    screen = kiosk.screen()
+    assert screen.message == "Empty board kept"
+    assert screen.empty_board is not None and screen.empty_board.shape == frame.shape

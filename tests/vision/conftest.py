@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import synthetic as S
 from vision.calibration import Calibration, auto_calibrate
 from vision.detect import BoardView, Reference, detect
+from vision.sim import render as S
 
 Array = npt.NDArray[Any]
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from vision import board as B
-from vision import synthetic as S
 from vision.calibration import Calibration, CalibrationError, auto_calibrate
+from vision.sim import render as S
 
 TRUTH_TOL_PX = 0.6
 

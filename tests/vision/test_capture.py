@@ -12,7 +12,7 @@ import pytest
 from vision.calibration import auto_calibrate
 from vision.capture import CameraError, Frame, open_camera, open_camera_or_stopped
 from vision.diff import StrokeDiff
-from vision.simboard import SimulatedBoard
+from vision.sim.live import SimulatedBoard
 from vision.watcher import BoardWatcher
 
 

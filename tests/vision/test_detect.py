@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from vision import board as B
-from vision import synthetic as S
 from vision.calibration import auto_calibrate
 from vision.detect import BOARD, OTHER, WHITE, BoardView, Reference, detect, detect_classes
 from vision.diff import DiffSettings
-from vision.synthetic import Hand, Look, Piece, Scene
+from vision.sim import render as S
+from vision.sim.render import Hand, Look, Piece, Scene
 
 from .conftest import detect_scene, match_errors, truth_counts
 

@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from vision import synthetic as S
 from vision.detect import detect
 from vision.motion import MotionMeter, RestTracker
-from vision.synthetic import Hand, Look, Piece, Scene
+from vision.sim import render as S
+from vision.sim.render import Hand, Look, Piece, Scene
 
 from .conftest import reference_for
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision import board as B
-from vision import synthetic as S
-from vision.simboard import SimulatedBoard
+from vision.sim import render as S
+from vision.sim.live import SimulatedBoard
 
 
 def test_synthetic_render_is_a_camera_image_and_reproducible() -> None:

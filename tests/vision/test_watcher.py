@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from vision import synthetic as S
 from vision.calibration import auto_calibrate
 from vision.diff import StrokeDiff
 from vision.motion import CoinsAtRest, StrokeStarted
-from vision.simboard import SimulatedBoard
-from vision.synthetic import Hand, Scene
+from vision.sim import render as S
+from vision.sim.live import SimulatedBoard
+from vision.sim.render import Hand, Scene
 from vision.watcher import BoardWatcher, WatchEvent
 
 FPS = 30.0

@@ -40,6 +40,7 @@ from kiosk.rules.bhukhar.events import (
     start_to_dict,
 )
 from kiosk.rules.bhukhar.session import Session, TimerState
+from kiosk.safe_read import UnsafeInput, loads_json
 
 __all__ = [
     "FORMAT",
@@ -93,9 +94,9 @@ def _lines(text: str) -> Iterable[tuple[int, Any]]:
         if not line or line.startswith("#"):
             continue
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
+            yield number, loads_json(line)
+        except UnsafeInput as exc:
+            raise RecordError(number, exc.reason) from None
 
 
 def parse_session(text: str) -> Session:

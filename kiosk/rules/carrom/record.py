@@ -32,6 +32,7 @@ from kiosk.rules.carrom.events import (
 )
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, MatchState, Now
+from kiosk.safe_read import UnsafeInput, loads_json
 
 __all__ = [
     "RecordError",
@@ -52,14 +53,6 @@ class RecordError(ValueError):
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
-
-
-def _no_constant(name: str) -> Any:
-    # Python's json reads NaN and Infinity, which JSON itself does not have.
-    raise ValueError(f"{name} is not a JSON number")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _lines(text: str) -> Iterable[tuple[int, str]]:
@@ -83,13 +76,9 @@ def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
     out: list[tuple[int, AnyEvent]] = []
     for number, line in _lines(text):
         try:
-            obj: Any = _DECODER.decode(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not JSON: {exc.msg} (column {exc.colno})") from None
-        except RecursionError:
-            raise RecordError(number, "not JSON: nested too deeply") from None
-        except ValueError as exc:
-            raise RecordError(number, f"not JSON: {exc}") from None
+            obj: Any = loads_json(line)
+        except UnsafeInput as exc:
+            raise RecordError(number, exc.reason) from None
         try:
             event = event_from_dict(obj)
         except EventError as exc:

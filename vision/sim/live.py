@@ -20,7 +20,7 @@ from typing import Any
 import numpy.typing as npt
 
 from vision import board as B
-from vision.synthetic import Look, Piece, Scene, render, start_arrangement
+from vision.sim.render import Look, Piece, Scene, render, start_arrangement
 
 Array = npt.NDArray[Any]
 

@@ -95,6 +95,15 @@ class Look:
     noise: float = 2.0  # sensor noise sigma in grey levels
     cloth: int = 0  # 0 plain dark, else the seed of a busy cloth pattern
     seed: int = 0
+    #: Home sets (vision.sim.variations): the pieces' colours (white, black, queen,
+    #: striker; None: PIECE_BGR), net pockets, a worn surface (0-1), motion blur of a
+    #: hand and of the whole camera (px), and a patterned red cloth.
+    piece_bgr: tuple[tuple[int, int, int], ...] | None = None
+    net_pockets: bool = False
+    wear: float = 0.0
+    hand_blur: float = 0.0
+    shake: float = 0.0
+    red_cloth: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +249,59 @@ def _board_texture(look: Look) -> FloatImage:
     inner[o : o + round(B.SURFACE_MM), o : o + round(B.SURFACE_MM)] = 1
     tex = np.where(inner[:, :, None] > 0, tex, frame)
     _markings(tex)
+    if look.wear:
+        _wear(tex, look)
     for px, py in B.POCKETS_MM:
-        _circle(tex, px, py, B.POCKET_D_MM / 2.0, (14.0, 14.0, 16.0))
+        if look.net_pockets:
+            _net_pocket(tex, px, py, rng)
+        else:
+            _circle(tex, px, py, B.POCKET_D_MM / 2.0, (14.0, 14.0, 16.0))
     return tex
+
+
+def _wear(tex: FloatImage, look: Look) -> None:
+    """A worn surface: scratches, lighter rubbed patches and dulled print."""
+    rng = np.random.default_rng(look.seed + 23)
+    n = tex.shape[0]
+    small = rng.random((n // 60, n // 60)).astype(np.float32)
+    rub = cv2.resize(small, (n, n), interpolation=cv2.INTER_CUBIC)
+    rub = np.clip(rub, 0, 1) * look.wear
+    pale = np.array([175.0, 205.0, 225.0], np.float32)
+    tex += (pale - tex) * (0.35 * rub)[:, :, None]
+    for _ in range(int(60 * look.wear)):
+        x0, y0 = rng.uniform(_OFF, n - _OFF, 2)
+        a, ln = rng.uniform(0, math.pi), rng.uniform(20, 160)
+        x1, y1 = x0 + ln * math.cos(a), y0 + ln * math.sin(a)
+        shade = float(rng.uniform(0.75, 1.15))
+        colour = tuple(float(c) for c in np.array(look.wood, np.float32) * shade)
+        cv2.line(
+            tex,
+            (int(x0 * 16), int(y0 * 16)),
+            (int(x1 * 16), int(y1 * 16)),
+            colour,
+            1,
+            cv2.LINE_AA,
+            4,
+        )
+
+
+def _net_pocket(tex: FloatImage, px: float, py: float, rng: np.random.Generator) -> None:
+    """A pocket with a net under it: a dark hole showing a light mesh, so it is a
+    quarter circle of net against the frame's corner, not a black disc."""
+    r = B.POCKET_D_MM / 2.0
+    hole = np.zeros(tex.shape[:2], np.float32)
+    _circle(hole, px, py, r, 1.0)
+    cx, cy = _tex(px), _tex(py)
+    x0, x1 = int(cx - r - 2), int(cx + r + 3)
+    y0, y1 = int(cy - r - 2), int(cy + r + 3)
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    a, pitch = rng.uniform(0, math.pi / 2), rng.uniform(5, 9)
+    u = xs * math.cos(a) + ys * math.sin(a)
+    v = -xs * math.sin(a) + ys * math.cos(a)
+    mesh = np.maximum(np.cos(u * 2 * math.pi / pitch), np.cos(v * 2 * math.pi / pitch)) > 0.6
+    net = np.where(mesh[:, :, None], np.array([150.0, 160.0, 165.0]), np.array([25.0, 25.0, 28.0]))
+    m = hole[y0:y1, x0:x1, None]
+    tex[y0:y1, x0:x1] = tex[y0:y1, x0:x1] * (1 - m) + net.astype(np.float32) * m
 
 
 def _powder(tex: FloatImage, look: Look) -> None:
@@ -277,8 +336,11 @@ def _pieces(tex: FloatImage, look: Look, pieces: Sequence[Piece]) -> None:
         _circle(shadow, p.x_mm + dx / n * off, p.y_mm + dy / n * off, p.d_mm / 2.0 + 0.5, 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0)
     tex *= (1.0 - look.shadow * shadow)[:, :, None]
+    colours = PIECE_BGR
+    if look.piece_bgr is not None:
+        colours = dict(zip(B.COLOURS, look.piece_bgr, strict=True))
     for p in pieces:
-        base = np.array(PIECE_BGR[p.colour], np.float32)
+        base = np.array(colours[p.colour], np.float32)
         r = p.d_mm / 2.0
         rim = tuple(float(c) for c in base * 0.62)
         _circle(tex, p.x_mm, p.y_mm, r, rim)
@@ -326,6 +388,8 @@ def _light_fields(look: Look) -> tuple[FloatImage, FloatImage]:
 def _cloth(look: Look) -> FloatImage:
     h, w = look.height, look.width
     out: FloatImage = np.full((h, w, 3), 45.0, np.float32)
+    if look.red_cloth:
+        return _red_cloth(look)
     if not look.cloth:
         return out
     rng = np.random.default_rng(look.cloth)
@@ -336,6 +400,27 @@ def _cloth(look: Look) -> FloatImage:
         ang = rng.uniform(0, math.pi)
         band = 0.5 + 0.5 * np.sin((xs * math.cos(ang) + ys * math.sin(ang)) * 2 * math.pi / period)
         out = out * (1 - 0.5 * band[:, :, None]) + colour * 0.5 * band[:, :, None]
+    return out
+
+
+def _red_cloth(look: Look) -> FloatImage:
+    """A patterned red cloth: a red ground with light and dark motifs, some of them
+    round and coin-sized."""
+    rng = np.random.default_rng(look.cloth + 5)
+    h, w = look.height, look.width
+    ground = np.array([40.0, 40.0, 150.0 + rng.uniform(-30, 40)], np.float32)
+    out: FloatImage = np.empty((h, w, 3), np.float32)
+    out[:] = ground
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(14, 30)
+    check = (np.sin(xs * 2 * math.pi / period) * np.sin(ys * 2 * math.pi / period)) > 0.3
+    out[check] = ground * 0.6
+    for _ in range(int(h * w / 900)):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(3, 12)
+        c = rng.choice([0, 1, 2])
+        colour = [(200.0, 215.0, 230.0), (30.0, 30.0, 60.0), (60.0, 160.0, 220.0)][int(c)]
+        cv2.circle(out, (int(x * 16), int(y * 16)), int(r * 16), colour, -1, cv2.LINE_AA, 4)
     return out
 
 
@@ -445,13 +530,39 @@ def render(scene: Scene) -> Image:
         borderMode=cv2.BORDER_TRANSPARENT,
     )
     if scene.hand is not None:
+        bare = img.copy() if look.hand_blur > 0 else None
         _hand(img, look, scene.hand, h)
+        if bare is not None:
+            # The hand moved while the shutter was open: only its change is smeared.
+            img = bare + _smear(img - bare, look.hand_blur, scene.hand.angle)
+    if look.shake > 0:
+        img = _smear(img, look.shake, look.seed * 0.37)
     if look.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
     if look.noise > 0:
         rng = np.random.default_rng(look.seed * 7919 + len(scene.pieces) + 1)
         img += rng.normal(0, look.noise, img.shape).astype(np.float32)
     out: Image = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def _smear(img: FloatImage, length: float, angle: float) -> FloatImage:
+    """Motion blur: a line kernel `length` px long at `angle`."""
+    k = max(3, math.ceil(length) | 1)
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = math.cos(angle) * length / 2, math.sin(angle) * length / 2
+    cv2.line(
+        kernel,
+        (int((c - dx) * 16), int((c - dy) * 16)),
+        (int((c + dx) * 16), int((c + dy) * 16)),
+        1.0,
+        1,
+        cv2.LINE_AA,
+        4,
+    )
+    kernel /= max(float(kernel.sum()), 1e-6)
+    out: FloatImage = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REFLECT)
     return out
 
 

@@ -1,0 +1,192 @@
+"""`tableside protest JOURNAL [--match N] [--board B] -o DIR`: the record of one board for a
+protest (ICF laws 144-151), as one HTML page a referee reads.
+
+Every stroke of the board in order: the beams' hits, the camera's events, the umpire's taps
+and corrections, the confirmed (or refused, or undone) event with who confirmed it, and the
+timers' warnings and expiries, each with the match time and its journal number. The hash
+chain is checked first: a journal that does not verify says so at the top, in red, with the
+numbers of the entries concerned. The journal is opened read-only; the kiosk may be running.
+
+`--board B` counts the match's boards from 1 in the order they were played (the page names
+each by game and board too); without it, the last board. Non-carrom matches list every entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.commands.journal_verify import Verdict, verify
+from kiosk.engine.journal import EVENT, UNDO, Entry, Journal, JournalError, MatchRow
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
+from kiosk.rules.carrom.match import Match
+
+
+@dataclass
+class Board:
+    number: int
+    game: int | None
+    board: int | None
+    entries: list[Entry] = field(default_factory=list)
+
+
+def boards_of(journal: Journal, row: MatchRow) -> list[Board]:
+    """The match's entries cut into boards by replaying its confirmed events in order."""
+    entries = journal.entries(row.id)
+    if row.kind != "carrom":
+        return [Board(1, None, None, entries)]
+    start = event_from_dict(row.header)
+    if not isinstance(start, MatchStart):
+        raise EventError(f"match {row.id}: its first line is not a carrom match")
+    match = Match(start)
+    boards: dict[tuple[int, int], Board] = {}
+    for entry in entries:
+        now = match.state.now
+        key = (now.game, now.board) if now is not None else (0, 0)
+        if key not in boards:
+            boards[key] = Board(len(boards) + 1, key[0], key[1])
+        boards[key].entries.append(entry)
+        try:
+            event = event_from_dict(entry.data) if entry.kind == EVENT else None
+            if event is not None and not isinstance(event, MatchStart):
+                match.push(event)
+            elif entry.kind == UNDO and match.events:
+                match.pop()
+        except (EventError, IllegalEvent):
+            pass  # shown as written; the chain check says whether it was tampered with
+    return list(boards.values())
+
+
+def _clock(t: float) -> str:
+    minutes, seconds = divmod(max(0.0, t), 60.0)
+    return f"{int(minutes)}:{seconds:04.1f}"
+
+
+def _what(entry: Entry) -> tuple[str, str]:
+    """(class, words) for one entry."""
+    d = entry.data
+    if entry.kind == "beam_hit":
+        return "hit", f"beam: pocket {d.get('pocket')}, broken {1000 * d.get('duration', 0):.0f} ms"
+    if entry.kind == "beam_fault":
+        held = f", {d['held']} hits held for the umpire" if d.get("held") else ""
+        return "fault", f"beam {d.get('pocket')}: {d.get('kind')}{held}"
+    if entry.kind == "camera":
+        what = d.get("what")
+        if what == "diff":
+            rest = {k: v for k, v in d.items() if k != "what"}
+            return "camera", "camera: board diff " + _json(rest)
+        return "camera", f"camera: coins {'moving' if what == 'motion' else 'at rest'}"
+    if entry.kind == "tap":
+        action = d.get("action", "")
+        rest = {k: v for k, v in d.items() if k != "action"}
+        if action == "edit":
+            return "edit", "umpire corrects the proposal: " + _json(rest.get("changes", rest))
+        return "tap", f"umpire: {action}" + (f" {_json(rest)}" if rest else "")
+    if entry.kind == EVENT:
+        who = "confirmed by the umpire" if entry.source == "umpire" else f"by {entry.source}"
+        body = {k: v for k, v in d.items() if k != "t"}
+        return "event", f"{d.get('event', 'event')} {who}: {_json(body)}"
+    if entry.kind == UNDO:
+        return "undo", "umpire undoes the last confirmed event"
+    if entry.kind == "refused":
+        return "refused", f"refused: {d.get('reason', '')} ({_json(d)})"
+    if entry.kind == "timer":
+        left = f", {d['left']:g} s left" if "left" in d else ""
+        return "timer", f"timer {d.get('timer')}: {d.get('what')}{left}"
+    return "other", f"{entry.kind}: {_json(d)}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+CSS = """
+body { font: 15px/1.4 "Noto Sans", sans-serif; margin: 24px; color: #111; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 20px 0 6px; }
+.ok { background: #e3f4e3; border-left: 6px solid #2c8a2c; padding: 8px 12px; }
+.bad { background: #fde2df; border-left: 6px solid #c0261a; padding: 8px 12px; color: #7a130a; }
+table { border-collapse: collapse; width: 100%; }
+td, th { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+td.n, td.t { font-variant-numeric: tabular-nums; white-space: nowrap; color: #555; }
+tr.event td { background: #eef3fb; font-weight: 600; } tr.edit td { background: #fff6dc; }
+tr.undo td, tr.refused td, tr.fault td { background: #fde2df; }
+.meta { color: #555; }
+"""
+
+
+def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict) -> str:
+    if verdict.ok:
+        head = (
+            f'<p class="ok">Hash chain verified: {verdict.entries} entries up to number'
+            f" {verdict.last_seq}, none lost, changed or reordered.</p>"
+        )
+    else:
+        items = "".join(f"<li>{html.escape(p)}</li>" for p in verdict.problems)
+        head = (
+            '<div class="bad"><b>WARNING: this journal does not verify.</b> What follows may'
+            f" not be what was recorded.<ul>{items}</ul></div>"
+        )
+    notes = "".join(f'<p class="meta">{html.escape(n)}</p>' for n in verdict.notes)
+    header = row.header
+    players = " v ".join(str(p) for p in header.get("players", [])) or "-"
+    where = f"game {board.game}, board {board.board}" if board.game is not None else "all entries"
+    rows = []
+    events = sum(1 for e in board.entries if e.kind == EVENT)
+    undos = sum(1 for e in board.entries if e.kind == UNDO)
+    for entry in board.entries:
+        cls, words = _what(entry)
+        rows.append(
+            f'<tr class="{cls}"><td class="n">{entry.seq}</td><td class="t">{_clock(entry.t)}</td>'
+            f"<td>{html.escape(entry.source)}</td><td>{html.escape(words)}</td></tr>"
+        )
+    rules = str(header.get("rules", row.kind))
+    title = f"Protest record: match {row.id}, {where}"
+    return (
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        f"<title>{html.escape(title)}</title><style>{CSS}</style><body>{head}"
+        f"<h1>{html.escape(title)}</h1>"
+        f'<p class="meta">{html.escape(players)} · rules {html.escape(rules)}'
+        f" · board {board.number} of {total} played · {len(board.entries)} entries,"
+        f" {events} confirmed events, {undos} undone · journal {html.escape(str(path))}</p>{notes}"
+        "<h2>Every entry, in order</h2>"
+        "<table><tr><th>no.</th><th>time</th><th>source</th><th>what</th></tr>"
+        + "".join(rows)
+        + "</table><p class=meta>Times are match time (minutes:seconds). Laws 144-151:"
+        " a protest is decided on the record.</p></body></html>\n"
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    path = Path(args.journal)
+    verdict = verify(path)
+    try:
+        with Journal(path, create=False, readonly=True) as journal:
+            row = journal.match(args.match) if args.match else journal.latest()
+            if row is None:
+                raise JournalError(f"{path}: no match in the journal")
+            boards = boards_of(journal, row)
+    except (JournalError, EventError, ValueError) as exc:
+        print(f"tableside protest: {exc}", file=sys.stderr)
+        return 1
+    if not boards:
+        print(f"tableside protest: {path}: match {row.id} has no entries", file=sys.stderr)
+        return 1
+    wanted = args.board or len(boards)
+    if not 1 <= wanted <= len(boards):
+        print(f"tableside protest: match {row.id} has boards 1-{len(boards)}", file=sys.stderr)
+        return 1
+    board = boards[wanted - 1]
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"protest-match{row.id}-board{wanted}.html"
+    target.write_text(render(path, row, board, len(boards), verdict), encoding="utf-8")
+    print(target)
+    if not verdict.ok:
+        print(f"{path}: the journal does not verify (said at the top)", file=sys.stderr)
+    return 0

@@ -1,0 +1,48 @@
+"""`tableside vision detect IMAGE [--pockets X1,Y1,...,X4,Y4] [--json] [--annotate OUT.png]`:
+the coins on one photo of a board (docs/vision.md).
+
+Exit status 0 when a board was found and counted; 1 with one line naming the file
+and the reason when the file is not an image, is empty, or shows no board that
+passes the calibration's square check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def main(args: argparse.Namespace) -> int:
+    import cv2  # OpenCV only for this command
+
+    from vision.photo import PhotoError, annotate, detect_photo, load_image, parse_pockets
+
+    cv2.setNumThreads(1)
+    try:
+        image = load_image(args.image)
+        pockets = parse_pockets(args.pockets) if args.pockets else None
+        result = detect_photo(image, pockets, where=str(args.image))
+    except PhotoError as exc:
+        text = str(exc)
+        if not text.startswith(str(args.image)):
+            text = f"{args.image}: {text}"
+        print(text, file=sys.stderr)
+        return 1
+    if args.annotate:
+        out = Path(args.annotate)
+        ok = cv2.imwrite(str(out), annotate(image, result))
+        if not ok:
+            print(f"{out}: cannot write the annotated image", file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        counts = result.counts()
+        print(
+            f"{args.image}: "
+            + ", ".join(f"{counts[k]} {k}" for k in counts)
+            + f" (calibration: {result.calibration})"
+        )
+    return 0

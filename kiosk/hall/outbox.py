@@ -1,0 +1,234 @@
+"""The journal is the outbox: what the hall has not acknowledged yet, read back from disk.
+
+`JournalOutbox` reads the kiosk's journal (its own read-only SQLite connection: the engine's
+writes are never held up) for confirmed events and undos after a sequence number; the chain
+hash is read from the journal's `hash` column when the journal has one, else sent as null.
+`BhukharOutbox` does the same for the Bhukhar session records, a line being an entry (its
+sequence number is its line number, the record's file name its match).
+
+`Mark` is the high-water mark the broker acknowledged: every entry up to it is in the hall.
+It lives in a small file beside the journal, replaced atomically; losing it only means
+sending again what the hall already has, which it ignores (it stores by table, match, seq).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Journal entry kinds that make up the record (kiosk/engine/journal.py EVENT, UNDO).
+PUBLISHED_KINDS = ("event", "undo")
+
+
+@dataclass(frozen=True, slots=True)
+class OutEntry:
+    """One entry to send: `source` names its outbox ("journal-1732380000", "bhukhar-001"),
+    `seq` orders it within that outbox."""
+
+    source: str
+    seq: int
+    match: str
+    game: str
+    message: dict[str, Any]
+
+
+class Mark:
+    """Per outbox, the highest sequence number the broker acknowledged (all below it too)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.values: dict[str, int] = {}
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+            self.values = {str(k): int(v) for k, v in loaded.items()}
+        except (OSError, ValueError, AttributeError):
+            self.values = {}  # no mark: everything is sent again, and the hall ignores repeats
+        self._saved = dict(self.values)
+
+    def get(self, source: str) -> int:
+        return self.values.get(source, 0)
+
+    def set(self, source: str, seq: int) -> None:
+        self.values[source] = max(seq, self.values.get(source, 0))
+
+    def save(self) -> None:
+        if self.values == self._saved:
+            return
+        tmp = self.path.with_name(self.path.name + ".new")
+        tmp.write_text(json.dumps(self.values, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self.path)
+        self._saved = dict(self.values)
+
+
+def match_key(match_id: int, wall_start: float) -> str:
+    """A journal match as the hall knows it: its number and when it began. A kiosk whose
+    journal was replaced (a spare Pi, a new card) numbers its matches from 1 again; the time
+    keeps them apart, so the hall never takes them for repeats of the old ones."""
+    return f"{match_id}-{int(wall_start)}"
+
+
+class JournalOutbox:
+    """The confirmed events and undos of the journal at `path`, by sequence number.
+
+    Its name (`source`) carries the time the journal's first match began, for the same
+    reason as `match_key`: a new journal is a new outbox, with its own acknowledged mark.
+    None until the journal has a match (there is nothing to send before)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        self._hash = False
+        self._headers: dict[int, tuple[str, dict[str, Any], bool, str]] = {}
+        self.source: str | None = None
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is None:
+            if not self.path.is_file():
+                return None
+            self._db = sqlite3.connect(
+                f"file:{self.path}?mode=ro", uri=True, check_same_thread=False, timeout=5.0
+            )
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(entries)")}
+            if not columns:  # the engine has not made its tables yet
+                self.close()
+                return None
+            self._hash = "hash" in columns
+        if self.source is None:
+            first = self._db.execute("SELECT min(wall_start) FROM matches").fetchone()[0]
+            if first is not None:
+                self.source = f"journal-{int(first)}"
+        return self._db
+
+    def name(self) -> str | None:
+        self._open()
+        return self.source
+
+    def latest(self) -> int:
+        """The journal's last sequence number (0 when empty or missing)."""
+        db = self._open()
+        if db is None:
+            return 0
+        row = db.execute("SELECT max(seq) FROM entries").fetchone()
+        return int(row[0] or 0)
+
+    def last(self) -> int:
+        """The last sequence number this outbox sends (0: none yet)."""
+        db = self._open()
+        if db is None:
+            return 0
+        row = db.execute(
+            "SELECT max(seq) FROM entries WHERE match_id IS NOT NULL"
+            f" AND kind IN ({_marks(PUBLISHED_KINDS)})",
+            PUBLISHED_KINDS,
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def after(self, seq: int, limit: int) -> list[OutEntry]:
+        db = self._open()
+        if db is None:
+            return []
+        hash_col = "hash" if self._hash else "NULL"
+        rows = db.execute(
+            f"SELECT seq, match_id, t, wall, source, kind, data, {hash_col} FROM entries"
+            f" WHERE seq > ? AND match_id IS NOT NULL AND kind IN ({_marks(PUBLISHED_KINDS)})"
+            " ORDER BY seq LIMIT ?",
+            (seq, *PUBLISHED_KINDS, limit),
+        ).fetchall()
+        out = []
+        for r in rows:
+            game, header, finished, key = self._match(db, int(r[1]))
+            message = {
+                "seq": r[0],
+                "match": key,
+                "game": game,
+                "header": header,
+                "t": r[2],
+                "wall": r[3],
+                "source": r[4],
+                "kind": r[5],
+                "data": json.loads(r[6]),
+                "hash": r[7],
+                "finished": finished,
+            }
+            out.append(OutEntry(self.source or "journal", int(r[0]), key, game, message))
+        return out
+
+    def _match(
+        self, db: sqlite3.Connection, match_id: int
+    ) -> tuple[str, dict[str, Any], bool, str]:
+        known = self._headers.get(match_id)
+        if known is not None and known[2]:
+            return known
+        row = db.execute(
+            "SELECT kind, header, finished, wall_start FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        key = match_key(match_id, float(row[3]))
+        found = (str(row[0]), json.loads(row[1]), bool(row[2]), key)
+        self._headers[match_id] = found
+        return found
+
+    def close(self) -> None:
+        if self._db is not None:  # the name stays: the journal's first match does not change
+            self._db.close()
+            self._db = None
+
+
+class BhukharOutbox:
+    """One Bhukhar session record (kiosk/engine/bhukhar_table.py): each whole line is sent,
+    numbered from 1 (the session's first line)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.source = path.stem
+        self._lines: list[str] = []
+        self._read = 0  # bytes of the file already split into lines
+
+    def _load(self) -> None:
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self._read)
+                chunk = f.read()
+        except OSError:
+            return
+        end = chunk.rfind(b"\n")
+        if end < 0:
+            return  # a line still being written: only whole lines were confirmed
+        self._read += end + 1
+        self._lines.extend(chunk[:end].decode("utf-8", "replace").split("\n"))
+
+    def name(self) -> str | None:
+        return self.source
+
+    def last(self) -> int:
+        self._load()
+        return len(self._lines)
+
+    def after(self, seq: int, limit: int) -> list[OutEntry]:
+        self._load()
+        out = []
+        for n in range(seq + 1, min(len(self._lines), seq + limit) + 1):
+            try:
+                data = json.loads(self._lines[n - 1])
+            except ValueError:
+                data = {"unreadable": self._lines[n - 1]}
+            message = {
+                "seq": n,
+                "match": self.source,
+                "game": "bhukhar",
+                "kind": "line",
+                "data": data,
+                "hash": None,
+            }
+            out.append(OutEntry(self.source, n, self.source, "bhukhar", message))
+        return out
+
+    def close(self) -> None:
+        return None
+
+
+def _marks(items: tuple[str, ...]) -> str:
+    return ", ".join("?" for _ in items)

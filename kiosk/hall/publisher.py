@@ -1,0 +1,321 @@
+"""The kiosk's hall publisher: an engine output that sends the table to the hall's broker.
+
+- `status`: retained "online" once connected; the broker sends the retained last will
+  "offline" when the kiosk dies or its link is cut (after 1.5 x keep-alive).
+- `state`: retained, the table's tile (kiosk/hall/views.py) with the journal's sequence number
+  and the wall time; sent at once on a real change, then at least every heartbeat.
+- `events`: QoS 1, every confirmed event and undo from the journal (and every Bhukhar record
+  line), in order, with its sequence number and chain hash. The journal is the outbox: after a
+  broker outage, a cut or a restart the kiosk sends everything after the acknowledged mark.
+- `call`: the umpire's "Call director" (retained until answered on `call/ack`).
+
+Nothing here ever blocks the engine: `state_changed` only keeps the newest tile and wakes the
+publisher's own thread; paho runs its network loop in another thread. Without a broker the
+kiosk scores as before and `online` is False (the screen's "hall: offline" mark).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from kiosk.engine.outputs import OutputBase
+from kiosk.hall import topics
+from kiosk.hall.outbox import BhukharOutbox, JournalOutbox, Mark, OutEntry
+from kiosk.hall.settings import HallSettings
+from kiosk.hall.views import bhukhar_tile_from_record, steady, tile_of
+
+#: Events in flight (sent, not yet acknowledged) at most; more wait in the journal.
+WINDOW = 200
+#: How often the data folder is looked at for a new Bhukhar session record.
+LOOK_S = 1.0
+
+
+class HallPublisher(OutputBase):
+    name = "hall"
+
+    def __init__(
+        self,
+        settings: HallSettings,
+        data_dir: Path,
+        *,
+        wall: Callable[[], float] = time.time,
+        bhukhar: bool = False,
+    ) -> None:
+        """`bhukhar`: the table plays Bhukhar; its tile is read from the newest session
+        record (no screen needs to say anything)."""
+        self.settings = settings
+        self.bhukhar = bhukhar
+        self._bhukhar_seen: tuple[Path, float, int] | None = None
+        self.data_dir = Path(data_dir)
+        self.wall = wall
+        self.hall, self.table = settings.hall, settings.table_id
+        self.journal = JournalOutbox(self.data_dir / "journal.db")
+        self.outboxes: dict[str, JournalOutbox | BhukharOutbox] = {"journal": self.journal}
+        self.mark = Mark(self.data_dir / "hall-acked.json")
+        self.call_acked: int | None = None
+        self.calls = 0
+        self._call: dict[str, Any] | None = None  # to send
+        self._clear_call = False
+        #: The last answered call no longer retained on the broker.
+        self.call_cleared: int | None = None
+        self._tile: dict[str, Any] | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._acks: list[int] = []  # mids acknowledged, appended by paho's thread
+        self._resends: list[tuple[str, int]] = []  # the hall's requests, likewise
+        self._connected = False
+        self._fresh = False  # a new connection: start again from the mark
+        self._thread: threading.Thread | None = None
+        self.last_error: str | None = None
+        self.refused: str | None = None
+        self._client = self._make_client()
+
+    # -- the engine's side (any thread, never blocks) -----------------------------------
+
+    @property
+    def online(self) -> bool:
+        return self._connected
+
+    def state_changed(self, view: Any) -> None:
+        tile = tile_of(view)
+        if tile is not None:
+            self.show(tile)
+
+    def show(self, tile: dict[str, Any]) -> None:
+        """Publish this tile as the table's state (a Bhukhar table's, or a test's)."""
+        self._tile = tile
+        self._wake.set()
+
+    def call_director(self, reason: str = "") -> int:
+        """The umpire's "Call director": returns the call's number (milliseconds of the wall
+        clock, so a call after a restart is never taken as answered by an old answer)."""
+        self.calls = max(self.calls + 1, int(self.wall() * 1000))
+        self._call = {"id": self.calls, "reason": reason, "wall": self.wall()}
+        self._wake.set()
+        return self.calls
+
+    def nudge(self) -> None:
+        """Something was written (a Bhukhar line): look at the outboxes now."""
+        self._wake.set()
+
+    # -- starting and stopping --------------------------------------------------------
+
+    def start(self) -> HallPublisher:
+        host, port = self.settings.host_port()
+        self._client.connect_async(host, port, keepalive=int(self.settings.keepalive_s))
+        self._client.loop_start()
+        self._thread = threading.Thread(target=self._run, name="hall-publisher", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Say "offline" (a clean stop is not a death), keep the mark, close."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self._connected:
+            info = self._client.publish(self._topic(topics.STATUS), topics.OFFLINE, 1, True)
+            info.wait_for_publish(timeout=2)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self.mark.save()
+        for box in self.outboxes.values():
+            box.close()
+
+    close = stop
+
+    # -- paho's thread -----------------------------------------------------------------
+
+    def _make_client(self) -> mqtt.Client:
+        s = self.settings
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"tableside-{self.hall}-{self.table}",
+            protocol=mqtt.MQTTv311,
+        )
+        if s.username:
+            client.username_pw_set(s.username, s.password or None)
+        if s.tls:
+            client.tls_set(ca_certs=s.ca_file or None)
+        client.will_set(self._topic(topics.STATUS), topics.OFFLINE, qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        client.max_queued_messages_set(0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        return client
+
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if reason.is_failure:
+            self.refused = str(reason)  # a wrong password, an unknown user: said, retried
+            return
+        self.refused = None
+        client.publish(self._topic(topics.STATUS), topics.ONLINE, qos=1, retain=True)
+        client.subscribe([(self._topic(topics.CALL_ACK), 1), (self._topic(topics.RESEND), 1)])
+        self._connected = True
+        self._fresh = True
+        self._wake.set()
+
+    def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, _r: Any, _p: Any) -> None:
+        self._connected = False
+
+    def _on_publish(self, _c: mqtt.Client, _u: Any, mid: int, _r: Any, _p: Any) -> None:
+        self._acks.append(mid)  # list.append is atomic; the publisher thread reads it
+        self._wake.set()
+
+    def _on_message(self, _c: mqtt.Client, _u: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            data = json.loads(message.payload)
+            if message.topic.endswith("/" + topics.RESEND):
+                self._resends.append((str(data["outbox"]), int(data["after"])))
+                self._wake.set()
+            else:
+                self.call_acked = int(data["id"])
+                self._clear_call = self.call_acked == self.calls
+                self._wake.set()
+        except (ValueError, KeyError, TypeError):
+            return
+
+    # -- the publisher's thread ----------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._loop()
+            except Exception as exc:  # never die: note it, start again from the mark
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                for box in self.outboxes.values():
+                    box.close()
+                self._fresh = True
+                self._stop.wait(1.0)
+
+    def _loop(self) -> None:
+        inflight: dict[int, tuple[str, int]] = {}  # mid -> (outbox, seq)
+        pending: dict[str, list[int]] = {}  # outbox -> seqs sent, in order, not yet acked
+        acked: dict[str, set[int]] = {}
+        sent: dict[str, int] = {}
+        last_state = 0.0
+        last_steady: dict[str, Any] | None = None
+        last_save = last_look = 0.0
+        clearing: tuple[int, int | None] | None = None
+        while not self._stop.is_set():
+            self._wake.wait(timeout=0.25)
+            self._wake.clear()
+            now = time.monotonic()
+            if now - last_look >= LOOK_S:
+                self._find_bhukhar()
+                last_look = now
+            if self._fresh:  # a new connection: what was in flight may be lost, send again
+                self._fresh = False
+                inflight.clear()
+                pending.clear()
+                acked.clear()
+                sent = {}
+                last_state = 0.0
+            while self._resends:  # the hall misses some: rewind that outbox to its head
+                name, after = self._resends.pop(0)
+                sent[name] = min(sent.get(name, after), after)
+                self.mark.values[name] = min(self.mark.get(name), after)
+                pending.pop(name, None)
+                acked.pop(name, None)
+            while self._acks:
+                acked_mid = self._acks.pop(0)
+                if clearing is not None and acked_mid == clearing[0]:
+                    self.call_cleared, clearing = clearing[1], None
+                where = inflight.pop(acked_mid, None)
+                if where is not None:
+                    acked.setdefault(where[0], set()).add(where[1])
+            for name, seqs in pending.items():  # the mark moves over what is acknowledged
+                done = acked.get(name, set())
+                while seqs and seqs[0] in done:
+                    done.discard(seqs[0])
+                    self.mark.set(name, seqs.pop(0))
+            if not self._connected:
+                continue
+            for box in list(self.outboxes.values()):
+                box_name = box.name()
+                if box_name is None:
+                    continue  # a journal without a match yet: nothing to send
+                name = box_name
+                room = WINDOW - len(inflight)
+                if room <= 0:
+                    break
+                prev = sent.get(name, self.mark.get(name))
+                for entry in box.after(prev, room):
+                    mid = self._send_event(entry, prev)
+                    if mid is None:
+                        break
+                    inflight[mid] = (name, entry.seq)
+                    pending.setdefault(name, []).append(entry.seq)
+                    sent[name] = prev = entry.seq
+            tile = self._tile
+            if tile is not None:
+                # A real change goes at once, a ticking timer only with the heartbeat: the
+                # board counts it down itself from the data's time.
+                now_steady = steady(tile)
+                if now_steady != last_steady or now - last_state >= self.settings.heartbeat_s:
+                    self._send_state(tile)
+                    last_state, last_steady = now, now_steady
+            call, self._call = self._call, None
+            if call is not None:
+                self._client.publish(self._topic(topics.CALL), topics.dumps(call), 1, True)
+            elif self._clear_call:  # answered: no longer retained for a hall that starts now
+                self._clear_call = False
+                info = self._client.publish(self._topic(topics.CALL), b"", 1, True)
+                clearing = (int(info.mid), self.call_acked)  # cleared once the broker has it
+            if now - last_save >= 0.5:
+                self.mark.save()
+                last_save = now
+
+    def _send_event(self, entry: OutEntry, prev: int) -> int | None:
+        # `prev` links each event to the one before in its outbox: the hall finds gaps by it.
+        message = {
+            "hall": self.hall,
+            "table": self.table,
+            "outbox": entry.source,
+            "prev": prev,
+            **entry.message,
+        }
+        info = self._client.publish(self._topic(topics.EVENTS), topics.dumps(message), qos=1)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return None  # the link just went: the next connection starts from the mark
+        return int(info.mid)
+
+    def _send_state(self, tile: dict[str, Any]) -> None:
+        payload = {
+            "hall": self.hall,
+            "table": self.table,
+            "tile": tile,
+            "seq": self.journal.latest(),
+            "outbox": {n: b.last() for b in self.outboxes.values() if (n := b.name())},
+            "wall": self.wall(),
+            "heartbeat": self.settings.heartbeat_s,
+        }
+        self._client.publish(self._topic(topics.STATE), topics.dumps(payload), qos=1, retain=True)
+
+    def _find_bhukhar(self) -> None:
+        paths = sorted(self.data_dir.glob("bhukhar-*.jsonl"))
+        for path in paths:
+            if path.stem not in self.outboxes:
+                self.outboxes[path.stem] = BhukharOutbox(path)
+        if self.bhukhar and paths:
+            stat = paths[-1].stat()
+            seen = (paths[-1], stat.st_mtime, stat.st_size)
+            if seen != self._bhukhar_seen or self._tile is None:
+                self._bhukhar_seen = seen
+                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
+            elif self._tile is not None and self._tile.get("running"):
+                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
+
+    def _topic(self, what: str) -> str:
+        return topics.topic(self.hall, self.table, what)

@@ -1,0 +1,149 @@
+"""The hall's results, rebuilt from the hall record by the same code the kiosk uses.
+
+- carrom: each match's record (shared/spec/match-record.md: the match line, then the confirmed
+  events that stand) replayed by the rules core; a finished one is a result, and its record
+  is what `tableside replay` reads;
+- backgammon: each clock record (shared/spec/clock-record.md) replayed to its last state;
+- Bhukhar: every table's session records read as one, merged into one standings table by
+  kiosk/rules/bhukhar/standings.py (master points, bonus, best game: rule 19).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict
+from typing import Any
+
+from kiosk.hall.record import HallRecord
+
+
+def confirmed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that stand: each "event", minus those undone (as the kiosk's journal)."""
+    stack: list[dict[str, Any]] = []
+    for e in events:
+        if e["kind"] == "event":
+            stack.append(e["data"])
+        elif e["kind"] == "undo" and stack:
+            stack.pop()
+    return stack
+
+
+def record_text(header: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    lines = [header, *confirmed(events)]
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
+
+
+def carrom_results(record: HallRecord) -> list[dict[str, Any]]:
+    from kiosk.rules.carrom.errors import IllegalEvent
+    from kiosk.rules.carrom.events import EventError
+    from kiosk.rules.carrom.record import replay_text
+
+    out = []
+    for m in record.matches("carrom"):
+        text = record_text(m["header"], record.events(m["hall"], m["table"], m["match"]))
+        try:
+            state = replay_text(text).state
+        except (EventError, IllegalEvent, ValueError) as exc:
+            out.append({**_where(m), "error": str(exc)})
+            continue
+        out.append(
+            {
+                **_where(m),
+                "players": list(state.players),
+                "sides": list(state.sides),
+                "games_won": dict(state.games_won),
+                "winner": state.winner,
+                "finished": state.winner is not None,
+            }
+        )
+    return out
+
+
+def carrom_record(record: HallRecord, hall: str, table: str, match: str) -> str | None:
+    for m in record.matches("carrom"):
+        if (m["hall"], m["table"], m["match"]) == (hall, table, match):
+            return record_text(m["header"], record.events(hall, table, match))
+    return None
+
+
+def backgammon_results(record: HallRecord) -> list[dict[str, Any]]:
+    from kiosk.clocks.record import ClockRecordError, parse_clock_record
+    from kiosk.rules.backgammon.clocked import replay_clock
+
+    out = []
+    for m in record.matches("backgammon"):
+        text = record_text(m["header"], record.events(m["hall"], m["table"], m["match"]))
+        try:
+            last = replay_clock(parse_clock_record(text))[-1]
+        except (ClockRecordError, ValueError, IndexError) as exc:
+            out.append({**_where(m), "error": str(exc)})
+            continue
+        out.append(
+            {
+                **_where(m),
+                "players": list(last.banks),
+                "score": dict(last.score),
+                "winner": last.winner,
+                "flagged": last.flagged,
+                "finished": last.winner is not None,
+            }
+        )
+    return out
+
+
+def bhukhar_standings(record: HallRecord) -> dict[str, Any]:
+    """Every Bhukhar session in the hall, merged: teams by id, each table's games."""
+    from kiosk.rules.bhukhar.record import RecordError, parse_session
+    from kiosk.rules.bhukhar.standings import standings
+
+    teams: dict[str, str] = {}
+    results: list[Any] = []
+    problems = []
+    for hall, table, match in record.boxes("bhukhar"):
+        lines = [e["data"] for e in record.events(hall, table, match) if e["kind"] == "line"]
+        text = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
+        try:
+            session = parse_session(text)
+        except RecordError as exc:
+            problems.append(f"{hall}/{table}/{match}:{exc.line}: {exc.reason}")
+            continue
+        for t in session.start.teams:
+            teams.setdefault(t.id, t.name or t.id)
+        results.extend(result for _, result in session.games())
+    rows = standings(list(teams), results)
+    return {
+        "standings": [{**asdict(row), "name": teams[row.team]} for row in rows],
+        "games": len(results),
+        "problems": problems,
+    }
+
+
+def results_csv(record: HallRecord) -> str:
+    """One CSV of every result: carrom, backgammon, then the merged Bhukhar standings."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["game", "hall", "table", "match", "players", "score", "winner", "finished"])
+    for r in carrom_results(record):
+        score = " ".join(f"{k}:{v}" for k, v in r.get("games_won", {}).items())
+        w.writerow(_row("carrom", r, score))
+    for r in backgammon_results(record):
+        score = " ".join(f"{k}:{v}" for k, v in r.get("score", {}).items())
+        w.writerow(_row("backgammon", r, score))
+    w.writerow([])
+    w.writerow(["bhukhar place", "team", "name", "games", "master", "bonus", "best"])
+    for s in bhukhar_standings(record)["standings"]:
+        place = f"{s['place']}=" if s["shared"] else s["place"]
+        w.writerow([place, s["team"], s["name"], s["games"], s["master"], s["bonus"], s["best"]])
+    return out.getvalue()
+
+
+def _row(game: str, r: dict[str, Any], score: str) -> list[Any]:
+    players = " / ".join(r.get("players", []))
+    return [game, r["hall"], r["table"], r["match"], players, score, r.get("winner") or "",
+            r.get("finished", False)]  # fmt: skip
+
+
+def _where(m: dict[str, Any]) -> dict[str, Any]:
+    return {"hall": m["hall"], "table": m["table"], "match": m["match"]}

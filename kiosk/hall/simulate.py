@@ -1,0 +1,204 @@
+"""Simulated tables for the hall: real engines (no Kivy) on real journals, publishing.
+
+Each `SimTable` is one kiosk: a carrom session, a backgammon clock or a Bhukhar table on its
+own data folder, with its own `HallPublisher`. `step()` does one thing an umpire or a player
+would (a stroke confirmed, a clock pressed, a game entered); strokes the rules refuse are
+replaced by a miss, and a finished match is followed by a new one. Used by the tests and by
+bench/bench_hall.py; `python -m kiosk.hall.simulate` runs a group of tables as one process
+(the bench kills such a process to kill its kiosks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from kiosk.engine.bhukhar_table import BhukharTable
+from kiosk.engine.clock_table import ClockTable
+from kiosk.engine.journal import Journal
+from kiosk.engine.session import CarromSession
+from kiosk.hall.publisher import HallPublisher
+from kiosk.hall.settings import HallSettings
+from kiosk.hall.views import bhukhar_tile
+from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
+from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import MatchStart
+
+GAMES = ("carrom", "backgammon", "bhukhar")
+
+
+class SimTable:
+    def __init__(self, game: str, data: Path, hall: HallSettings, *, seed: int = 0) -> None:
+        self.game = game
+        self.data = Path(data)
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.rng = random.Random(seed)
+        self.publisher = HallPublisher(hall, self.data).start()
+        self.confirmed = 0
+        self.carrom: CarromSession | None = None
+        self.clock: ClockTable | None = None
+        self.bhukhar: BhukharTable | None = None
+        if game == "carrom":
+            self.carrom = CarromSession(Journal(self.data / "journal.db"), outputs=[self.publisher])
+            if self.carrom.resume() is None:
+                self._new_carrom()
+        elif game == "backgammon":
+            self.clock = ClockTable(Journal(self.data / "journal.db"), outputs=[self.publisher])
+            if self.clock.resume() is None:
+                self._new_clock()
+        elif game == "bhukhar":
+            path = self.data / "bhukhar-001.jsonl"
+            t = hall.table_id
+            if path.exists():
+                self.bhukhar = BhukharTable.open(path)
+            else:
+                players = ("1", "2", "3")
+                teams = tuple(
+                    Team(f"{t}-{x}", tuple(x + p for p in players), f"{t} {x}") for x in "ABCD"
+                )
+                start = SessionStart(teams, tables=(1, 2), name=f"{t} session")
+                self.bhukhar = BhukharTable.create(path, start)
+            self._show_bhukhar()
+        else:
+            raise ValueError(f"no such game: {game}")
+
+    # -- one action ------------------------------------------------------------------
+
+    def step(self) -> None:
+        if self.carrom is not None:
+            self._carrom_step(self.carrom)
+        elif self.clock is not None:
+            self._clock_step(self.clock)
+        elif self.bhukhar is not None:
+            self._bhukhar_step(self.bhukhar)
+        self.confirmed += 1
+
+    def _new_carrom(self) -> None:
+        assert self.carrom is not None
+        self.carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=2))
+
+    def _carrom_step(self, s: CarromSession) -> None:
+        if s.match is None or s.match.state.winner is not None:
+            self._new_carrom()
+            return
+        if s.match.state.toss_due:
+            s.toss(self.rng.choice(s.match.state.sides))
+            return
+        now = s.match.state.now
+        pocketed: list[str] = []
+        if now is not None and self.rng.random() < 0.6:
+            own = now.colours[now.turn_side]
+            left = int(now.on_board.get(own, 0))
+            pocketed = [own] * min(left, self.rng.choice((1, 1, 2, 3)))
+        try:
+            s.confirm(s.proposal.edited(pocketed=pocketed))
+        except IllegalEvent:
+            try:
+                s.confirm(s.proposal.edited(pocketed=[]))
+            except IllegalEvent:
+                self._new_carrom()  # a state this simple player cannot go on from
+
+    def _new_clock(self) -> None:
+        assert self.clock is not None
+        self.clock.start_match(("Nikos", "Eleni"), 3, minutes_per_point=2, delay=12)
+        self.clock.start("Nikos")
+
+    def _clock_step(self, t: ClockTable) -> None:
+        view = t.view()
+        if view.winner is not None or view.flagged is not None:
+            self._new_clock()
+            return
+        try:
+            if view.running is None:
+                t.start(view.players[0])
+            elif self.rng.random() < 0.05:
+                t.game_end(view.running, 1)
+            else:
+                t.press(view.running)
+        except IllegalAction:
+            self._new_clock()
+
+    def _bhukhar_step(self, b: BhukharTable) -> None:
+        teams = [team.id for team in b.session.start.teams]
+        played = {(e.round, e.table) for e, _ in b.games()}
+        if b.round == 0 or all((b.round, n) in played for n in (1, 2)):
+            b.start_round()
+        else:
+            n = 1 if (b.round, 1) not in played else 2
+            order = teams[b.round % 4 :] + teams[: b.round % 4]
+            a, c = (order[0], order[1]) if n == 1 else (order[2], order[3])
+            win, lose = (a, c) if self.rng.random() < 0.5 else (c, a)
+            game = Game(
+                {win: TotalsSheet(True, 330, 5, None), lose: TotalsSheet(False, 0, 25)},
+                End.OUT,
+                bhukhar=win,
+                closed_by=win,
+            )
+            try:
+                b.enter_game(n, game)
+            except SessionError:
+                b.start_round()
+        self._show_bhukhar()
+
+    def _show_bhukhar(self) -> None:
+        assert self.bhukhar is not None
+        self.publisher.show(bhukhar_tile(self.bhukhar, time.monotonic()))
+        self.publisher.nudge()
+
+    def close(self) -> None:
+        self.publisher.stop()
+        for table in (self.carrom, self.clock):
+            if table is not None:
+                table.journal.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m kiosk.hall.simulate")
+    p.add_argument("--broker", required=True)
+    p.add_argument("--hall", default="hall")
+    p.add_argument("--data", required=True, help="one folder per table is made in it")
+    p.add_argument("--tables", required=True, help="table:game,... e.g. t01:carrom,t02:bhukhar")
+    p.add_argument("--password", default="", help="every table's password (test brokers)")
+    p.add_argument("--every", default="2,10", help="seconds between actions: MIN,MAX")
+    p.add_argument("--keepalive", type=float, default=5)
+    p.add_argument("--steps", type=int, default=0, help="stop after this many per table (0: run)")
+    args = p.parse_args(argv)
+    lo, hi = (float(x) for x in args.every.split(","))
+    tables: list[tuple[SimTable, list[float]]] = []
+    for n, item in enumerate(args.tables.split(",")):
+        name, game = item.split(":")
+        settings = HallSettings(
+            broker=args.broker, hall=args.hall, table_id=name, username=name,
+            password=args.password, keepalive_s=args.keepalive, heartbeat_s=2.0,
+        )  # fmt: skip
+        sim = SimTable(game, Path(args.data) / name, settings, seed=n)
+        tables.append((sim, [time.monotonic() + sim.rng.uniform(0, hi)]))
+    print("ready", flush=True)
+    done: dict[int, int] = {}
+    try:
+        while True:
+            now = time.monotonic()
+            for i, (sim, due) in enumerate(tables):
+                if now >= due[0] and (not args.steps or done.get(i, 0) < args.steps):
+                    sim.step()
+                    done[i] = done.get(i, 0) + 1
+                    due[0] = now + sim.rng.uniform(lo, hi)
+            if args.steps and all(done.get(i, 0) >= args.steps for i in range(len(tables))):
+                break
+            time.sleep(0.01)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for sim, _ in tables:
+            sim.close()
+    print("done", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+// The hall's live board and overlays: plain JavaScript, no build step.
+// One WebSocket (/live): a snapshot, then every change, and the server's heartbeat each
+// second. Heard nothing for 3 s: the link is dead, whatever the socket says; reconnect.
+"use strict";
+const hall = {
+  tables: {}, calls: {}, offset: 0, director: false, lastHeard: 0, ws: null,
+  broker: false, only: null, onrender: null,
+};
+
+function key(h, t) { return h + "/" + t; }
+function serverNow() { return Date.now() / 1000 + hall.offset; }
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;",
+    '"': "&quot;", "'": "&#39;"})[c]);
+}
+function clockText(s) {
+  s = Math.max(0, s);
+  if (s < 20) return s.toFixed(1);
+  const m = Math.floor(s / 60), r = Math.floor(s % 60);
+  return m + ":" + String(r).padStart(2, "0");
+}
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
+    location.host + "/live");
+  hall.ws = ws;
+  ws.onmessage = ev => { hall.lastHeard = Date.now(); take(JSON.parse(ev.data)); };
+  ws.onclose = () => { if (hall.ws === ws) { setLink(false); setTimeout(connect, 1000); } };
+}
+
+function dropLink() {
+  const ws = hall.ws;
+  hall.ws = null;
+  if (ws) { ws.onclose = null; try { ws.close(); } catch (e) { /* already gone */ } }
+  setLink(false);
+  setTimeout(connect, 500);
+}
+
+function setLink(up) {
+  const el = document.getElementById("link");
+  if (!el) return;
+  const ok = up && hall.broker;
+  el.textContent = up ? (hall.broker ? "live" : "live, broker unreachable") : "link lost: reconnecting";
+  el.className = ok ? "ok" : "bad";
+  document.body.dataset.link = up ? "up" : "down";
+}
+
+function table(h, t) {
+  const k = key(h, t);
+  if (!hall.tables[k]) hall.tables[k] = {hall: h, table: t, status: null, state: null};
+  return hall.tables[k];
+}
+
+function take(m) {
+  if (m.type === "snapshot") {
+    hall.offset = m.now - Date.now() / 1000;
+    hall.broker = m.broker;
+    hall.director = !!m.director;
+    hall.tables = {}; hall.calls = {};
+    for (const t of m.tables) hall.tables[key(t.hall, t.table)] = t;
+    for (const c of m.calls) hall.calls[key(c.hall, c.table)] = c;
+    setLink(true);
+    document.body.dataset.director = hall.director ? "yes" : "no";
+  } else if (m.type === "hb") {
+    hall.offset = m.now - Date.now() / 1000;
+    hall.broker = m.broker;
+    setLink(true);
+  } else if (m.type === "link") {
+    hall.broker = m.broker; setLink(true);
+  } else if (m.type === "status") {
+    table(m.hall, m.table).status = m.status;
+  } else if (m.type === "state") {
+    table(m.hall, m.table).state = m.state;
+  } else if (m.type === "call") {
+    hall.calls[key(m.hall, m.table)] = {hall: m.hall, table: m.table, ...m.call};
+  } else if (m.type === "ack") {
+    const c = hall.calls[key(m.hall, m.table)];
+    if (c && c.id <= m.id) delete hall.calls[key(m.hall, m.table)];
+  }
+  render();
+}
+
+function tileBody(tile, age, running) {
+  const g = tile.game;
+  const el = (cls, text) => `<div class="${cls}">${esc(text)}</div>`;
+  if (g === "carrom") {
+    const p = tile.players || [];
+    const sides = tile.sides || [];
+    const won = sides.map(s => tile.games_won?.[s] ?? 0).join("-");
+    const sc = sides.map(s => tile.score?.[s] ?? 0).join("-");
+    let timer = "";
+    if (tile.timer) {
+      const left = tile.timer.running && running ? tile.timer.left - age : tile.timer.left;
+      timer = tile.timer.kind + " " + clockText(left) + (tile.timer.running ? "" : " (held)");
+    }
+    const queen = tile.queen === null || tile.queen === undefined ? "" :
+      "queen: " + String(tile.queen).replace(/_/g, " ") + (tile.queen_by ? " (" + tile.queen_by + ")" : "");
+    return el("players", p.join(" v ")) + el("games", "games " + won) +
+      el("score", tile.winner ? "winner: " + tile.winner :
+        "game " + (tile.game_no ?? "-") + " board " + (tile.board_no ?? "-") + ": " + sc) +
+      el("queen", queen) + el("turn", tile.turn ? "turn: " + tile.turn : "") +
+      el("timer", timer);
+  }
+  if (g === "backgammon") {
+    const elapsed = running && tile.running ? age : 0;
+    const delay = Math.max(0, (tile.delay ?? 0) - elapsed);
+    const used = Math.max(0, elapsed - (tile.delay ?? 0));
+    const banks = (tile.players || []).map(p => {
+      const b = (tile.banks?.[p] ?? 0) - (p === tile.running ? used : 0);
+      return (p === tile.running ? "▶ " : "") + p + " " + clockText(b);
+    }).join("  ");
+    const score = (tile.players || []).map(p => tile.score?.[p] ?? 0).join("-");
+    return el("banks", banks) + el("delay", tile.running ? "delay " + clockText(delay) : "stopped") +
+      el("score", "score " + score + " / " + tile.match_length +
+        (tile.winner ? "  winner: " + tile.winner : "") + (tile.flagged ? "  flag: " + tile.flagged : ""));
+  }
+  if (g === "bhukhar") {
+    const left = tile.running && running ? tile.left - age : tile.left;
+    return el("round", "round " + tile.round) +
+      el("timer", tile.time_called ? "time" : "left " + clockText(left)) +
+      el("games", tile.games + " games");
+  }
+  return el("unknown", g);
+}
+
+function tileHtml(t) {
+  const now = serverNow();
+  const st = t.state;
+  const tile = st ? st.tile : null;
+  const hb = st ? st.heartbeat : 5;
+  const age = st ? Math.max(0, now - st.wall) : null;
+  const offline = t.status !== "online";
+  const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link === "down";
+  const call = hall.calls[key(t.hall, t.table)];
+  const faults = tile && tile.faults && tile.faults.length ?
+    tile.faults.map(f => f.message).join("; ") : "";
+  let html = `<div class="head"><span class="name">${esc(t.table)}</span>` +
+    `<span class="game">${esc(tile ? tile.game : "")}</span>` +
+    `<span class="status">${offline ? "offline" : stale ? "stale" : "online"}</span></div>`;
+  html += `<div class="age">${age === null ? "no data" : "data " + Math.floor(age) + " s old"}</div>`;
+  if (tile) html += tileBody(tile, age, !offline && !stale);
+  if (faults) html += `<div class="faults">${esc(faults)}</div>`;
+  if (call) {
+    html += `<div class="call">Director called${call.reason ? ": " + esc(call.reason) : ""}` +
+      (hall.director ? ` <button class="ack" data-hall="${esc(t.hall)}" data-table="${esc(t.table)}"` +
+       ` data-id="${call.id}">Acknowledge</button>` : "") + `</div>`;
+  }
+  return {html, offline, stale, calling: !!call, game: tile ? tile.game : ""};
+}
+
+function render() {
+  const box = document.getElementById("tiles");
+  if (!box) return;
+  const filter = document.getElementById("filter")?.value || "";
+  const keys = Object.keys(hall.tables).sort();
+  const seen = new Set();
+  for (const k of keys) {
+    const t = hall.tables[k];
+    if (hall.only && t.table !== hall.only) continue;
+    const r = tileHtml(t);
+    if (filter && r.game !== filter) continue;
+    const id = "tile-" + k.replace(/[^A-Za-z0-9_-]/g, "_");
+    seen.add(id);
+    let div = document.getElementById(id);
+    if (!div) {
+      div = document.createElement("div"); div.id = id; div.className = "tile"; box.appendChild(div);
+    }
+    if (div.innerHTML !== r.html) div.innerHTML = r.html;
+    div.dataset.table = t.table; div.dataset.game = r.game;
+    div.dataset.state = r.offline ? "offline" : r.stale ? "stale" : "online";
+    div.classList.toggle("calling", r.calling);
+  }
+  for (const div of Array.from(box.children)) if (!seen.has(div.id)) div.remove();
+  if (hall.onrender) hall.onrender();
+}
+
+document.addEventListener("click", async ev => {
+  const b = ev.target.closest("button.ack");
+  if (!b) return;
+  const r = await fetch("/ack", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({hall: b.dataset.hall, table: b.dataset.table, id: +b.dataset.id})});
+  if (!r.ok) alert(await r.text());
+});
+
+async function login(password) {
+  const r = await fetch("/login", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({password})});
+  if (!r.ok) { document.getElementById("login-error").textContent = await r.text(); return; }
+  hall.director = true; document.body.dataset.director = "yes"; render();
+}
+
+function start() {
+  connect();
+  setInterval(() => {
+    if (hall.ws && Date.now() - hall.lastHeard > 3000 && hall.lastHeard) { hall.lastHeard = 0; dropLink(); }
+    render();
+  }, 250);
+}

@@ -1,0 +1,32 @@
+"""Plugging the hall into a kiosk: one call from kiosk/engine/startup.py.
+
+With a broker and a table id in `[hall]`, the publisher starts (its own threads; without a
+reachable broker it keeps trying and the kiosk scores as before) and is returned, to be added
+to the outputs every table speaks to and stopped at the end. Without them: None, and paho is
+never imported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.config import Settings
+    from kiosk.hall.publisher import HallPublisher
+
+
+def start_hall(settings: Settings, data_dir: Path) -> HallPublisher | None:
+    if not settings.hall.enabled:
+        return None
+    from kiosk.hall.publisher import HallPublisher
+
+    bhukhar = settings.table.game == "bhukhar"
+    return HallPublisher(settings.hall, data_dir, bhukhar=bhukhar).start()
+
+
+def hall_mark(publisher: HallPublisher | None) -> str:
+    """The screen's small mark: "" without a hall, else "hall: online" or "hall: offline"."""
+    if publisher is None:
+        return ""
+    return "hall: online" if publisher.online else "hall: offline"

@@ -1,0 +1,107 @@
+"""The hall's tests: a real Mosquitto per test (own config, password file and ACL, free port),
+the real `tableside hall` process when a page is needed, kiosks as real engines."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kiosk.hall.mosquitto import Mosquitto, free_port
+from kiosk.hall.settings import HallSettings
+
+HALL = "hall"
+USERS = {"director": "dir-pw", "t01": "pw-t01", "t02": "pw-t02", "t03": "pw-t03"}
+DIRECTOR_PASSWORD = "boss"
+
+
+def wait_for(check: Callable[[], object], timeout: float = 5.0, what: str = "it") -> object:
+    """Poll `check` until it returns something true (a real broker and threads: not a timer)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(0.02)
+
+
+def table_settings(broker: Mosquitto, table: str, **more: object) -> HallSettings:
+    values: dict[str, object] = {
+        "broker": broker.address, "hall": HALL, "table_id": table, "username": table,
+        "password": USERS[table], "keepalive_s": 5.0, "heartbeat_s": 2.0,
+    }  # fmt: skip
+    values.update(more)
+    return HallSettings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path / "broker", users=USERS, hall=HALL) as b:
+        yield b
+
+
+@dataclass
+class HallProcess:
+    """`tableside hall` running as its own process."""
+
+    url: str
+    data: Path
+    process: subprocess.Popen[bytes]
+    args: list[str]
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def start(self) -> HallProcess:
+        log = open(self.data / "hall.log", "ab")  # noqa: SIM115 (the child writes to it)
+        self.process = subprocess.Popen(self.args, stdout=log, stderr=log)
+        log.close()
+        wait_for(self._up, 15, "the hall's HTTP server")
+        return self
+
+    def _up(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.url + "results", timeout=1):
+                return True
+        except OSError:
+            return False
+
+
+def start_hall(broker: Mosquitto, data: Path, port: int | None = None) -> HallProcess:
+    data.mkdir(parents=True, exist_ok=True)
+    port = port or free_port()
+    args = [
+        sys.executable, "-m", "kiosk.cli", "hall", "--broker", broker.address,
+        "--http", str(port), "--bind", "127.0.0.1", "--data", str(data), "--hall", HALL,
+        "--user", "director", "--password", USERS["director"],
+        "--director-password", DIRECTOR_PASSWORD,
+    ]  # fmt: skip
+    proc = HallProcess(f"http://127.0.0.1:{port}/", data, None, args)  # type: ignore[arg-type]
+    return proc.start()
+
+
+@pytest.fixture
+def hall_process(broker: Mosquitto, tmp_path: Path) -> Iterator[HallProcess]:
+    proc = start_hall(broker, tmp_path / "hall")
+    yield proc
+    proc.stop()

@@ -1,0 +1,187 @@
+"""The board page in a real headless Chromium (Debian's chromium and chromium-driver through
+Selenium; nothing is downloaded): tiles live after a confirm, offline and stale shown, a call
+flashing until the director acknowledges it, a dead live link noticed by the page itself."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from kiosk.engine.journal import Journal
+from kiosk.engine.session import CarromSession
+from kiosk.hall.mosquitto import Mosquitto
+from kiosk.hall.publisher import HallPublisher
+from kiosk.rules.carrom.events import MatchStart
+
+from .conftest import DIRECTOR_PASSWORD, HALL, USERS, HallProcess, table_settings, wait_for
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which(CHROMEDRIVER) is None, reason="chromium-driver is not installed (make debs)"
+)
+
+
+def chromium(profile: Path) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,900",
+    ):  # fmt: skip
+        options.add_argument(flag)
+    # The driver named outright: Selenium's own driver manager never runs.
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def chromium_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def browser(chromium_once: WebDriver) -> WebDriver:
+    """One Chromium for the module (it takes seconds to start), a fresh page per test."""
+    chromium_once.delete_all_cookies()
+    chromium_once.get("about:blank")
+    return chromium_once
+
+
+def tile(driver: WebDriver, table: str) -> dict[str, str] | None:
+    """The tile's state and text (None while it is not on the page)."""
+    found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"]')
+    if not found:
+        return None
+    el = found[0]
+    return {
+        "state": el.get_attribute("data-state") or "",
+        "calling": "calling" if "calling" in (el.get_attribute("class") or "") else "",
+        "text": el.text,
+    }
+
+
+def test_a_tile_updates_after_a_confirm(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    browser.get(hall_process.url)
+    wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "the tile")
+    text = (tile(browser, "t01") or {})["text"]
+    assert "Asha v Bina" in text and "board 1: 0-0" in text and "turn: Asha" in text
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
+    s.confirm(s.proposal.edited(pocketed=[]))  # Asha's turn ends: Bina's
+    wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "Bina")
+    assert browser.find_element(By.ID, "link").text == "live"
+    pub.stop()
+    wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "offline", 5, "offline")
+
+
+def test_offline_and_stale_show(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver
+) -> None:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.username_pw_set("t02", USERS["t02"])
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        tile_data = {"game": "bhukhar", "round": 2, "left": 600.0, "running": True,
+                     "time_called": False, "games": 3, "faults": []}  # fmt: skip
+        # Online, but its last state is 30 s old with a 2 s heartbeat: never shown as current.
+        state = {"tile": tile_data, "wall": time.time() - 30, "heartbeat": 2.0, "seq": 5}
+        client.publish(f"tableside/{HALL}/t02/status", "online", qos=1, retain=True)
+        client.publish(f"tableside/{HALL}/t02/state", json.dumps(state), qos=1, retain=True)
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "stale", 10, "stale")
+        assert "round 2" in (tile(browser, "t02") or {})["text"]
+        fresh = {**state, "wall": time.time()}
+        client.publish(f"tableside/{HALL}/t02/state", json.dumps(fresh), qos=1, retain=True)
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "online", 5, "current")
+        # Nothing more comes: after its heartbeat (and a little) it goes stale by itself.
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "stale", 6, "stale again")
+        client.publish(f"tableside/{HALL}/t02/status", "offline", qos=1, retain=True)
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "offline", 5, "offline")
+    finally:
+        client.loop_stop()
+        client.disconnect()
+
+
+def test_a_call_flashes_until_the_director_acknowledges_it(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k").start()
+    pub.show({"game": "bhukhar", "round": 1, "left": 1800.0, "running": False,
+              "time_called": False, "games": 0, "faults": []})  # fmt: skip
+    browser.get(hall_process.url)
+    wait_for(lambda: tile(browser, "t03"), 10, "the tile")
+    call = pub.call_director("a dispute")
+    wait_for(lambda: (tile(browser, "t03") or {}).get("calling"), 5, "the call flashing")
+    assert "Director called: a dispute" in (tile(browser, "t03") or {})["text"]
+    # Read-only until the director logs in: no button to answer with.
+    assert not browser.find_elements(By.CSS_SELECTOR, "button.ack")
+    form = browser.find_element(By.ID, "login")
+    form.find_element(By.NAME, "password").send_keys("not it")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait_for(lambda: browser.find_element(By.ID, "login-error").text, 5, "the refusal")
+    field = form.find_element(By.NAME, "password")
+    field.clear()
+    field.send_keys(DIRECTOR_PASSWORD)
+    form.find_element(By.TAG_NAME, "button").click()
+    button = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "button.ack"), 5, "ack")
+    assert isinstance(button, list)
+    button[0].click()
+    wait_for(lambda: pub.call_acked == call, 5, "the answer at the kiosk")
+    wait_for(lambda: not (tile(browser, "t03") or {}).get("calling", "x"), 5, "no more flashing")
+    pub.stop()
+
+
+def test_the_page_notices_a_dead_link_and_reconnects(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    browser.get(hall_process.url)
+    wait_for(lambda: browser.find_element(By.ID, "link").text == "live", 10, "live")
+    hall_process.kill()  # the server is gone without a word: no close frame
+    wait_for(lambda: "link lost" in browser.find_element(By.ID, "link").text, 5, "link lost")
+    wait_for(lambda: (tile(browser, "t01") or {}).get("state") != "online", 5, "not current")
+    hall_process.start()
+    wait_for(lambda: browser.find_element(By.ID, "link").text == "live", 10, "live again")
+    s.confirm(s.proposal.edited(pocketed=[]))
+    wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "live tile")
+    pub.stop()
+
+
+def test_the_overlay_shows_one_table_on_a_transparent_page(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    pubs = [HallPublisher(table_settings(broker, t), tmp_path / t).start() for t in ("t01", "t02")]
+    for p in pubs:
+        p.show({"game": "bhukhar", "round": 3, "left": 90.0, "running": False,
+                "time_called": False, "games": 1, "faults": []})  # fmt: skip
+    browser.get(hall_process.url + "overlay/t02")
+    wait_for(lambda: tile(browser, "t02"), 10, "the overlay's tile")
+    assert tile(browser, "t01") is None
+    background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background in ("rgba(0, 0, 0, 0)", "transparent")
+    for p in pubs:
+        p.stop()

@@ -1,0 +1,123 @@
+"""The kiosk survives a full disk and a read-only disk (real tmpfs media, real taps under
+Xvfb): the stroke stands, the screen says "not saved", and it is written once the disk works.
+A damaged journal is said on the home screen with its last good backup, not a traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import PIN
+from .harness import FakeClock, Kiosk, Services, make_kiosk
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+
+
+@contextlib.contextmanager
+def tmpfs(where: Path, *options: str) -> Iterator[Path]:
+    where.mkdir()
+    opts = ",".join(("size=512k", *options))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def kiosk_on(data: Path, clock: FakeClock) -> Iterator[Kiosk]:
+    services = Services(data_dir=data, check_pin=lambda pin: pin == PIN, clock=clock)
+    yield from make_kiosk(services, clock)
+
+
+def start_carrom(kiosk: Kiosk) -> object:
+    kiosk.tap("carrom_icf")
+    kiosk.tap("start")
+    assert kiosk.current == "carrom"
+    return kiosk.screen()
+
+
+def fill(folder: Path) -> Path:
+    filler = folder / "filler"
+    with contextlib.suppress(OSError), open(filler, "wb") as f:
+        while True:
+            f.write(b"\0" * 4096)
+            f.flush()
+    return filler
+
+
+def test_kiosk_survives_a_full_disk_and_writes_the_held_strokes_later(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "disk") as disk:
+        for kiosk in kiosk_on(disk, clock):
+            screen: Any = start_carrom(kiosk)
+            kiosk.tap("white_plus")
+            kiosk.tap("confirm")
+            filler = fill(disk)
+            kiosk.tap("white_plus")
+            kiosk.tap("confirm")  # the disk is full: held, shown, not lost
+            kiosk.advance(0.1)
+            assert screen.session.view.events == 2
+            assert "not saved" in screen.faults
+            assert screen.session.journal.pending
+            kiosk.shot("journal_not_saved_full_disk")
+            filler.unlink()
+            kiosk.advance(1.5)  # the next retry writes it
+            assert "not saved" not in screen.faults
+            assert screen.session.journal.pending == ()
+            assert len(screen.session.journal.confirmed(screen.session.match_id)) == 2
+
+
+def test_kiosk_survives_a_read_only_disk_and_writes_once_writable(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "ro", "ro") as medium:
+        for kiosk in kiosk_on(medium / "data", clock):
+            assert kiosk.current == "home"
+            screen: Any = start_carrom(kiosk)
+            kiosk.tap("white_plus")
+            kiosk.tap("confirm")
+            kiosk.advance(0.1)
+            assert screen.session.view.events == 1
+            assert "not saved" in screen.faults and "Read-only" in screen.faults
+            kiosk.shot("journal_not_saved_read_only")
+            subprocess.run(["mount", "-o", "remount,rw", str(medium)], check=True)
+            kiosk.advance(1.5)
+            assert "not saved" not in screen.faults
+        assert (medium / "data" / "journal.db").stat().st_size > 0
+
+
+def test_kiosk_damaged_journal_is_said_on_home_with_the_backup(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.db").write_bytes(b"\0")
+    for kiosk in kiosk_on(data, clock):
+        assert kiosk.current == "home"
+        problem = kiosk.screen().problem
+        assert "truncated to 1 bytes" in problem and "backup" in problem
+        kiosk.shot("journal_damaged_home")
+
+
+def test_kiosk_journal_on_a_medium_gone_read_only_is_said_not_a_crash(tmp_path: Path) -> None:
+    from kiosk.engine.journal import EVENT, Journal
+
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "card") as card:
+        with Journal(card / "journal.db") as journal:  # yesterday's matches
+            mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
+            journal.append(mid, 1.0, 0.0, "umpire", EVENT, {"event": "pass"})
+            journal.finish(mid)
+        subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
+        for kiosk in kiosk_on(card, clock):
+            assert kiosk.current == "home"
+            assert "Read-only file system" in kiosk.screen().problem
+            kiosk.tap("carrom_icf")
+            kiosk.tap("start")  # refused with the reason, on the setup screen
+            assert kiosk.current == "setup_carrom"
+            assert "Read-only file system" in kiosk.screen().message
+            kiosk.shot("journal_read_only_card")

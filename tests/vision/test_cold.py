@@ -1,0 +1,79 @@
+"""Detection with no empty board ("cold") on home sets: classes against the board's
+own colours, sizes from the calibration, touching men, a large striker, and the
+opening arrangement learned."""
+
+from __future__ import annotations
+
+import time
+
+from vision import board as B
+from vision.calibration import Calibration
+from vision.cold import classify_discs, detect_cold
+from vision.learn import LearnError, learn_opening
+from vision.photo import top_view
+from vision.sim import render as S
+from vision.sim.render import Look, Piece, Scene, start_arrangement
+
+SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
+
+
+def _top(scene: Scene) -> object:
+    cal = Calibration(tuple(S.pocket_centres_image(scene.look)))
+    return top_view(S.render(scene), cal)
+
+
+def _counts(coins: tuple[object, ...]) -> dict[str, int]:
+    return {c: sum(1 for k in coins if getattr(k, "colour", None) == c) for c in B.COLOURS}
+
+
+def test_cold_slate_grey_men_and_faded_queen_are_found() -> None:
+    pieces = (
+        Piece("black", 250.0, 250.0),
+        Piece("black", 450.0, 300.0),
+        Piece("white", 300.0, 450.0),
+        Piece("queen", 500.0, 500.0),
+    )
+    look = Look(seed=21, piece_bgr=SLATE, wear=0.6)
+    assert _counts(detect_cold(_top(Scene(pieces, look)))) == {
+        "white": 1,
+        "black": 2,
+        "queen": 1,
+        "striker": 0,
+    }
+
+
+def test_cold_two_touching_black_men_are_two_not_a_hand() -> None:
+    pieces = (Piece("black", 300.0, 300.0), Piece("black", 331.2, 300.0))
+    look = Look(seed=22, piece_bgr=SLATE)
+    assert _counts(detect_cold(_top(Scene(pieces, look))))["black"] == 2
+
+
+def test_law_i_striker_of_a_home_set_72_mm_is_the_striker_not_a_hand() -> None:
+    pieces = (Piece("striker", 370.0, 620.0, 72.0), Piece("white", 200.0, 200.0))
+    counts = _counts(detect_cold(_top(Scene(pieces, Look(seed=23)))))
+    assert counts["striker"] == 1 and counts["white"] == 1
+
+
+def test_cold_net_pockets_and_red_cloth_are_not_men() -> None:
+    look = Look(seed=24, net_pockets=True, red_cloth=True, cloth=5)
+    assert detect_cold(_top(Scene((), look))) == ()
+
+
+def test_law_41_learning_from_the_opening_arrangement_under_1_s() -> None:
+    look = Look(seed=25, piece_bgr=SLATE)
+    top = _top(Scene(tuple(start_arrangement()), look))
+    t0 = time.perf_counter()
+    learned = learn_opening(top)
+    assert time.perf_counter() - t0 < 5.0  # the benchmark times it (goal under 1 s)
+    assert 0.3 < learned.cut < 1.0
+    coins, _ = classify_discs(_top(Scene((Piece("black", 200.0, 200.0),), look)), learned)
+    assert _counts(coins)["black"] == 1
+
+
+def test_law_41_learning_refuses_a_board_without_the_arrangement() -> None:
+    try:
+        learn_opening(_top(Scene((), Look(seed=26))))
+    except LearnError as exc:
+        assert "opening arrangement" in str(exc)
+    else:
+        raise AssertionError("an empty board taught something")

@@ -1,0 +1,158 @@
+"""`tableside vision detect` and the photo path: calibration from the pockets in any
+order, the square check, the JSON, the annotation, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main
+from vision import board as B
+from vision.calibration import Calibration, check_square, order_pockets
+from vision.photo import PhotoError, detect_photo, load_image, parse_pockets
+from vision.sim import render as S
+from vision.sim.render import Look, Piece, Scene
+from vision.sim.variations import camera_corners
+
+PIECES = (
+    Piece("white", 200.0, 300.0),
+    Piece("white", 520.0, 420.0),
+    Piece("black", 300.0, 500.0),
+    Piece("black", 331.5, 500.0),  # two black men touching
+    Piece("queen", 450.0, 250.0),
+    Piece("striker", 370.0, 620.0, 60.0),  # a home set's large striker
+)
+
+
+def _photo(tmp_path: Path, scene: Scene, name: str = "board.png") -> tuple[Path, str]:
+    path = tmp_path / name
+    cv2.imwrite(str(path), S.render(scene))
+    pts = S.pocket_centres_image(scene.look)
+    return path, ",".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+
+
+def test_vision_detect_json_counts_with_pockets_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, pockets = _photo(tmp_path, Scene(PIECES, Look(seed=3)))
+    assert main(["vision", "detect", str(path), "--pockets", pockets, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["white", "black", "queen", "striker", "calibration", "coins"]
+    assert (out["white"], out["black"], out["queen"], out["striker"]) == (2, 2, 1, 1)
+    assert out["calibration"] == "pockets"
+    assert {c["class"] for c in out["coins"]} == {"white", "black", "queen", "striker"}
+    assert all(set(c) == {"class", "x_mm", "y_mm"} for c in out["coins"])
+
+
+def test_vision_detect_pockets_in_any_order_give_the_same_counts(tmp_path: Path) -> None:
+    scene = Scene(PIECES, Look(seed=4))
+    image = S.render(scene)
+    pts = S.pocket_centres_image(scene.look)
+    a = detect_photo(image, pts).counts()
+    b = detect_photo(image, [pts[2], pts[0], pts[3], pts[1]]).counts()
+    assert a == b == {"white": 2, "black": 2, "queen": 1, "striker": 1}
+
+
+def test_vision_detect_auto_calibration_and_annotation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = _photo(tmp_path, Scene(PIECES, Look(seed=5)))
+    out_png = tmp_path / "ann.png"
+    assert main(["vision", "detect", str(path), "--json", "--annotate", str(out_png)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["calibration"] == "auto"
+    ann = cv2.imread(str(out_png))
+    assert ann is not None and ann.shape == (480, 640, 3)
+    assert np.count_nonzero(np.any(ann != S.render(Scene(PIECES, Look(seed=5))), axis=2)) > 500
+
+
+def test_vision_detect_any_size_a_large_photo(tmp_path: Path) -> None:
+    look = Look(
+        width=1600,
+        height=1200,
+        corners=((300.0, 110.0), (1290.0, 120.0), (1300.0, 1100.0), (310.0, 1090.0)),
+        seed=6,
+    )
+    scene = Scene(PIECES, look)
+    counts = detect_photo(S.render(scene), S.pocket_centres_image(look)).counts()
+    assert counts == {"white": 2, "black": 2, "queen": 1, "striker": 1}
+
+
+def test_vision_detect_not_an_image_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "notes.png"
+    bad.write_text("not a picture\n")
+    assert main(["vision", "detect", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "not an image" in err
+
+
+def test_vision_detect_empty_file_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    assert main(["vision", "detect", str(empty)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(empty) in err and "empty" in err
+
+
+def test_vision_detect_no_board_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grey = tmp_path / "wall.png"
+    cv2.imwrite(str(grey), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["vision", "detect", str(grey)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(grey) in err and "no board found" in err
+
+
+def test_vision_detect_bad_pockets_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = _photo(tmp_path, Scene(PIECES, Look(seed=7)))
+    assert main(["vision", "detect", str(path), "--pockets", "1,2,3"]) == 1
+    assert "--pockets" in capsys.readouterr().err
+    with pytest.raises(PhotoError):
+        parse_pockets("a,b,c,d,e,f,g,h")
+
+
+def test_calibration_a_pocket_143_mm_out_is_refused() -> None:
+    scene = Scene((), Look(seed=8))
+    pts = S.pocket_centres_image(scene.look)
+    assert check_square(pts, (640, 480)).problem() is None
+    h = S.homography_mm_to_image(scene.look)
+    x, y = B.POCKETS_MM[2]
+    moved = S.project(h, [(x - 143.0, y)])[0]
+    bad = list(pts)
+    bad[2] = (float(moved[0]), float(moved[1]))
+    problem = check_square(bad, (640, 480)).problem()
+    assert problem is not None and "square" in problem
+    with pytest.raises(PhotoError, match="the pockets given"):
+        detect_photo(S.render(scene), bad)
+
+
+def test_calibration_square_check_passes_a_phone_tilted_10_degrees() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        corners = camera_corners(rng, 640, 480, 10.0)
+        pts = S.pocket_centres_image(Look(corners=corners))
+        check = check_square(pts, (640, 480))
+        assert check.problem() is None, check
+
+
+def test_calibration_order_pockets_any_order() -> None:
+    pts = S.pocket_centres_image(Look(seed=9))
+    for perm in ((0, 1, 2, 3), (3, 2, 1, 0), (2, 0, 3, 1), (1, 3, 0, 2)):
+        assert order_pockets([pts[i] for i in perm]) == tuple(pts)
+    Calibration(order_pockets([pts[2], pts[1], pts[0], pts[3]]))  # a valid calibration
+
+
+def test_load_image_missing_file_names_it(tmp_path: Path) -> None:
+    with pytest.raises(PhotoError, match="no such file"):
+        load_image(tmp_path / "nothing.jpg")

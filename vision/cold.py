@@ -1,0 +1,516 @@
+"""Detection with no view of the empty board ("cold"): one photo, one frame.
+
+Everything is judged against this board's own colours in this frame, never fixed
+colour cut-offs:
+
+1. The plywood: its colour is the median chromaticity of the playing surface;
+   its light at every point comes from the medians of plywood-coloured pixels in
+   tiles (coins, hands and the print are other colours), smoothed, with the
+   tiles that have too little plywood filled in from around them.
+2. Change: per pixel, the brightness ratio to the plywood's light `q` and the
+   change of chromaticity `dc`, each beyond a threshold set by their own spread
+   over the plywood in this frame. The printed lines (thin and dark: a black-hat
+   filter finds them) and the red dots and centre circle (law I अ.4, अ.6, red
+   like each other) are the board's, except inside a changed patch.
+3. Pixel classes: dark or light against a cut between the two (from the gap in
+   the brightness of the patches seen, or the plywood's own light), red where
+   redder than the plywood by more than half the way to the print's red.
+4. Discs of the sizes the calibration sets (coins 30-32 mm, the striker
+   38-75 mm, `Sizes`): each class's regions split at the deepest point of their
+   distance transform, a disc at a time; touching coins of one colour are a
+   chain of coin-deep peaks. A region deeper than a striker, or one no disc
+   explains, or skin-coloured and larger than a coin, is a hand: not a coin.
+5. A `Learned` set (from the opening arrangement, vision.learn) replaces the
+   cut and the sizes by what was measured on this set.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+from vision.detect import Coin, Reference, detect
+
+Array = npt.NDArray[Any]
+
+_SAMPLE = np.zeros((B.TOP_PX, B.TOP_PX), bool)
+_SAMPLE[1::3, 1::3] = True
+TILE = 10  # px of the top view (20 mm) per tile of the plywood's light
+
+
+@dataclass(frozen=True, slots=True)
+class Sizes:
+    """Radii in top-view px from the laws and home sets."""
+
+    coin: float = B.COIN_D_MM / 2 * B.SCALE  # 30.2-31.8 mm
+    striker_min: float = 38.0 / 2 * B.SCALE
+    striker_max: float = 75.0 / 2 * B.SCALE
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """What the opening arrangement taught about the set in use (vision.learn):
+    the brightness ratio that parts black from white, the queen's redness, the
+    coins' and the striker's radii (px)."""
+
+    cut: float
+    queen_red: float
+    coin_r: float
+    striker_r: float | None = None
+
+
+@functools.lru_cache(maxsize=1)
+def _geometry() -> tuple[Array, Array, Array]:
+    """The surface (less its edge), the pockets, and the red print (dots at the
+    base lines' ends, the centre circle) of the top view, from law I."""
+    n = B.TOP_PX
+    surface = np.zeros((n, n), np.uint8)
+    m = round(B.MARGIN_MM * B.SCALE)
+    surface[m + 1 : n - m - 1, m + 1 : n - m - 1] = 1
+    pockets = np.zeros((n, n), np.uint8)
+    for x, y in B.POCKETS_MM:
+        u, v = B.mm_to_top(x, y)
+        cv2.circle(pockets, (round(u), round(v)), round(B.POCKET_D_MM / 2 * B.SCALE + 3), 1, -1)
+    red = np.zeros((n, n), np.uint8)
+    s, half = B.SURFACE_MM, B.BASELINE_LEN_MM / 2
+    d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2
+    r_dot = B.BASE_RED_D_MM / 2 * B.SCALE + 1.5
+    for e in (s / 2 - half, s / 2 + half):
+        for x, y in ((e, d), (d, e), (e, s - d), (s - d, e)):
+            u, v = B.mm_to_top(x, y)
+            cv2.circle(red, (round(u), round(v)), round(r_dot), 1, -1)
+    u, v = B.mm_to_top(s / 2, s / 2)
+    cv2.circle(red, (round(u), round(v)), round(B.CENTRE_D_MM / 2 * B.SCALE + 1.5), 1, -1)
+    return surface > 0, pockets > 0, red > 0
+
+
+@functools.lru_cache(maxsize=1)
+def _print_zone() -> Array:
+    """Where law I prints lines and circles (अ.4-अ.7), widened by 3 px (6 mm) for
+    the calibration and the print's own width: the thin print is the board's."""
+    n = B.TOP_PX
+    zone = np.zeros((n, n), np.uint8)
+    s, half = B.SURFACE_MM, B.BASELINE_LEN_MM / 2
+
+    def pt(x: float, y: float) -> tuple[int, int]:
+        u, v = B.mm_to_top(x, y)
+        return round(u * 16), round(v * 16)
+
+    w = 6
+    for k in (0, 1):
+        d = B.BASELINE_IN_MM + k * B.BASELINE_GAP_MM
+        a, b = s / 2 - half, s / 2 + half
+        for (x0, y0), (x1, y1) in (
+            ((a, d), (b, d)),
+            ((d, a), (d, b)),
+            ((a, s - d), (b, s - d)),
+            ((s - d, a), (s - d, b)),
+        ):
+            cv2.line(zone, pt(x0, y0), pt(x1, y1), 1, w, cv2.LINE_8, 4)
+    d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2
+    rb = round(B.BASE_CIRCLE_D_MM / 2 * B.SCALE * 16)
+    for e in (s / 2 - half, s / 2 + half):
+        for x, y in ((e, d), (d, e), (e, s - d), (s - d, e)):
+            cv2.circle(zone, pt(x, y), rb, 1, w, cv2.LINE_8, 4)
+    for dia in (B.OUTER_D_MM, B.CENTRE_D_MM):
+        cv2.circle(zone, pt(s / 2, s / 2), round(dia / 2 * B.SCALE * 16), 1, w, cv2.LINE_8, 4)
+    for px, py in B.POCKETS_MM:
+        ux, uy = (s / 2 - px), (s / 2 - py)
+        m = math.hypot(ux, uy)
+        ux, uy = ux / m, uy / m
+        start = B.POCKET_D_MM / 2 + B.ARROW_FROM_POCKET_MM
+        x0, y0 = px + ux * start, py + uy * start
+        x1, y1 = x0 + ux * B.ARROW_LEN_MM, y0 + uy * B.ARROW_LEN_MM
+        cv2.line(zone, pt(x0 - ux * 8, y0 - uy * 8), pt(x1, y1), 1, w - 1, cv2.LINE_8, 4)
+        r = B.ARROW_ARC_D_MM / 2
+        rr = round(r * B.SCALE * 16)
+        cv2.circle(zone, pt(x1 + ux * r, y1 + uy * r), rr, 1, w - 1, cv2.LINE_8, 4)
+        for sx in (1, -1):
+            tip = pt(x0 + 12 * (ux - sx * uy), y0 + 12 * (uy + sx * ux))
+            cv2.line(zone, pt(x0, y0), tip, 1, w - 1, cv2.LINE_8, 4)
+    return zone > 0
+
+
+def _plywood_light(chan: Array, ply: Array) -> Array:
+    """One channel of the plywood at every pixel, from the means of plywood pixels
+    (`ply`) in tiles; tiles with few are filled from their neighbours. Glare and a
+    lamp's fall-off are wider than a tile, a coin is narrower."""
+    n = chan.shape[0]
+    k = n // TILE
+    w = ply.astype(np.float32)
+    total = cv2.resize(chan * w, (k, k), interpolation=cv2.INTER_AREA)
+    count = cv2.resize(w, (k, k), interpolation=cv2.INTER_AREA)
+    grid = np.where(count >= 0.25, total / np.maximum(count, 1e-6), np.nan).astype(np.float32)
+    known = ~np.isnan(grid)
+    if not known.any():
+        return np.full(chan.shape, float(np.median(chan)), np.float32)
+    fill = float(np.nanmedian(grid))
+    # Fill the unknown tiles from the known ones around them, widening as needed.
+    for _ in range(k):
+        if known.all():
+            break
+        g = np.where(known, grid, 0.0).astype(np.float32)
+        w = known.astype(np.float32)
+        s = cv2.blur(g, (3, 3), borderType=cv2.BORDER_REPLICATE)
+        c = cv2.blur(w, (3, 3), borderType=cv2.BORDER_REPLICATE)
+        grow = (~known) & (c > 0)
+        grid[grow] = s[grow] / c[grow]
+        known = known | grow
+    grid[np.isnan(grid)] = fill
+    grid = cv2.GaussianBlur(grid, (3, 3), 0).astype(np.float32)
+    light: Array = cv2.resize(grid, (n, n), interpolation=cv2.INTER_CUBIC)
+    return np.maximum(light, 1.0)
+
+
+def _mad(x: Array) -> float:
+    """The spread of values (a robust standard deviation), from a sample of them."""
+    x = x[:: max(1, x.size // 4000)]
+    if x.size == 0:
+        return 0.0
+    return float(np.median(np.abs(x - np.median(x)))) * 1.4826
+
+
+def _disc_mask(shape: tuple[int, int], cx: float, cy: float, r: float) -> Array:
+    m = np.zeros(shape, np.uint8)
+    cv2.circle(m, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
+    return m > 0
+
+
+def _disc_median(plane: Array, cx: float, cy: float, r: float, default: float) -> float:
+    """The median of a plane over a disc (in its window only)."""
+    x0, x1 = max(0, int(cx - r)), min(plane.shape[1], int(cx + r) + 2)
+    y0, y1 = max(0, int(cy - r)), min(plane.shape[0], int(cy + r) + 2)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+    vals = plane[y0:y1, x0:x1][inside]
+    return float(np.median(vals)) if vals.size else default
+
+
+def _place(mask: Array, x: float, y: float, r: float) -> tuple[float, float, float, float]:
+    """A disc of radius r moved to the centroid of the region's pixels under it:
+    its centre, radius and the share of it the region fills."""
+    cx, cy = x, y
+    for _ in range(2):
+        near = _disc_mask(mask.shape, cx, cy, r + 1.0) & (mask > 0)
+        ys, xs = np.nonzero(near)
+        if len(xs) < 3:
+            break
+        cx, cy = float(xs.mean()), float(ys.mean())
+    disc = _disc_mask(mask.shape, cx, cy, r)
+    share = float(np.count_nonzero(disc & (mask > 0))) / max(1, int(np.count_nonzero(disc)))
+    return cx, cy, r, share
+
+
+def _split(
+    region: Array, sizes: Sizes, striker_ok: bool
+) -> tuple[list[tuple[float, float, float]], bool]:
+    """Discs (cx, cy, r) in one region of one class, and whether the region is a
+    hand (deeper than a striker, or mostly left over)."""
+    rc = sizes.coin
+    mask = region.astype(np.uint8)
+    area = float(np.count_nonzero(mask))
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    peak = float(dist.max())
+    if peak > 1.12 * sizes.striker_max:
+        return [], True
+    out: list[tuple[float, float, float]] = []
+    explained = 0.0
+    for _ in range(30):
+        peak = float(dist.max())
+        if peak < 0.55 * rc:
+            break
+        y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+        cx, cy, r, share = _place(mask, float(x), float(y), rc)
+        if striker_ok and peak >= max(1.22 * rc, 0.92 * sizes.striker_min):
+            # A disc as deep as this: the striker if the region is round there;
+            # else men touching (with their shadows) or, if far deeper, a hand.
+            big = _place(mask, float(x), float(y), min(peak + 0.7, sizes.striker_max))
+            if big[3] >= 0.85:
+                cx, cy, r, share = big
+            elif peak > 1.6 * rc:
+                return [], True
+        if share >= 0.45:
+            out.append((cx, cy, r))
+            explained += math.pi * r * r * share
+        mask[_disc_mask(mask.shape, cx, cy, r + 1.0)] = 0
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    left = float(np.count_nonzero(mask))
+    if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
+        return out, True
+    # Men touching with their shadows fill the necks between them: one disc lands
+    # between two. The region's area says how many it holds; share it out.
+    n_area = round(area / (1.3 * math.pi * rc * rc))
+    if all(r == rc for *_, r in out) and len(out) < n_area <= 8:
+        ys, xs = np.nonzero(region)
+        pts = np.stack([xs, ys], axis=1).astype(np.float32)
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+        cv2.setRNGSeed(1)
+        _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+            pts, n_area, None, crit, 3, cv2.KMEANS_PP_CENTERS
+        )
+        out = [(float(cx), float(cy), rc) for cx, cy in centres]
+    return out, False
+
+
+def detect_cold(
+    top: Array,
+    reference: Reference | None = None,
+    learned: Learned | None = None,
+    sizes: Sizes | None = None,
+) -> tuple[Coin, ...]:
+    """The coins on a top view. With the empty board's `reference`, the tuned
+    detector (vision.detect); without one, against this frame's own plywood."""
+    if reference is not None:
+        return detect(top, reference).coins
+    return classify_discs(top, learned, sizes)[0]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Planes:
+    """A top view against its own plywood: brightness ratio `q`, chromaticity change
+    `dc`, the pink planes (red over green, blue over green, less the plywood's),
+    the black-hat of the brightness, the plywood pixels, the plywood's mean colour."""
+
+    q: Array
+    dc: Array
+    pink_rg: Array
+    pink_bg: Array
+    hat: Array
+    ply: Array
+    board_c: Array
+
+
+def planes(top: Array) -> Planes:
+    """Every pixel of a top view against the plywood around it (see the module)."""
+    surface, pockets, red_print = _geometry()
+    f = top.astype(np.float32)
+    b, g, r = f[:, :, 0], f[:, :, 1], f[:, :, 2]
+    inten = b + g + r + 3.0
+    cb, cg, cr = b / inten, g / inten, r / inten
+    on = surface & ~pockets
+    # Thin dark print: the black-hat of the brightness with a kernel wider than a
+    # line and narrower than a coin.
+    grey = (inten / 3.0).astype(np.float32)
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, np.ones((7, 7), np.uint8))
+    sample = on & _SAMPLE
+    board_c = np.array([np.median(c[sample]) for c in (cb, cg, cr)], np.float32)
+    # The plywood's own colour and light at every pixel (glare, a lamp, a worn patch
+    # included): from pixels loosely of its colour that are not print.
+    dc0 = np.sqrt((cb - board_c[0]) ** 2 + (cg - board_c[1]) ** 2 + (cr - board_c[2]) ** 2)
+    loose = on & ~red_print & (dc0 < max(0.04, 3 * _mad(dc0[on]))) & (hat < 6.0)
+    fb = cv2.GaussianBlur(f, (0, 0), 0.7)
+    bg = [_plywood_light(np.ascontiguousarray(fb[:, :, k]), loose) for k in range(3)]
+    bg_i = bg[0] + bg[1] + bg[2] + 3.0
+    # Again without what is far from that first plywood (the men's shadows, a dark
+    # line's edge): a tile's mean is then the plywood's, as a median would be.
+    fi0 = fb.sum(axis=2) + 3.0
+    near = loose & (np.abs(fi0 / bg_i - 1.0) < 0.08)
+    bg = [_plywood_light(np.ascontiguousarray(fb[:, :, k]), near) for k in range(3)]
+    bg_i = bg[0] + bg[1] + bg[2] + 3.0
+    pb, pg, pr = (bg[k] / bg_i for k in range(3))
+    # Smoothed a little: a coin is 15 px across, the sensor's noise is per pixel.
+    fi = fb.sum(axis=2) + 3.0
+    sb, sg, sr = (fb[:, :, k] / fi for k in range(3))
+    dc = np.sqrt((sb - pb) ** 2 + (sg - pg) ** 2 + (sr - pr) ** 2)
+    # Pink (the queen) against red-brown (the plywood, brown men): red over green,
+    # with blue not far under green.
+    pink_rg = (sr - sg) - (pr - pg)
+    pink_bg = (sb - sg) - (pb - pg)
+    q = fi / bg_i
+    ply = loose & (dc < max(0.012, 3 * _mad(dc[loose])))
+    return Planes(q, dc, pink_rg, pink_bg, hat, ply, board_c)
+
+
+def classify_discs(
+    top: Array, learned: Learned | None = None, sizes: Sizes | None = None
+) -> tuple[tuple[Coin, ...], list[tuple[float, float, float, float, float]]]:
+    """The coins, and for each disc found (cx, cy, r, q, redness): what vision.learn
+    measures on the opening arrangement."""
+    sizes = sizes or (Sizes(coin=learned.coin_r) if learned else Sizes())
+    surface, pockets, red_print = _geometry()
+    f = top.astype(np.float32)
+    on = surface & ~pockets
+    p = planes(top)
+    q, dc, pink_rg, pink_bg, hat, ply = p.q, p.dc, p.pink_rg, p.pink_bg, p.hat, p.ply
+    board_c = p.board_c
+    dc_sd = _mad(dc[ply])
+    q_sd = _mad(q[ply])
+    # The red print's colour in this frame, from the dots (coins rarely cover them all).
+    dots = red_print & on
+    core = dots & (hat < 6.0)
+    print_rg = float(np.median(pink_rg[core])) if core.any() else 0.3
+    print_q = float(np.median(q[core])) if core.any() else 0.55
+    changed = on & ((dc > max(0.012, 4.0 * dc_sd)) | (np.abs(q - 1.0) > max(0.07, 4.0 * q_sd)))
+    # The print is the board's, unless inside a changed patch (a coin on a line).
+    # (Not every thin dark line: a coin's rim is one.)
+    # The red print is what looks like the dots in this frame; a brown man or the
+    # queen on a dot does not.
+    like_dot = (np.abs(q - print_q) < 0.2) & (np.abs(pink_rg - print_rg) < 0.4 * abs(print_rg))
+    prt = _print_zone() | (red_print & (like_dot | (hat > 6.0)))
+    changed &= ~prt
+    k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0
+    fg0 = (changed | (prt & closed & ~red_print)).astype(np.uint8)
+    fg = cv2.morphologyEx(fg0, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # Holes (a gloss spot, a coin of the plywood's own colour ringed by its rim; the
+    # ring may have a gap a pixel or two wide).
+    ringed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (1 - ringed).astype(np.uint8), connectivity=4
+    )
+    a_coin = math.pi * sizes.coin**2
+    small = (stats[:, cv2.CC_STAT_AREA] < 1.3 * a_coin) & (stats[:, cv2.CC_STAT_AREA] >= 4)
+    small[0] = False
+    small[labels[0, 0]] = False
+    # A man's inside is round and most of a man; the gap men touching enclose is
+    # neither (a gloss spot is small but inside a man's colour anyway).
+    for k in np.flatnonzero(small):
+        x, y, w, h, area = stats[k]
+        if area < 0.3 * a_coin:
+            continue
+        if area < 0.55 * w * h * math.pi / 4 or max(w, h) > 2.6 * sizes.coin:
+            small[k] = False
+    # Not a red dot ringed by coins touching it: the print seen between them.
+    on_dot = np.bincount(labels[red_print].ravel(), minlength=len(small))
+    small &= on_dot < 0.4 * stats[:, cv2.CC_STAT_AREA]
+    fg = fg.astype(bool) | small[labels]
+    fg |= _rings(changed, sizes.coin) & ~red_print
+    fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
+    # Patches: what is the same colour and brightness as a coin of each class.
+    cut = learned.cut if learned else _cut(q, fg, sizes)
+    queen_red = learned.queen_red if learned else 0.06
+    red_px = fg & (pink_rg > queen_red) & (pink_bg > 0.03) & (q > 0.3)
+    dark = fg & ~red_px & (q < cut)
+    lite = fg & ~red_px & (q >= cut)
+    found: list[tuple[str, float, float, float]] = []
+    discs: list[tuple[float, float, float, float, float]] = []
+    hidden = np.zeros(fg.shape, bool)
+    striker_done = False
+    # The whole of every changed patch first: a patch deeper than a striker (or
+    # not round where it is that deep) is a hand or an arm, whatever its colours.
+    nall, lab_all, st_all, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
+    rc = sizes.coin
+    for i in range(1, nall):
+        x, y, w, h, area = st_all[i]
+        if area < 3 * math.pi * rc * rc:
+            continue
+        reg = (lab_all[y : y + h, x : x + w] == i).astype(np.uint8)
+        depth = float(cv2.distanceTransform(reg, cv2.DIST_L2, 5).max())
+        sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
+        # Skin's colour alone is not enough: brown men are skin-coloured too; a
+        # hand is also thicker than men touching.
+        if depth > 1.25 * sizes.striker_max or (sk > 0.5 and depth > 1.6 * rc):
+            hidden[y : y + h, x : x + w] |= reg > 0
+    for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
+        m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        m[hidden] = 0
+        nl, lab, st, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        for i in range(1, nl):
+            x, y, w, h, area = st[i]
+            if area < 0.45 * math.pi * rc * rc:
+                continue
+            x0, y0 = max(0, x - 2), max(0, y - 2)
+            x1, y1 = min(m.shape[1], x + w + 2), min(m.shape[0], y + h + 2)
+            reg = lab[y0:y1, x0:x1] == i
+            out, hand = _split(reg, sizes, not striker_done)
+            if hand:
+                hidden[y0:y1, x0:x1] |= reg
+                continue
+            for cx, cy, rr in out:
+                gx, gy = cx + x0, cy + y0
+                mq = _disc_median(q, gx, gy, 0.6 * rr, 1.0)
+                mr = _disc_median(pink_rg, gx, gy, 0.6 * rr, 0.0)
+                name = colour
+                if rr > 1.18 * rc:
+                    if striker_done:
+                        continue
+                    name, striker_done = "striker", True
+                discs.append((gx, gy, rr, mq, mr))
+                found.append((name, gx, gy, rr))
+    coins = []
+    for name, cx, cy, _r in found:
+        x_mm, y_mm = B.top_to_mm(cx, cy)
+        if not B.on_surface(x_mm, y_mm):
+            continue
+        coins.append(Coin(name, float(x_mm), float(y_mm), 1.0))
+    coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
+    return tuple(coins), discs
+
+
+def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes: Sizes) -> Array:
+    """The queen on the centre circle (the opening, law I अ.6): the circle's colour
+    against the base lines' red dots in this frame. Printed alike, they differ when
+    a queen of another red or brightness covers the circle."""
+    u, v = B.mm_to_top(B.SURFACE_MM / 2, B.SURFACE_MM / 2)
+    centre = _disc_mask(q.shape, u, v, 0.6 * sizes.coin)
+    dots = red_print & ~_disc_mask(q.shape, u, v, 2 * sizes.coin)
+    out: Array = np.zeros(q.shape, bool)
+    if not dots.any():
+        return out
+    dq = abs(float(np.median(q[centre])) - float(np.median(q[dots])))
+    if dq > 0.095:
+        out = _disc_mask(q.shape, u, v, sizes.coin - 0.5)
+    return out
+
+
+def _rings(changed: Array, r: float) -> Array:
+    """Coins seen only by their rim (a man of the plywood's own colour and light):
+    discs whose rim is mostly changed, found by a ring-shaped filter; gaps in the
+    ring (where the rim catches the light) do not matter."""
+    k = math.ceil(r) + 2
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    d = np.sqrt(xx * xx + yy * yy)
+    ring = ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
+    ring /= ring.sum()
+    score = cv2.filter2D(changed.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
+    # Only where the inside is mostly unchanged: a coin seen whole needs no help.
+    kd = (d <= r - 2.0).astype(np.float32)
+    inside = cv2.filter2D(changed.astype(np.float32), -1, kd / kd.sum())
+    peaks = (score >= 0.6) & (inside < 0.8)
+    peaks &= score == cv2.dilate(score, np.ones((5, 5), np.uint8))
+    out = np.zeros(changed.shape, np.uint8)
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        cv2.circle(out, (int(x), int(y)), round(r - 0.5), 1, -1)
+    filled: Array = out > 0
+    return filled
+
+
+def _skin(px: Array, board_c: Array) -> Array:
+    """Pixels of a skin's colour: reddish-brown and more saturated than the plywood's
+    colour is orange (a hand on a wooden board differs most in its red share)."""
+    inten = px.sum(axis=2) + 3.0
+    cr, cb = px[:, :, 2] / inten, px[:, :, 0] / inten
+    out: Array = (cr - cb > (board_c[2] - board_c[0]) + 0.04) & (cr > 0.4)
+    return out
+
+
+def _cut(q: Array, fg: Array, sizes: Sizes) -> float:
+    """The brightness ratio between black and white men in this frame: the widest
+    gap in the brightness of the coin-sized patches seen, if there is a clear one
+    between 0.45 and 1.05 of the plywood's light; else 0.85 (white men are about
+    as bright as the plywood or brighter, black men darker)."""
+    vals = q[fg]
+    if vals.size < 20:
+        return 0.88
+    hist, edges = np.histogram(np.clip(vals, 0.2, 1.6), bins=56, range=(0.2, 1.6))
+    # Coin interiors dominate; an empty run of bins between two populated ones is the gap.
+    need = max(3, int(0.01 * vals.size))
+    full = hist >= need
+    best, at = 0, 0.85
+    lo, hi = int((0.45 - 0.2) / 0.025), int((0.95 - 0.2) / 0.025)
+    run = 0
+    for k in range(lo, hi):
+        if not full[k] and full[:k].any() and full[k:].any():
+            run += 1
+            if run > best:
+                best, at = run, float(edges[k + 1] - run * 0.0125)
+        else:
+            run = 0
+    return at if best >= 3 else 0.88

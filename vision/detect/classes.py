@@ -1,0 +1,151 @@
+"""Pixel classes: every top-view pixel as board, white, black, red (the queen),
+other (a hand, a sleeve, a shadow), or print a coin may lie on.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detect.common import (
+    _DISC9,
+    A_COIN,
+    BLACK,
+    BOARD,
+    DEFAULTS,
+    INK,
+    OTHER,
+    R_COIN,
+    RED,
+    RED_INK,
+    WHITE,
+    Array,
+    Settings,
+    _label,
+)
+from vision.detect.reference import Reference
+
+
+def classify(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> Array:
+    """The class of every top-view pixel (BOARD, WHITE, BLACK, RED, OTHER)."""
+    return classify_soft(top, ref, settings)[0]
+
+
+def classify_soft(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> tuple[Array, Array]:
+    """The class of every pixel, and how strongly it differs from the board (0-1):
+    the weight that places a coin's centre to a fraction of a pixel."""
+    # Planes, not an (h, w, 3) array: numpy is several times faster on contiguous planes.
+    b, g, r = (p.astype(np.float32) for p in cv2.split(top))
+    inten = b + g + r + 3.0
+    ratio = inten / ref.intensity
+    gain = max(float(np.median(ratio[ref._sample])), 1e-3)
+    q = ratio * (1.0 / gain)
+    inv = 1.0 / inten
+    cb, cg, cr = b * inv, g * inv, r * inv
+    sb, sg, sr = cb - ref.cb, cg - ref.cg, cr - ref.cr
+    dc = np.sqrt(sb * sb + sg * sg + sr * sr)
+    changed = (dc > settings.chroma) | (q < settings.shade) | (q > settings.bright)
+    # The finer tests run on the changed pixels only (a few per cent of the board).
+    idx = np.flatnonzero(changed)
+    if idx.size:
+        sbi, sgi, sri, qi = sb.ravel()[idx], sg.ravel()[idx], sr.ravel()[idx], q.ravel()[idx]
+        nb, ng, nr = ref.nb.ravel()[idx], ref.ng.ravel()[idx], ref.nr.ravel()[idx]
+        # Powder (law 119) is white dust: it moves a pixel's colour part of the way
+        # from the board's towards neutral white and brightens it a little. `toward`
+        # is how far along that way a pixel went (a cream coin goes most of the way),
+        # `aside` how far it strayed from it.
+        toward = (sbi * nb + sgi * ng + sri * nr) * ref.inv_span2.ravel()[idx]
+        ab, ag, ar = sbi - toward * nb, sgi - toward * ng, sri - toward * nr
+        aside = np.sqrt(ab * ab + ag * ag + ar * ar)
+        pale = (toward > -0.1) & (aside < settings.chroma)
+        powder = ref.wide_span.ravel()[idx] & pale & (toward < settings.powder)
+        powder &= (qi > 0.93) & (qi < settings.powder_bright)
+        # A red dot under powder grows paler and brighter; the queen on it does not.
+        powder |= ref.red_ink.ravel()[idx] & (qi > 0.97) & (qi < 1.6)
+        # A shadow (of a hand) on a red dot darkens it without changing its colour.
+        powder |= ref.red_ink.ravel()[idx] & (dc.ravel()[idx] < 0.035) & (qi > 0.45)
+        # A black line under powder turns grey, but stays darker than the plywood;
+        # a white coin on it is far brighter.
+        greyed = inten.ravel()[idx] < 0.85 * gain * ref.light.ravel()[idx]
+        powder |= ref.ink.ravel()[idx] & (qi > 1.0) & (qi < 4.5) & greyed
+        changed.ravel()[idx[powder]] = False
+    # Over the pockets the reference is nearly black and its colour is noise: only
+    # something clearly brighter (a coin hanging over the edge, law 71) counts there.
+    hole = ref.hole
+    changed[hole] = (inten - gain * ref.intensity)[hole] > 0.3 * ref.median
+    # Over the (dark) frame: anything clearly lighter, darker or of another colour is
+    # a hand or a sleeve reaching in; powder and glare rules do not apply there.
+    frame = ref.frame
+    changed[frame] = ((q > 1.35) | (q < 0.7) | ((dc > 0.06) & (inten > 60.0)))[frame]
+    cls: Array = np.full(q.shape, BOARD, np.uint8)
+    idx = np.flatnonzero(changed)
+    flat = cls.ravel()
+    flat[idx] = OTHER
+    if idx.size:
+        cbi, cgi, cri, qi = cb.ravel()[idx], cg.ravel()[idx], cr.ravel()[idx], q.ravel()[idx]
+        spread = np.maximum(np.maximum(cbi, cgi), cri) - np.minimum(np.minimum(cbi, cgi), cri)
+        white = (spread < settings.neutral) & (qi >= settings.white_min)
+        red = (cri - np.maximum(cgi, cbi) > settings.red) & (qi >= settings.dark * 0.5)
+        # Over the print (lines, arrows, red dots), darkness is judged against the
+        # plywood's light, not the darker print: a black coin on an arrow is only a
+        # little darker than the arrow.
+        lit = ref.light.ravel()[idx] * gain
+        absolute = inten.ravel()[idx] < settings.dark * lit
+        # On a red dot, a reddish pixel far darker than the queen ever is (she is
+        # at least 0.4 of the plywood's light) is a black coin's edge over the dot,
+        # or its shadow there.
+        red &= ~(ref.red_ink.ravel()[idx] & (inten.ravel()[idx] < 0.3 * lit))
+        black = ((qi < settings.dark) | (ref.printed.ravel()[idx] & absolute)) & ~red
+        flat[idx[white]] = WHITE
+        flat[idx[black]] = BLACK
+        flat[idx[red]] = RED
+        # Under glare a black coin turns grey, but stays well below the plywood's
+        # light (a white coin is at least as bright as the plywood). Coins' rims and
+        # the shadows between packed coins are grey too, but thin: only grey that
+        # holds a disc most of a coin's radius across is a black coin.
+        grey = (spread < settings.neutral) & (inten.ravel()[idx] < settings.grey * lit)
+        grey &= ~black & ~red
+        if np.count_nonzero(grey) >= 0.5 * A_COIN:
+            sel = idx[grey]
+            mask = np.zeros(q.shape, np.uint8)
+            mask.ravel()[sel] = 1
+            # Only around the grey pixels: the opening of the whole view costs more.
+            rows, cols = sel // q.shape[1], sel % q.shape[1]
+            y0, y1 = max(0, int(rows.min()) - 5), int(rows.max()) + 6
+            x0, x1 = max(0, int(cols.min()) - 5), int(cols.max()) + 6
+            core = np.zeros_like(mask)
+            core[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, _DISC9)
+            flat[sel[core.ravel()[sel] > 0]] = BLACK
+    _fill_rings(cls, q, ref.red_ink)
+    strength = np.minimum(1.0, dc * (0.5 / settings.chroma) + np.abs(q - 1.0) * 2.0)
+    # On a line, anything dark may be the line or a black coin; on a red dot,
+    # anything red may be the dot or the queen.
+    dark_here = inten < (settings.dark * gain) * ref.light
+    cls[ref.ink & ((dark_here & (cls != RED)) | (cls == BOARD))] = INK
+    # Where the print is too wide or too dark to be a line (where the base lines meet
+    # a base circle, under lamp fall-off), a black coin may look unchanged too.
+    cls[ref.black_print & dark_here & (cls == BOARD)] = INK
+    cls[ref.red_ink & (cls == BOARD)] = RED_INK
+    strength[(cls == INK) | (cls == RED_INK)] = 1.0
+    return cls, strength
+
+
+def _fill_rings(cls: Array, q: Array, dots: Array) -> None:
+    """Coin-sized holes of board ringed by changed pixels, a little brighter than
+    the board: a pale coin under glare. Not a printed red dot (`dots`), the size of
+    a coin and ringed by ink, whose red may saturate the camera and seem brighter."""
+    # Holes: board pixels the flood from the border does not reach.
+    outside = np.pad((cls == BOARD).astype(np.uint8), 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    holes = (outside[1:-1, 1:-1] == 1).astype(np.uint8)
+    n, labels, stats = _label(holes, connectivity=4)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area > 1.3 * A_COIN or area < 0.15 * A_COIN:
+            continue
+        if max(bw, bh) > 2.4 * R_COIN or min(bw, bh) < 0.8 * R_COIN:
+            continue
+        box = slice(y, y + bh), slice(x, x + bw)
+        inside = labels[box] == i
+        if float(q[box][inside].mean()) > 1.03 and dots[box][inside].mean() < 0.5:
+            cls[box][inside] = WHITE

@@ -1,0 +1,185 @@
+"""Detection on one photo: any size and orientation, calibrated by the four pocket
+centres given (in any order) or found by `auto_calibrate`, and always checked
+(`calibration.check_square`) before anything is counted.
+
+This is what `tableside vision detect` runs: how an installer checks a new camera
+and how real photos are tested. With no view of the empty board the reference is
+bootstrapped from the photo itself (`detect.bootstrap_reference`), and the
+classes are then decided relative to that board's own colours (`vision.cold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    check_square,
+    find_surface_corners,
+    order_pockets,
+)
+from vision.cold import detect_cold
+from vision.detect import Coin, Reference
+
+Array = npt.NDArray[Any]
+
+#: Auto calibration looks at the photo shrunk to this many pixels across at most.
+AUTO_PX = 800
+
+
+class PhotoError(ValueError):
+    """The photo cannot be read, is empty, or shows no board that passes the check."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PhotoResult:
+    coins: tuple[Coin, ...]
+    #: "pockets" when the pocket centres were given, "auto" when found.
+    calibration: str
+    #: The pocket centres 1-4 in the photo's pixels.
+    pockets: tuple[tuple[float, float], ...]
+    top: Array = field(repr=False)
+
+    def counts(self) -> dict[str, int]:
+        return {c: sum(1 for k in self.coins if k.colour == c) for c in B.COLOURS}
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape `tableside vision detect --json` prints."""
+        out: dict[str, Any] = dict(self.counts())
+        out["calibration"] = self.calibration
+        out["coins"] = [
+            {"class": c.colour, "x_mm": round(c.x_mm, 1), "y_mm": round(c.y_mm, 1)}
+            for c in self.coins
+        ]
+        return out
+
+
+def load_image(path: str | Path) -> Array:
+    """A photo as BGR uint8 (EXIF orientation applied, as viewers show it)."""
+    p = Path(path)
+    if not p.is_file():
+        raise PhotoError(f"{p}: no such file")
+    if p.stat().st_size == 0:
+        raise PhotoError(f"{p}: empty file")
+    data = np.fromfile(str(p), np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None:
+        raise PhotoError(f"{p}: not an image OpenCV can read")
+    if img.size == 0 or min(img.shape[:2]) < 8:
+        raise PhotoError(f"{p}: empty image ({img.shape[1]}x{img.shape[0]} px)")
+    out: Array = img
+    return out
+
+
+def parse_pockets(text: str) -> list[tuple[float, float]]:
+    """`X1,Y1,X2,Y2,X3,Y3,X4,Y4` as four points."""
+    try:
+        vals = [float(v) for v in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise PhotoError(f"--pockets: not eight numbers: {text!r}") from None
+    if len(vals) != 8 or not all(np.isfinite(vals)):
+        raise PhotoError(f"--pockets: expected X1,Y1,...,X4,Y4 (eight numbers), got {text!r}")
+    return [(vals[2 * i], vals[2 * i + 1]) for i in range(4)]
+
+
+def checked(pockets: Sequence[tuple[float, float]], size: tuple[int, int]) -> Calibration:
+    """Pockets in any order as a calibration that passed the square check."""
+    cal = Calibration(order_pockets(pockets))
+    problem = check_square(cal.pockets, size).problem()
+    if problem:
+        raise CalibrationError(problem)
+    return cal
+
+
+def auto_pockets(image: Array) -> list[tuple[float, float]]:
+    """The pocket centres found by `find_surface_corners` on a shrunk copy (a
+    suggestion: the caller checks it like any taps)."""
+    h, w = image.shape[:2]
+    f = min(1.0, AUTO_PX / max(h, w))
+    small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    corners = find_surface_corners(small)
+    cal = Calibration.from_corners(corners)
+    return [(x / f, y / f) for x, y in cal.pockets]
+
+
+def top_view(image: Array, cal: Calibration) -> Array:
+    """The board's top view at `board.SCALE` px/mm. A large photo is shrunk first
+    (by area) to about twice the top view's scale, so the warp does not alias."""
+    p = np.array(cal.pockets, np.float64)
+    side_px = float(np.mean([np.linalg.norm(p[i] - p[(i + 1) % 4]) for i in range(4)]))
+    want = 2.0 * (B.SURFACE_MM - B.POCKET_D_MM) * B.SCALE
+    f = min(1.0, want / side_px)
+    if f < 0.95:
+        h, w = image.shape[:2]
+        image = cv2.resize(
+            image, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
+        )
+        cal = Calibration(tuple((x * f, y * f) for x, y in cal.pockets))
+    return cal.warp(image)
+
+
+def detect_photo(
+    image: Array,
+    pockets: Sequence[tuple[float, float]] | None = None,
+    reference: Reference | None = None,
+    where: str = "image",
+) -> PhotoResult:
+    """Coins on one photo. Raises PhotoError naming `where` when no board that
+    passes the square check can be found."""
+    h, w = image.shape[:2]
+    kind = "pockets" if pockets is not None else "auto"
+    try:
+        pts = list(pockets) if pockets is not None else auto_pockets(image)
+        cal = checked(pts, (w, h))
+    except CalibrationError as exc:
+        how = "the pockets given" if pockets is not None else "no board found"
+        raise PhotoError(f"{where}: {how}: {exc}") from None
+    top = top_view(image, cal)
+    coins = detect_cold(top, reference)
+    return PhotoResult(coins, kind, cal.pockets, top)
+
+
+def annotate(image: Array, result: PhotoResult) -> Array:
+    """The photo with the pockets and what was found drawn on it."""
+    out = image.copy()
+    cal = Calibration(result.pockets)
+    scale = max(1, round(max(image.shape[:2]) / 640))
+    colours = {
+        "white": (255, 255, 255),
+        "black": (40, 40, 40),
+        "queen": (60, 60, 230),
+        "striker": (255, 180, 0),
+    }
+    for x, y in result.pockets:
+        cv2.drawMarker(
+            out, (round(x), round(y)), (0, 255, 255), cv2.MARKER_CROSS, 12 * scale, scale
+        )
+    inv = np.linalg.inv(cal.homography())
+    for c in result.coins:
+        u, v = B.mm_to_top(c.x_mm, c.y_mm)
+        q = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), inv)[0, 0]
+        r_mm = 20.0 if c.colour == "striker" else B.COIN_D_MM / 2
+        u2, _ = B.mm_to_top(c.x_mm + r_mm, c.y_mm)
+        q2 = cv2.perspectiveTransform(np.array([[[u2, v]]], np.float64), inv)[0, 0]
+        r = max(3, round(float(np.linalg.norm(q2 - q))))
+        centre = (round(float(q[0])), round(float(q[1])))
+        cv2.circle(out, centre, r + 2 * scale, (0, 200, 0), 2 * scale)
+        cv2.circle(out, centre, max(2, r // 3), colours[c.colour], -1)
+    counts = result.counts()
+    label = "  ".join(f"{k} {counts[k]}" for k in B.COLOURS) + f"  ({result.calibration})"
+    cv2.putText(
+        out, label, (8, 24 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0), 4 * scale
+    )
+    cv2.putText(
+        out, label, (8, 24 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 255, 255), 2 * scale
+    )
+    return out
