@@ -135,28 +135,28 @@ class CalibrationScreen(Screen):
         from vision.photo import auto_pockets, checked
 
         if self._frame is None:
-            self.message = "No picture from the camera"
+            self.message = tr._("No picture from the camera")
             return False
         frame = self._frame[..., ::-1]  # RGB -> BGR
         try:
             found = checked(auto_pockets(frame), (frame.shape[1], frame.shape[0]))
         except CalibrationError as exc:
-            self.message = f"No board found ({exc}): tap the four pockets"
+            self.message = tr._("No board found ({error}): tap the four pockets", error=exc)
             return False
         self.points = [list(p) for p in found.pockets]
         self._draw_marks()
-        self.message = "Suggested: check the four marks, then Save (or Clear and tap)"
+        self.message = tr._("Suggested: check the four marks, then Save (or Clear and tap)")
         return True
 
     def keep_empty(self) -> bool:
         """Keep the picture of the empty board as the detector's reference."""
         if self._frame is None:
-            self.message = "No picture from the camera"
+            self.message = tr._("No picture from the camera")
             return False
         self.empty_board = self._frame.copy()
         if self._keep_empty is not None:
             self._keep_empty(self.empty_board)
-        self.message = "Empty board kept"
+        self.message = tr._("Empty board kept")
         return True
 
     def save(self) -> bool:
@@ -169,7 +169,9 @@ class CalibrationScreen(Screen):
         if width and height:
             problem = check_square(order_pockets(self.points), (width, height)).problem()
             if problem:
-                self.message = f"Not saved: {problem}. Clear and tap the four pockets"
+                self.message = tr._(
+                    "Not saved: {problem}. Clear and tap the four pockets", problem=problem
+                )
                 return False
         try:
             settings = with_values(
