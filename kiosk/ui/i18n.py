@@ -138,9 +138,7 @@ class Translator(EventDispatcher):
 
     def funbind(self, name: str, func: Callable[..., Any], *largs: Any, **kwargs: Any) -> None:
         if name == "_":
-            entry = (func, largs, kwargs)
-            if entry in self._observers:
-                self._observers.remove(entry)
+            self._observers = [e for e in self._observers if e[0] is not func]
             return
         super().funbind(name, func, *largs, **kwargs)
 
@@ -156,18 +154,25 @@ class Translator(EventDispatcher):
         if language not in LANGUAGES:
             log.error("unknown language %r: English shown", language)
         self._words = catalogue(language) if language in LANGUAGES else catalogue("en")
-        for entry in list(self._observers):
+        alive = []
+        for entry in self._observers:
             func, largs, _kwargs = entry
             try:
                 func(*largs, None, None)
-            except ReferenceError:  # the rule's widget is gone
-                self._observers.remove(entry)
+            except ReferenceError:  # the rule's widget is gone: forget the rule
+                continue
+            alive.append(entry)
+        # Not list.remove: comparing entries would touch the dead widgets' proxies.
+        self._observers = alive
         for ref in list(self._switched):
             callback = ref()
-            if callback is None:
-                self._switched.remove(ref)
-            else:
-                callback()
+            try:
+                if callback is not None:
+                    callback()
+                    continue
+            except ReferenceError:  # a screen whose widgets are gone (its app stopped)
+                pass
+            self._switched = [r for r in self._switched if r is not ref]
         _release_later()
 
 
