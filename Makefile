@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Debian packages the tests need: a virtual screen for the Kivy tests and
 # the GL libraries Kivy's SDL2 window draws with, mtdev for multitouch, xclip for its clipboard.
 DEBS   := xvfb xauth xdotool xclip libmtdev1 libgl1 libegl1 libgl1-mesa-dri
-DEBS   += fonts-noto-core  # tableside doctor's font check (Noto Sans, Devanagari, Gujarati)
+DEBS   += fonts-noto-core  # Noto Sans, Devanagari, Gujarati: the four scripts on screen; doctor checks them
 DEBS   += fuse3  # the journal's power-cut test: fusermount3 and libfuse3 for mfusepy
 DEBS   += mosquitto  # the hall's MQTT broker, started by tests/hall
 DEBS   += chromium  # the hall's board page in a headless browser (tests/hall)

@@ -350,6 +350,18 @@ class FusionSettings:
     auto_confirm_s: float = field(default=0.0, metadata=_check(_seconds(0.0, 600.0)))
 
 
+#: The interface's languages (kiosk/locale): English, Hindi, Gujarati, Greek.
+LANGUAGES = ("en", "hi", "gu", "el")
+
+
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    """`language`: the umpire console's; `display_language`: the player display's ("": the same)."""
+
+    language: str = field(default="en", metadata=_check(_choice(*LANGUAGES)))
+    display_language: str = field(default="", metadata=_check(_choice("", *LANGUAGES)))
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     table: TableSettings = TableSettings()
@@ -366,6 +378,7 @@ class Settings:
     journal: JournalSettings = JournalSettings()
     fusion: FusionSettings = FusionSettings()
     hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
+    ui: UiSettings = UiSettings()
 
 
 _DEFAULTS = Settings()

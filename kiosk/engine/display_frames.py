@@ -13,6 +13,7 @@ import math
 import re
 
 from drivers.display_protocol import DisplayFrame, Turn
+from drivers.transliterate import to_latin
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.carrom_view import CarromView
 
@@ -20,8 +21,9 @@ _ALLOWED = re.compile(r"[^A-Z0-9 .:!?+/-]")
 
 
 def message(text: str) -> str:
-    """`text` in the display's font: capitals, digits and .:!?+/- only, 12 characters."""
-    return _ALLOWED.sub("", text.upper())[:12].strip()
+    """`text` in the display's font: capitals, digits and .:!?+/- only, 12 characters; a name
+    in Devanagari, Gujarati or Greek goes transliterated (drivers/transliterate.py)."""
+    return _ALLOWED.sub("", to_latin(text).upper())[:12].strip()
 
 
 def seconds_text(seconds: float) -> str:

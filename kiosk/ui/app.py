@@ -41,6 +41,7 @@ from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
+from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -78,6 +79,10 @@ class TablesideApp(App):
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
+        ui = getattr(self.services.settings, "ui", None)
+        if ui is not None:  # [ui] language: the console's and the player display's
+            apply_languages(ui.language, ui.display_language)
+        tr.on_switch(self.refresh_home)
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -173,12 +178,12 @@ class TablesideApp(App):
             self.screen("home").problem = str(exc)
             return
         words = {
-            "carrom": "carrom match",
-            "backgammon": "backgammon clock",
-            "bhukhar": "Bhukhar session",
+            "carrom": tr._("Resume the unfinished carrom match"),
+            "backgammon": tr._("Resume the unfinished backgammon clock"),
+            "bhukhar": tr._("Resume the unfinished Bhukhar session"),
         }
         home = self.screen("home")
-        home.resume_text = f"Resume the unfinished {words.get(kind, kind)}" if kind else ""
+        home.resume_text = words.get(kind, kind) if kind else ""
 
     def resume(self) -> None:
         """Home's resume button: the journal's unfinished match, exactly where it was; a

@@ -30,7 +30,41 @@ from kiosk.rules.backgammon.match import (
 )
 from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import Words
+
+
+def match_words(match: Any, _: Words) -> tuple[str, str]:
+    """The banner (the result, the Crawford game) and the match line, worded from the match's
+    facts as kiosk/rules/backgammon/face.py words them in English."""
+    banner = ""
+    if match.winner is not None:
+        if match.won_by == "overrule":
+            banner = _(
+                "{name} wins the match: time ran out, but the match was already won",
+                name=match.winner,
+            )
+        elif match.won_by == "time":
+            banner = _("{name} wins the match on time", name=match.winner)
+        elif match.won_by == "penalty":
+            banner = _("{name} wins the match on penalty points", name=match.winner)
+        else:
+            banner = _("{name} wins the match", name=match.winner)
+    elif match.crawford and not match.in_game:
+        banner = _("Next game: the Crawford game, no doubling")
+    elif match.crawford:
+        banner = _("Crawford game: no doubling")
+    if match.crawford:
+        cube = _("cube out of play")
+    elif match.owner is not None:
+        cube = _("cube {value} ({name})", value=match.cube, name=match.owner)
+    else:
+        cube = _("cube {value}", value=match.cube)
+    if match.post_crawford and not match.crawford and not match.over:
+        cube = _("post-Crawford · {cube}", cube=cube)
+    return banner, _("match to {n} · {cube}", n=match.length, cube=cube)
+
 
 __all__ = ["BackgammonScreen", "BackgammonSetupScreen"]
 
@@ -74,6 +108,7 @@ class BackgammonScreen(Screen):
         #: The screen is one of its table's outputs: the views come to `changed`.
         self._output = CallbackOutput(self.changed)
         self._latest: ClockView | None = None
+        tr.on_switch(self._redraw)
 
     # -- following the table ---------------------------------------------------------
     def attach(self, table: ClockTable) -> None:
@@ -113,6 +148,9 @@ class BackgammonScreen(Screen):
         self.waits = [view.must_wait == p for p in view.players]
         self.legs = list(view.second_leg)
         self._late_preview()
+        match = getattr(getattr(self.table, "cm", None), "match", None)
+        if match is not None:
+            self.banner, self.match_line = match_words(match, tr._)
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:

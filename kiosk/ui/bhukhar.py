@@ -46,10 +46,16 @@ from kiosk.ui.bhukhar_cards import (
     CardsEntry,
 )
 from kiosk.ui.bhukhar_words import penalty_line, penalty_short, result_words
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
 
 ENDS = (End.OUT, End.STOCK, End.TIME)
-END_WORDS = {End.OUT: "went out (16.1)", End.STOCK: "stock ran out (16.2)", End.TIME: "time (16.3)"}
+END_WORDS = {
+    End.OUT: N_("went out (16.1)"),
+    End.STOCK: N_("stock ran out (16.2)"),
+    End.TIME: N_("time (16.3)"),
+}
 _T = TypeVar("_T")
 
 
@@ -108,6 +114,13 @@ class BhukharScreen(Screen):
         #: Earlier states of each side's cards, for "Take back" (newest last).
         self._history: list[list[CardsEntry]] = [[], []]
         self._rosters: dict[str, list[str]] = {}
+        tr.on_switch(self.reword)
+
+    def reword(self) -> None:
+        """The language changed: word the cards, the penalties and the standings again."""
+        self._show_cards()
+        self._show_penalties()
+        self._show_standings()
 
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
@@ -153,7 +166,8 @@ class BhukharScreen(Screen):
 
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
-            self.message = f"Round {self.table.round} started"
+            self.message = tr._("Round {n} started", n=self.table.round)
+            self.follow(self.table.clock())
 
     def pause_or_resume(self) -> None:
         if self.table is not None:
@@ -237,7 +251,7 @@ class BhukharScreen(Screen):
         """The chosen penalty onto the game's list. Nothing is added until a penalty is
         chosen, and the choice is cleared after each, so a second tap adds nothing."""
         if not self.pen_kind:
-            self.pen_message = "Choose the penalty first (rule 17): nothing added"
+            self.pen_message = tr._("Choose the penalty first (rule 17): nothing added")
             return
         self.penalties = [
             *self.penalties,
@@ -264,14 +278,13 @@ class BhukharScreen(Screen):
 
     def _show_penalties(self) -> None:
         parts = self._penalty_parts()
-        self.pen_lines = (
-            "\n".join(f"{n}. {penalty_line(*p)}" for n, p in enumerate(parts, 1))
-            or "No penalties in this game"
-        )
+        self.pen_lines = "\n".join(
+            f"{n}. {penalty_line(*p, tr._)}" for n, p in enumerate(parts, 1)
+        ) or tr._("No penalties in this game")
         self.penalty_summary = (
-            "Penalties: " + " · ".join(penalty_short(*p) for p in parts)
+            tr._("Penalties: {list}", list=" · ".join(penalty_short(*p, tr._) for p in parts))
             if parts
-            else "No penalties (rule 17)"
+            else tr._("No penalties (rule 17)")
         )
 
     # -- the full entry -----------------------------------------------------------------
@@ -330,8 +343,8 @@ class BhukharScreen(Screen):
 
     def _show_cards(self) -> None:
         side = int(self.cards_side)
-        self.cards_lines = "\n".join(self.cards[side].lines())
-        self.summaries = [entry.summary() for entry in self.cards]
+        self.cards_lines = "\n".join(self.cards[side].lines(tr._))
+        self.summaries = [entry.summary(tr._) for entry in self.cards]
         self.can_take_back = bool(self._history[side])
 
     def _reset_cards(self) -> None:
@@ -374,9 +387,9 @@ class BhukharScreen(Screen):
         result = self._call(lambda: table.enter_game(int(self.table_no), self.game()))
         if result is None:
             # Nothing was written; what the umpire entered stays on screen to be put right.
-            self.message = f"Not entered: {self.message}"
+            self.message = tr._("Not entered: {reason}", reason=self.message)
             return
-        self.message = result_words(int(self.table_no), result)
+        self.message = result_words(int(self.table_no), result, tr._)
         self.points, self.hand = [0, 0], [0, 0]
         self.licence_by = [-1, -1]
         self.penalties = []
@@ -388,11 +401,17 @@ class BhukharScreen(Screen):
         if self.table is None:
             return
         rows = [
-            f"{s.place}{'=' if s.shared else '.'} {s.team}   master {s.master}   bonus {s.bonus}"
-            f"   best {'-' if s.best is None else s.best}   games {s.games}"
+            f"{s.place}{'=' if s.shared else '.'} {s.team}   "
+            + tr._(
+                "master {master}   bonus {bonus}   best {best}   games {games}",
+                master=s.master,
+                bonus=s.bonus,
+                best="-" if s.best is None else s.best,
+                games=s.games,
+            )
             for s in self.table.standings()
         ]
-        self.standings = "\n".join(rows) or "No games yet"
+        self.standings = "\n".join(rows) or tr._("No games yet")
 
 
 load_kv(__file__)

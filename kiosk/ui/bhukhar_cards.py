@@ -17,15 +17,16 @@ from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, parse_card, parse_cards, points
 from kiosk.rules.bhukhar.melds import Meld, MeldError, licence_form, meld
 from kiosk.rules.bhukhar.scoresheet import FullSheet
+from kiosk.ui.words import N_, Words, english
 
 #: Where a tapped card goes: the three kinds of meld, or the hand (rule 18.1).
 SECTIONS = ("licence", "melds", "void", "hand")
 MELD_SECTIONS = SECTIONS[:3]
 SECTION_WORDS = {
-    "licence": "Licence",
-    "melds": "Melds",
-    "void": "Void (17.2)",
-    "hand": "Hand",
+    "licence": N_("Licence"),
+    "melds": N_("Melds"),
+    "void": N_("Void (17.2)"),
+    "hand": N_("Hand"),
 }
 SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = frozenset("HD")
@@ -108,31 +109,34 @@ class CardsEntry:
     def hand_points(self) -> int:
         return points(parse_cards(self.hand))
 
-    def summary(self) -> str:
+    def summary(self, _: Words = english) -> str:
         """One line for the side's box: table and hand points, melds and cards so far."""
         if self.empty:
-            return "No cards yet"
+            return _("No cards yet")
         laid = len(self.licence) + len(self.melds)
-        words = f"Table {self.table_points()} · hand {self.hand_points()} · {laid} meld"
-        words += "s" if laid != 1 else ""
+        table, hand = self.table_points(), self.hand_points()
+        if laid == 1:
+            words = _("Table {table} · hand {hand} · 1 meld", table=table, hand=hand)
+        else:
+            words = _("Table {table} · hand {hand} · {n} melds", table=table, hand=hand, n=laid)
         if self.void:
-            words += f" · {len(self.void)} void"
+            words += _(" · {n} void", n=len(self.void))
         if self.laying:
-            words += " · a meld open"
+            words += _(" · a meld open")
         return words
 
-    def lines(self) -> list[str]:
+    def lines(self, _: Words = english) -> list[str]:
         """The panel's reading, in Kivy markup: each section, the hand, the meld being laid."""
         out = []
         for section in MELD_SECTIONS:
             laid: tuple[tuple[str, ...], ...] = getattr(self, section)
-            shown = "   ".join(_meld_words(m, void=section == "void") for m in laid) or "-"
-            out.append(f"[b]{SECTION_WORDS[section]}:[/b] {shown}")
+            shown = "   ".join(_meld_words(m, _, void=section == "void") for m in laid) or "-"
+            out.append(f"[b]{_(SECTION_WORDS[section])}:[/b] {shown}")
             if section == "licence" and self.licence:
-                out.append("      " + _licence_words(self.licence))
-        out.append(f"[b]Hand:[/b] {faces(self.hand, True)}   = {self.hand_points()}")
+                out.append("      " + _licence_words(self.licence, _))
+        out.append(f"[b]{_('Hand')}:[/b] {faces(self.hand, True)}   = {self.hand_points()}")
         if self.laying:
-            out.append(f"[b]Laying:[/b] {_meld_words(self.laying)}")
+            out.append(f"[b]{_('Laying')}:[/b] {_meld_words(self.laying, _)}")
         return out
 
     @staticmethod
@@ -146,21 +150,29 @@ class CardsEntry:
         return out
 
 
-def _meld_words(cards: tuple[str, ...], void: bool = False) -> str:
+def _meld_words(cards: tuple[str, ...], _: Words, void: bool = False) -> str:
     shown = faces(cards, True)
     if void:
-        return f"{shown} [color={_DIM}](not counted)[/color]"
+        return f"{shown} [color={_DIM}]({_('not counted')})[/color]"
     try:
         m = meld(parse_cards(cards))
     except MeldError as exc:
-        return f"{shown} [color={_BAD}](not a meld: {exc.reason})[/color]"
-    return f"{shown} [color={_DIM}]({m.kind.value} {m.value})[/color]"
+        reason = exc.reason
+        return f"{shown} [color={_BAD}]({_('not a meld: {reason}', reason=reason)})[/color]"
+    return (
+        f"{shown} [color={_DIM}]({_(KIND_WORDS.get(m.kind.value, m.kind.value))} {m.value})[/color]"
+    )
 
 
-def _licence_words(licence: tuple[tuple[str, ...], ...]) -> str:
+#: The core's meld kinds, in the panel's words.
+KIND_WORDS = {"sequence": N_("sequence"), "set": N_("set")}
+
+
+def _licence_words(licence: tuple[tuple[str, ...], ...], _: Words) -> str:
     try:
         checked = [meld(parse_cards(m)) for m in licence]
         form = licence_form(checked)
     except MeldError as exc:
-        return f"[color={_BAD}]not a licence yet: {exc.reason}[/color]"
-    return f"[color={_DIM}]licence: {form.value} (13.4)[/color]"
+        reason = exc.reason
+        return f"[color={_BAD}]{_('not a licence yet: {reason}', reason=reason)}[/color]"
+    return f"[color={_DIM}]{_('licence: {form} (13.4)', form=form.value)}[/color]"

@@ -1,5 +1,6 @@
 """The Bhukhar screen's words for rule 17's penalties and an entered game, from the core's
-values (kiosk/rules/bhukhar/scoresheet.py): nothing here is a rule."""
+values (kiosk/rules/bhukhar/scoresheet.py): nothing here is a rule. Each takes the wording
+function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
@@ -9,46 +10,59 @@ from kiosk.rules.bhukhar.scoresheet import (
     GameResult,
     PenaltyKind,
 )
+from kiosk.ui.words import N_, Words, english
 
 #: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
 #: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
 PENALTY_WORDS = {
-    PenaltyKind.SIGNAL: "Signalling a partner (8, 17.4)",
-    PenaltyKind.ASK: "Asking a hand size out of turn (15, 17.3)",
-    PenaltyKind.UNFAIR: "Unfair play (17.5)",
-    PenaltyKind.FALSE_LICENCE: "False licence (17.1)",
+    PenaltyKind.SIGNAL: N_("Signalling a partner (8, 17.4)"),
+    PenaltyKind.ASK: N_("Asking a hand size out of turn (15, 17.3)"),
+    PenaltyKind.UNFAIR: N_("Unfair play (17.5)"),
+    PenaltyKind.FALSE_LICENCE: N_("False licence (17.1)"),
 }
 PENALTY_SHORT = {
-    PenaltyKind.SIGNAL: "signal",
-    PenaltyKind.ASK: "ask",
-    PenaltyKind.UNFAIR: "unfair",
-    PenaltyKind.FALSE_LICENCE: "false licence",
+    PenaltyKind.SIGNAL: N_("signal"),
+    PenaltyKind.ASK: N_("ask"),
+    PenaltyKind.UNFAIR: N_("unfair"),
+    PenaltyKind.FALSE_LICENCE: N_("false licence"),
 }
 
 
-def penalty_points(kind: PenaltyKind, other: str) -> str:
+def penalty_points(kind: PenaltyKind, other: str, _: Words = english) -> str:
     """What a penalty does to the scores: "-50", or "+100 to B" for a false licence."""
     if kind is PenaltyKind.FALSE_LICENCE:
-        return f"+{FALSE_LICENCE_AWARD} to {other}"
+        return _("+{points} to {team}", points=FALSE_LICENCE_AWARD, team=other)
     return f"-{PENALTY_POINTS[kind]}"
 
 
-def penalty_line(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+def penalty_line(
+    team: str, other: str, kind: PenaltyKind, player: str | None, _: Words = english
+) -> str:
     """One penalty in words, for the panel's list: "B: Asking ... (15, 17.3), B2: -50"."""
     who = f", {player}" if player else ""
-    return f"{team}: {PENALTY_WORDS[kind]}{who}: {penalty_points(kind, other)}"
+    return f"{team}: {_(PENALTY_WORDS[kind])}{who}: {penalty_points(kind, other, _)}"
 
 
-def penalty_short(team: str, other: str, kind: PenaltyKind, player: str | None) -> str:
+def penalty_short(
+    team: str, other: str, kind: PenaltyKind, player: str | None, _: Words = english
+) -> str:
     """One penalty in a few words, for the game's line: "B ask (B2) -50"."""
     who = f" ({player})" if player else ""
-    return f"{team} {PENALTY_SHORT[kind]}{who} {penalty_points(kind, other)}"
+    return f"{team} {_(PENALTY_SHORT[kind])}{who} {penalty_points(kind, other, _)}"
 
 
-def result_words(table_no: int, result: GameResult) -> str:
+def result_words(table_no: int, result: GameResult, _: Words = english) -> str:
     """The entered game's line: each team's total, its penalties when any, master points."""
     parts = []
     for s in result.scores:
-        pen = f" (penalties {s.penalties:+d})" if s.penalties else ""
-        parts.append(f"{s.team}: {s.total} pts{pen}, {s.master} master")
-    return f"Table {table_no} entered. " + "; ".join(parts)
+        pen = _(" (penalties {n})", n=f"{s.penalties:+d}") if s.penalties else ""
+        parts.append(
+            _(
+                "{team}: {total} pts{penalties}, {master} master",
+                team=s.team,
+                total=s.total,
+                penalties=pen,
+                master=s.master,
+            )
+        )
+    return _("Table {n} entered. ", n=table_no) + "; ".join(parts)

@@ -25,9 +25,11 @@ from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import ConfigError, Settings, with_values
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
 
-POCKET_NAMES = ("bottom-left", "top-left", "top-right", "bottom-right")
+POCKET_NAMES = (N_("bottom-left"), N_("top-left"), N_("top-right"), N_("bottom-right"))
 
 
 class LiveImage(Image):
@@ -100,9 +102,9 @@ class CalibrationScreen(Screen):
 
     def prompt(self) -> str:
         if len(self.points) >= 4:
-            return "All four pockets marked: Save, or Clear to start again"
+            return tr._("All four pockets marked: Save, or Clear to start again")
         n = len(self.points)
-        return f"Tap pocket {n + 1} ({POCKET_NAMES[n]}) on the picture"
+        return tr._("Tap pocket {n} ({where}) on the picture", n=n + 1, where=tr._(POCKET_NAMES[n]))
 
     def follow(self, _now: float) -> None:
         """The app's tick: show the newest frame (a camera that gives none leaves the last)."""
@@ -133,33 +135,33 @@ class CalibrationScreen(Screen):
         from vision.photo import auto_pockets, checked
 
         if self._frame is None:
-            self.message = "No picture from the camera"
+            self.message = tr._("No picture from the camera")
             return False
         frame = self._frame[..., ::-1]  # RGB -> BGR
         try:
             found = checked(auto_pockets(frame), (frame.shape[1], frame.shape[0]))
         except CalibrationError as exc:
-            self.message = f"No board found ({exc}): tap the four pockets"
+            self.message = tr._("No board found ({error}): tap the four pockets", error=exc)
             return False
         self.points = [list(p) for p in found.pockets]
         self._draw_marks()
-        self.message = "Suggested: check the four marks, then Save (or Clear and tap)"
+        self.message = tr._("Suggested: check the four marks, then Save (or Clear and tap)")
         return True
 
     def keep_empty(self) -> bool:
         """Keep the picture of the empty board as the detector's reference."""
         if self._frame is None:
-            self.message = "No picture from the camera"
+            self.message = tr._("No picture from the camera")
             return False
         self.empty_board = self._frame.copy()
         if self._keep_empty is not None:
             self._keep_empty(self.empty_board)
-        self.message = "Empty board kept"
+        self.message = tr._("Empty board kept")
         return True
 
     def save(self) -> bool:
         if len(self.points) != 4:
-            self.message = "Mark all four pockets first"
+            self.message = tr._("Mark all four pockets first")
             return False
         from vision.calibration import check_square, order_pockets
 
@@ -167,7 +169,9 @@ class CalibrationScreen(Screen):
         if width and height:
             problem = check_square(order_pockets(self.points), (width, height)).problem()
             if problem:
-                self.message = f"Not saved: {problem}. Clear and tap the four pockets"
+                self.message = tr._(
+                    "Not saved: {problem}. Clear and tap the four pockets", problem=problem
+                )
                 return False
         try:
             settings = with_values(
@@ -175,12 +179,17 @@ class CalibrationScreen(Screen):
             )
             self._put(settings)
         except ConfigError as exc:
-            self.message = "Not saved: " + "; ".join(f"{p.key} {p.message}" for p in exc.problems)
+            self.message = tr._(
+                "Not saved: {problems}",
+                problems="; ".join(f"{p.key} {p.message}" for p in exc.problems),
+            )
             return False
         except OSError as exc:
-            self.message = f"Not saved: cannot write the settings ({exc.strerror or exc})"
+            self.message = tr._(
+                "Not saved: cannot write the settings ({error})", error=exc.strerror or exc
+            )
             return False
-        self.message = "Calibration saved"
+        self.message = tr._("Calibration saved")
         return True
 
     def _draw_marks(self) -> None:

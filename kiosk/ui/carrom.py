@@ -27,26 +27,40 @@ from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
 
 TIMER_NAMES = {
-    "stroke": "Stroke (law 50)",
-    "break": "Break (law 46)",
-    "placing": "Placing dues (law 88)",
-    "waive": "Waive? (law 87 a)",
-    "change_sides": "Change sides (law 61)",
-    "interval": "Interval (law 138)",
+    "stroke": N_("Stroke (law 50)"),
+    "break": N_("Break (law 46)"),
+    "placing": N_("Placing dues (law 88)"),
+    "waive": N_("Waive? (law 87 a)"),
+    "change_sides": N_("Change sides (law 61)"),
+    "interval": N_("Interval (law 138)"),
+}
+#: The timer that ran out, in the banner.
+EXPIRED = {
+    "stroke": N_("Time! The stroke timer ran out: the umpire rules"),
+    "break": N_("Time! The break timer ran out: the umpire rules"),
+    "placing": N_("Time! The placing dues timer ran out: the umpire rules"),
+    "waive": N_("Time! The waive? timer ran out: the umpire rules"),
+    "change_sides": N_("Time! The change sides timer ran out: the umpire rules"),
+    "interval": N_("Time! The interval timer ran out: the umpire rules"),
 }
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
-    "foul": "Foul on whom? (law 63 technical / 64)",
-    "concede": "Who concedes the match? (law 139)",
-    "forfeit_board": "Who loses this board? (laws 51, 91, 121, 126)",
-    "toss": "Who won the toss? (law 56 b)",
+    "foul": N_("Foul on whom? (law 63 technical / 64)"),
+    "concede": N_("Who concedes the match? (law 139)"),
+    "forfeit_board": N_("Who loses this board? (laws 51, 91, 121, 126)"),
+    "toss": N_("Who won the toss? (law 56 b)"),
 }
 
 
-SHEET_HEADER = ("Game", "Board", "Breaker", "Winner", "Points", "Queen", "")
+#: The side's colour on the scoreboard (carrom.kv words it).
+COLOURS = (N_("white"), N_("black"))
+
+SHEET_HEADER = (N_("Game"), N_("Board"), N_("Breaker"), N_("Winner"), N_("Points"), N_("Queen"), "")
 
 
 class SheetGrid(ScrollView):
@@ -67,7 +81,8 @@ class SheetGrid(ScrollView):
             return
         grid = self.ids.grid
         grid.clear_widgets()
-        for i, row in enumerate([list(SHEET_HEADER), *rows]):
+        header = [tr._(word) for word in SHEET_HEADER]
+        for i, row in enumerate([header, *rows]):
             for cell in row:
                 grid.add_widget(
                     Label(text=cell, bold=i == 0, font_size=grid.row_default_height * 0.55)
@@ -143,6 +158,15 @@ class CarromScreen(Screen):
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
         self.drawn: Callable[[CarromView], None] | None = None
+        tr.on_switch(self.reword)
+
+    def reword(self) -> None:
+        """The language changed: word the latest view again."""
+        self._shown = None
+        self._redraw()
+        grid = self.ids.get("sheet_grid")
+        if grid is not None:
+            grid.on_live(grid, grid.live)
 
     # -- following the session -------------------------------------------------------
     def attach(self, session: CarromSession) -> None:
@@ -179,7 +203,7 @@ class CarromScreen(Screen):
         state = view.state
         if state is None:
             return
-        board = scoreboard(state)
+        board = scoreboard(state, tr._)
         self.title = board.title
         self.status = board.status
         self.queen = board.queen
@@ -199,7 +223,11 @@ class CarromScreen(Screen):
         if now is not None and now.placer is not None:
             coins = sum(now.placing.values())
             if coins:
-                placing = f"{now.placer} places {coins} coin{'s' if coins > 1 else ''} (law 88)"
+                placing = (
+                    tr._("{name} places {n} coins (law 88)", name=now.placer, n=coins)
+                    if coins > 1
+                    else tr._("{name} places 1 coin (law 88)", name=now.placer)
+                )
         self.placing = placing
         self.banner, self.banner_kind = self._banner(view)
         self.sheet_rows = [
@@ -212,33 +240,36 @@ class CarromScreen(Screen):
                 r.queen or "",
                 r.note,
             ]
-            for r in scoresheet(state)
+            for r in scoresheet(state, tr._)
         ]
-        self.sheet_totals = "\n".join(game_totals(state))
+        self.sheet_totals = "\n".join(game_totals(state, tr._))
 
     @staticmethod
     def _banner(view: CarromView) -> tuple[str, str]:
         state = view.state
         assert state is not None
         if state.winner is not None:
-            return f"{state.winner} wins the match", "over"
+            return tr._("{name} wins the match", name=state.winner), "over"
         if view.expired:
-            name = TIMER_NAMES.get(view.expired, view.expired).split(" (")[0]
-            return f"Time! The {name.lower()} timer ran out: the umpire rules", "expired"
+            return tr._(EXPIRED.get(view.expired, view.expired)), "expired"
         if view.timer is not None and view.timer.kind == "interval":
-            return "Interval before the third game (law 138)", "interval"
+            return tr._("Interval before the third game (law 138)"), "interval"
         if state.change_sides:  # due until the next board begins (laws 58-60)
             law = state.change_sides_law or "58"
-            return f"Change sides (law {law}): 2 minutes (law 61)", "sides"
+            return tr._("Change sides (law {law}): 2 minutes (law 61)", law=law), "sides"
         if state.toss_due:
-            return "Tie at the board limit: toss for the extra board (law 56 b)", "toss"
+            return tr._("Tie at the board limit: toss for the extra board (law 56 b)"), "toss"
         ended = view.outcome
         if ended is not None and ended.game is not None:
-            return f"Game to {ended.game.winner} ({ended.game.reason})", "game"
+            game = ended.game
+            return tr._("Game to {name} ({reason})", name=game.winner, reason=game.reason), "game"
         if ended is not None and ended.board is not None:
             b = ended.board
-            won = f"{b.winner} wins the board, {b.points} points" if b.winner else "Board void"
-            return f"{won} (law {b.law})", "board"
+            if b.winner:
+                won = tr._("{name} wins the board, {n} points", name=b.winner, n=b.points)
+            else:
+                won = tr._("Board void")
+            return tr._("{result} (law {law})", result=won, law=b.law), "board"
         return "", ""
 
     def _show_timer(self, view: CarromView) -> None:
@@ -246,14 +277,16 @@ class CarromScreen(Screen):
         if t is None:
             self.timer, self.timer_kind, self.timer_held, self.timer_low = "", "", False, False
             if view.awaiting_lift:
-                self.timer_kind = "Starts when the striker is lifted (law 124 b)"
+                self.timer_kind = tr._("Starts when the striker is lifted (law 124 b)")
             elif view.phase == "moving":
-                self.timer_kind = "Stroke under way"
+                self.timer_kind = tr._("Stroke under way")
             elif view.phase == "at_rest":
-                self.timer_kind = "Coins at rest: confirm the stroke"
+                self.timer_kind = tr._("Coins at rest: confirm the stroke")
             return
         self.timer = timer_text(t.remaining)
-        self.timer_kind = TIMER_NAMES.get(t.kind, t.kind) + ("  · stopped" if t.held else "")
+        self.timer_kind = tr._(TIMER_NAMES.get(t.kind, t.kind)) + (
+            tr._("  · stopped") if t.held else ""
+        )
         self.timer_held = t.held
         self.timer_low = t.remaining <= 5 and t.kind in ("stroke", "break", "placing", "waive")
 
@@ -267,11 +300,11 @@ class CarromScreen(Screen):
         self.prop_improper = p.improper
         self.touched = p.touched
         self.prop_source = {
-            "beams+camera": "beams + camera",
-            "beams": "beams only: check the colours",
-            "camera": "camera",
-            "manual": "enter the stroke",
-            "umpire": "as the umpire set it",
+            "beams+camera": N_("beams + camera"),
+            "beams": N_("beams only: check the colours"),
+            "camera": N_("camera"),
+            "manual": N_("enter the stroke"),
+            "umpire": N_("as the umpire set it"),
         }.get(p.source, p.source)
         self.prop_review = p.review and p.source != "manual"
         self.prop_notes = "; ".join(p.notes) if p.source != "manual" else ""
@@ -341,7 +374,7 @@ class CarromScreen(Screen):
         if state is None:
             return
         self.pick_players = list(state.players)
-        self.pick_question = PICKS[action]
+        self.pick_question = tr._(PICKS[action])
         self.pick_action = action
 
     def picked(self, player: str) -> None:

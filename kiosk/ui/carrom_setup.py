@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.errors import TablesideError
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.variants import rule_set_names
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 
 DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
@@ -61,9 +62,9 @@ class CarromSetupScreen(Screen):
         players = tuple(self.names[: self.seats()])
         for seat, name in enumerate(players, start=1):
             if not name:
-                raise SetupError(f"player {seat} has no name")
+                raise SetupError(tr._("player {seat} has no name", seat=seat))
         if len(set(players)) != len(players):
-            raise SetupError("two players have the same name")
+            raise SetupError(tr._("two players have the same name"))
         limit = int(self.board_limit) or None if self.rules == "icf" else None
         return MatchStart(
             rules=self.rules,

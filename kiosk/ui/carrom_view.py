@@ -10,8 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.rules.carrom.state import MatchState
+from kiosk.ui.words import N_, Words, english
 
-QUEEN_WORDS = {"on_board": "on the board", "pending": "pocketed, to cover", "covered": "covered"}
+QUEEN_WORDS = {
+    "on_board": N_("Queen on the board"),
+    "pending": N_("Queen pocketed, to cover"),
+    "covered": N_("Queen covered"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +61,25 @@ def _boards_so_far(state: MatchState) -> tuple[int, int]:
     return counted, sum(1 for b in boards if b.void)
 
 
-def scoreboard(state: MatchState) -> Scoreboard:
+def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
     """The scoreboard's words: board and game, each side's points, colour and turn, the queen."""
     now = state.now
-    rules = "ICF" if state.rules == "icf" else "club rules"
+    rules = _("ICF") if state.rules == "icf" else _("club rules")
     if now is None:
-        title = f"Match over ({rules})"
+        title = _("Match over ({rules})", rules=rules)
     else:
-        unit = "Round" if state.rules == "club" else "Board"
         limit = f"/{state.board_limit}" if state.board_limit and state.rules == "icf" else ""
-        game = "" if state.rules == "club" else f"Game {now.game} · "
+        game = "" if state.rules == "club" else _("Game {n} · ", n=now.game)
         counted, void = _boards_so_far(state)
         # A void board is replayed and does not count toward the limit (laws 56, 140):
         # the number is the counted boards' (the spec's `now.board` counts void ones too).
-        extra = f" · {void} void" if void else ""
-        number = f"{unit} {counted + 1}{limit}"
+        extra = _(" · {n} void", n=void) if void else ""
+        if state.rules == "club":
+            number = _("Round {n}", n=counted + 1)
+        else:
+            number = _("Board {n}", n=f"{counted + 1}{limit}")
         if limit and counted >= (state.board_limit or 0):
-            number = "Extra board (law 56 b)"  # the limit reached level: the toss's board
+            number = _("Extra board (law 56 b)")  # the limit reached level: the toss's board
         title = f"{game}{number}{extra} · {rules}"
     panels = []
     for side in state.sides:
@@ -91,19 +98,19 @@ def scoreboard(state: MatchState) -> Scoreboard:
     if now is None:
         queen = ""
         on_board = ""
-        status = f"{state.winner} wins the match" if state.winner else "Match over"
+        status = _("{name} wins the match", name=state.winner) if state.winner else _("Match over")
     else:
-        queen = "Queen " + QUEEN_WORDS.get(now.queen, now.queen)
+        queen = _(QUEEN_WORDS[now.queen]) if now.queen in QUEEN_WORDS else now.queen
         if now.queen_by and now.queen != "on_board":
             queen += f" ({now.queen_by})"
         white, black = now.on_board.get("white", 0), now.on_board.get("black", 0)
-        on_board = f"On the board: {white} white, {black} black"
+        on_board = _("On the board: {white} white, {black} black", white=white, black=black)
         if now.is_break:
-            status = f"{now.turn} to break"
+            status = _("{name} to break", name=now.turn)
             if now.break_attempts_in_turn:  # three attempts a player (law 45 a)
-                status += f" (attempt {now.break_attempts_in_turn + 1} of 3)"
+                status += _(" (attempt {n} of 3)", n=now.break_attempts_in_turn + 1)
         else:
-            status = f"{now.turn} to play"
+            status = _("{name} to play", name=now.turn)
     return Scoreboard(title, (panels[0], panels[1]), queen, on_board, status)
 
 
@@ -120,19 +127,19 @@ class SheetRow:
     note: str
 
 
-def scoresheet(state: MatchState) -> list[SheetRow]:
+def scoresheet(state: MatchState, _: Words = english) -> list[SheetRow]:
     """Every board begun, oldest first, void ones included (the spec's games[].boards[])."""
     rows: list[SheetRow] = []
     for g, game in enumerate(state.games, start=1):
         for b, board in enumerate(game.boards, start=1):
             if board.void:
-                note = "void" + (f" (law {board.law})" if board.law else "")
+                note = _("void (law {law})", law=board.law) if board.law else _("void")
             elif board.winner is None:
-                note = "in progress"
+                note = _("in progress")
             else:
-                note = f"law {board.law}" if board.law else ""
+                note = _("law {law}", law=board.law) if board.law else ""
             if board.change_sides:  # the players changed sides after this board (58-60)
-                note += f"; change sides (law {board.change_sides})"
+                note += _("; change sides (law {law})", law=board.change_sides)
             rows.append(
                 SheetRow(
                     g, b, board.breaker, board.winner or "", board.points, board.queen or "", note
@@ -141,11 +148,11 @@ def scoresheet(state: MatchState) -> list[SheetRow]:
     return rows
 
 
-def game_totals(state: MatchState) -> list[str]:
+def game_totals(state: MatchState, _: Words = english) -> list[str]:
     """One line per game: its score and winner."""
     out = []
     for g, game in enumerate(state.games, start=1):
         score = " – ".join(f"{side} {game.points.get(side, 0)}" for side in state.sides)
-        won = f", won by {game.winner}" if game.winner else ""
-        out.append(f"Game {g}: {score}{won}")
+        won = _(", won by {name}", name=game.winner) if game.winner else ""
+        out.append(_("Game {n}: {score}", n=g, score=score) + won)
     return out

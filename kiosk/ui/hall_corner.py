@@ -11,6 +11,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
+from kiosk.ui.i18n import tr
+
 #: The screens an umpire runs a table from.
 UMPIRE_SCREENS = ("carrom", "backgammon", "bhukhar")
 
@@ -29,7 +31,7 @@ class HallCorner(BoxLayout):
         self.publisher = publisher
         self.call: int | None = None
         self.mark = Label(text="", font_size=unit * 1.6, color=(1, 0.75, 0.3, 1))
-        self.button = Button(text="Call director", font_size=unit * 1.8)
+        self.button = Button(text=tr._("Call director"), font_size=unit * 1.8)
         self.button.bind(on_release=lambda *_: self.call_director())
         self.add_widget(self.mark)
         self.add_widget(self.button)

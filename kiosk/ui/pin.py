@@ -12,6 +12,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
 
 MAX_DIGITS = 8
 
@@ -20,7 +21,8 @@ class PinScreen(Screen):
     """Digits 0-9, clear, OK, back; `message` says why the PIN was refused."""
 
     digits = StringProperty("")
-    message = StringProperty("Enter the umpire PIN")
+    #: A catalogue message, worded by pin.kv in the console's language.
+    message = StringProperty(N_("Enter the umpire PIN"))
     refusals = NumericProperty(0)
 
     def __init__(self, check: Callable[[str], bool], on_accept: Callable[[], None], **kw: object):
@@ -30,7 +32,7 @@ class PinScreen(Screen):
 
     def on_pre_enter(self, *_: object) -> None:
         self.digits = ""
-        self.message = "Enter the umpire PIN"
+        self.message = N_("Enter the umpire PIN")
 
     def press(self, key: str) -> None:
         """One key of the pad: a digit, 'clear' or 'ok'."""
@@ -44,11 +46,11 @@ class PinScreen(Screen):
     def _submit(self) -> None:
         entered, self.digits = self.digits, ""
         if entered and self._check(entered):
-            self.message = "Enter the umpire PIN"
+            self.message = N_("Enter the umpire PIN")
             self._on_accept()
         else:
             self.refusals += 1
-            self.message = "PIN refused. Try again."
+            self.message = N_("PIN refused. Try again.")
 
 
 load_kv(__file__)

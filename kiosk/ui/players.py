@@ -11,7 +11,9 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.ui.carrom import timer_text
+from kiosk.ui.backgammon import match_words
+from kiosk.ui.carrom import TIMER_NAMES, timer_text
+from kiosk.ui.i18n import ptr
 from kiosk.ui.kvload import load_kv
 
 
@@ -30,6 +32,14 @@ class PlayersScreen(Screen):
     urgent = BooleanProperty(False)
     back_to = StringProperty("home")
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        ptr.on_switch(self._reword)
+
+    def _reword(self) -> None:
+        self.on_pre_enter()
+        self.follow(0.0)
+
     def show_game(self, game: Any) -> None:
         """Follow one game screen (the umpire's); `game` None: nothing to show."""
         self._game = game
@@ -37,7 +47,7 @@ class PlayersScreen(Screen):
 
     def on_pre_enter(self, *_: object) -> None:
         if getattr(self, "_game", None) is None:
-            self.big, self.caption, self.banner = "", "No table running", ""
+            self.big, self.caption, self.banner = "", ptr._("No table running"), ""
 
     def follow(self, _now: float) -> None:
         """The app's tick (after the game screen has followed its session)."""
@@ -61,9 +71,17 @@ class PlayersScreen(Screen):
         self.left_turn, self.right_turn = game.at_turn
         timer = view.timer
         self.big = timer_text(timer.remaining) if timer is not None else ""
-        self.caption = game.timer_kind
+        self.caption = ptr._(TIMER_NAMES.get(timer.kind, timer.kind)) if timer is not None else ""
         self.urgent = bool(game.timer_low)
-        self.banner = game.banner if game.banner_kind in ("sides", "interval", "over") else ""
+        kind, state = game.banner_kind, view.state
+        self.banner = ""
+        if kind == "sides":  # the console's banner, in the players' language (laws 58-61)
+            law = state.change_sides_law or "58"
+            self.banner = ptr._("Change sides (law {law}): 2 minutes (law 61)", law=law)
+        elif kind == "interval":
+            self.banner = ptr._("Interval before the third game (law 138)")
+        if game.banner_kind == "over" and view.state.winner is not None:
+            self.banner = ptr._("{name} wins the match", name=view.state.winner)
 
     def _backgammon(self, game: Any) -> None:
         self.left_name, self.right_name = game.names
@@ -71,18 +89,20 @@ class PlayersScreen(Screen):
         self.left_turn, self.right_turn = game.on_turn
         running = [i for i in (0, 1) if game.on_turn[i]]
         self.big = game.delays[running[0]] if running else ""
-        self.caption = "delay" if running else ""
+        self.caption = ptr._("delay") if running else ""
         self.urgent = bool(game.flagged)
-        self.banner = game.banner or ("TIME OUT" if game.flagged else "")
+        match = getattr(getattr(game.table, "cm", None), "match", None)
+        banner = match_words(match, ptr._)[0] if match is not None else game.banner
+        self.banner = banner or (ptr._("TIME OUT") if game.flagged else "")
 
     def _bhukhar(self, game: Any) -> None:
         self.left_name = self.right_name = ""
         self.left_score = self.right_score = ""
         self.left_turn = self.right_turn = False
         self.big = game.clock_face
-        self.caption = f"Round {game.round_no}" if game.round_no else ""
+        self.caption = ptr._("Round {n}", n=game.round_no) if game.round_no else ""
         self.urgent = bool(game.time_called)
-        self.banner = "TIME" if game.time_called else ""
+        self.banner = ptr._("TIME") if game.time_called else ""
 
 
 load_kv(__file__)

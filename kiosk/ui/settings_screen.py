@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import ConfigError, Settings, with_values
+from kiosk.ui.i18n import LANGUAGES, apply_languages, ptr, tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.widgets import ToggleChip
 
 #: The timer keys the screen edits, with their labels (laws 50, 46, 88, 87 a).
 TIMERS = (
@@ -23,6 +26,42 @@ TIMERS = (
     ("placing_s", "Placing (law 88)"),
     ("waive_s", "Waive decision (law 87 a)"),
 )
+
+
+class LanguageRow(BoxLayout):
+    """A caption and a chip per language, each named in its own script ("": as the console).
+    Tapping one fires `on_pick(code)`."""
+
+    caption = StringProperty("")
+    chosen = StringProperty("")
+    codes = ListProperty([])
+    __events__ = ("on_pick",)
+
+    def __init__(self, **kw: object) -> None:
+        super().__init__(**kw)
+        tr.on_switch(self._reword)
+
+    def on_codes(self, _row: object, codes: list[str]) -> None:
+        for child in [c for c in self.children if isinstance(c, ToggleChip)]:
+            self.remove_widget(child)
+        for code in codes:
+            chip = ToggleChip()
+            chip.code = code
+            chip.bind(on_release=lambda c: self.dispatch("on_pick", c.code))
+            self.add_widget(chip)
+        self._reword()
+
+    def on_chosen(self, *_: object) -> None:
+        self._reword()
+
+    def _reword(self) -> None:
+        for chip in self.children:
+            if isinstance(chip, ToggleChip):
+                chip.text = LANGUAGES.get(chip.code) or tr._("Same")
+                chip.chosen = chip.code == self.chosen
+
+    def on_pick(self, code: str) -> None:
+        pass
 
 
 class SettingsScreen(Screen):
@@ -38,6 +77,9 @@ class SettingsScreen(Screen):
     calibration = StringProperty("")
     message = StringProperty("")
     refused = BooleanProperty(False)
+    #: The console's language and the player display's ("": the console's), [ui] settings.
+    language = StringProperty("en")
+    display_language = StringProperty("")
 
     def __init__(
         self,
@@ -58,6 +100,9 @@ class SettingsScreen(Screen):
         for key, _ in TIMERS:
             setattr(self, key, getattr(settings.timers, key))
         self.display_port = settings.display.port
+        # The languages in use (a tap switched them at once, before any save).
+        self.language = tr.language
+        self.display_language = "" if ptr.language == tr.language else ptr.language
         points = settings.camera.calibration
         self.calibration = (
             "not calibrated"
@@ -80,6 +125,14 @@ class SettingsScreen(Screen):
         else:
             setattr(self, key, max(1.0, float(getattr(self, key)) + delta))
 
+    def choose_language(self, which: str, code: str) -> None:
+        """A language chip: the switch takes effect at once; Save keeps it for the next start."""
+        if which == "console":
+            self.language = code
+        else:
+            self.display_language = code
+        apply_languages(self.language, self.display_language)
+
     def save(self) -> bool:
         """Check and keep the edited settings; the message names every bad key."""
         try:
@@ -89,19 +142,25 @@ class SettingsScreen(Screen):
                 buzzer={"pin": self.buzzer_pin[0]},
                 timers={key: float(getattr(self, key)) for key, _ in TIMERS},
                 display={"port": self.display_port.strip()},
+                ui={"language": self.language, "display_language": self.display_language},
             )
         except ConfigError as exc:
             self.refused = True
-            self.message = "Not saved: " + "; ".join(f"{p.key} {p.message}" for p in exc.problems)
+            self.message = tr._(
+                "Not saved: {problems}",
+                problems="; ".join(f"{p.key} {p.message}" for p in exc.problems),
+            )
             return False
         try:
             self._put(settings)
         except OSError as exc:
             self.refused = True
-            self.message = f"Not saved: cannot write the settings ({exc.strerror or exc})"
+            self.message = tr._(
+                "Not saved: cannot write the settings ({error})", error=exc.strerror or exc
+            )
             return False
         self.refused = False
-        self.message = "Saved. Pins and ports take effect at the next start."
+        self.message = tr._("Saved. Pins and ports take effect at the next start.")
         return True
 
 

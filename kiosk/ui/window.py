@@ -80,6 +80,9 @@ def configure_kivy(*, fullscreen: bool, size: tuple[int, int] | None = None) -> 
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_CLOCK", "interrupt")
+    from kiosk.ui import text
+
+    text.before_kivy()  # Kivy's PIL text provider: Pillow's raqm shapes Devanagari, Gujarati
     from kivy.config import Config
 
     Config.set("kivy", "exit_on_escape", "0")
@@ -106,3 +109,4 @@ def configure_kivy(*, fullscreen: bool, size: tuple[int, int] | None = None) -> 
         Config.set("graphics", "width", str(width))
         Config.set("graphics", "height", str(height))
         Config.set("kivy", "keyboard_mode", "system")
+    text.install()  # Noto fonts and the fallback chain on every label

@@ -37,7 +37,12 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
 
+from kiosk.ui import text as _text  # noqa: E402
+
+_text.before_kivy()  # as kiosk/ui/window.py: the PIL provider, shaped by Pillow's raqm
 from kivy.config import Config  # noqa: E402
+
+_text.install()
 
 Config.set("graphics", "width", "1024")
 Config.set("graphics", "height", "600")
