@@ -167,7 +167,6 @@ class BhukharScreen(Screen):
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
             self.message = tr._("Round {n} started", n=self.table.round)
-            self.follow(self.table.clock())
 
     def pause_or_resume(self) -> None:
         if self.table is not None:

@@ -241,7 +241,7 @@ def test_main_screens_in_each_language_fit_800x480(kiosk: Kiosk, language: str) 
     kiosk.tap("home")
     kiosk.tap("bhukhar")
     kiosk.tap("start")
-    kiosk.app._playing("carrom", kiosk.screen("carrom").session.next_deadline)
+    kiosk.app._playing("carrom", kiosk.screen("carrom").session)
     apply_languages(language)
     Window.size = (800, 480)
     try:
