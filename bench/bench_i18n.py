@@ -176,7 +176,7 @@ class AppBench:
     def _stroke(self, _dt: float) -> bool:
         from kivy.clock import Clock
 
-        view = self.screen.session.view
+        view = self.screen.session.view()
         state = view.state
         if state.winner is not None or self.strokes > 1000:
             self.rss_mb = _rss_mb()
