@@ -6,13 +6,12 @@ entries are not saved, and writes them all once the medium works again."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from media import fill, tmpfs
 
 from kiosk.commands.journal_verify import verify
 from kiosk.engine.journal import EVENT, Journal
@@ -20,27 +19,6 @@ from kiosk.engine.journal import EVENT, Journal
 from .powercut import fuse_usable, mounted
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
-
-
-@contextlib.contextmanager
-def tmpfs(where: Path, *options: str) -> Iterator[Path]:
-    where.mkdir()
-    opts = ",".join(("size=256k", *options))
-    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Fill the medium to the last byte; returns the filler to delete."""
-    filler = folder / "filler"
-    with contextlib.suppress(OSError), open(filler, "wb") as f:
-        while True:
-            f.write(b"\0" * 4096)
-            f.flush()
-    return filler
 
 
 @root_only

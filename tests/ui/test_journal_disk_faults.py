@@ -4,7 +4,6 @@ A damaged journal is said on the home screen with its last good backup, not a tr
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 from collections.abc import Iterator
@@ -12,22 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from media import fill, tmpfs
 
 from .conftest import PIN
 from .harness import FakeClock, Kiosk, Services, make_kiosk
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
-
-
-@contextlib.contextmanager
-def tmpfs(where: Path, *options: str) -> Iterator[Path]:
-    where.mkdir()
-    opts = ",".join(("size=512k", *options))
-    subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(where)], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def kiosk_on(data: Path, clock: FakeClock) -> Iterator[Kiosk]:
@@ -42,18 +31,9 @@ def start_carrom(kiosk: Kiosk) -> object:
     return kiosk.screen()
 
 
-def fill(folder: Path) -> Path:
-    filler = folder / "filler"
-    with contextlib.suppress(OSError), open(filler, "wb") as f:
-        while True:
-            f.write(b"\0" * 4096)
-            f.flush()
-    return filler
-
-
 def test_kiosk_survives_a_full_disk_and_writes_the_held_strokes_later(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    with tmpfs(tmp_path / "disk") as disk:
+    with tmpfs(tmp_path / "disk", size="512k") as disk:
         for kiosk in kiosk_on(disk, clock):
             screen: Any = start_carrom(kiosk)
             kiosk.tap("white_plus")
@@ -75,7 +55,7 @@ def test_kiosk_survives_a_full_disk_and_writes_the_held_strokes_later(tmp_path: 
 
 def test_kiosk_survives_a_read_only_disk_and_writes_once_writable(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    with tmpfs(tmp_path / "ro", "ro") as medium:
+    with tmpfs(tmp_path / "ro", "ro", size="512k") as medium:
         for kiosk in kiosk_on(medium / "data", clock):
             assert kiosk.current == "home"
             screen: Any = start_carrom(kiosk)
@@ -107,7 +87,7 @@ def test_kiosk_journal_on_a_medium_gone_read_only_is_said_not_a_crash(tmp_path: 
     from kiosk.engine.journal import EVENT, Journal
 
     clock = FakeClock(1000.0)
-    with tmpfs(tmp_path / "card") as card:
+    with tmpfs(tmp_path / "card", size="512k") as card:
         with Journal(card / "journal.db") as journal:  # yesterday's matches
             mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
             journal.append(mid, 1.0, 0.0, "umpire", EVENT, {"event": "pass"})
