@@ -29,6 +29,7 @@ from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.lock import allowed
 from kiosk.ui.words import N_
 
 TIMER_NAMES = {
@@ -320,7 +321,9 @@ class CarromScreen(Screen):
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any, **kw: Any) -> None:
-        if self.session is None:
+        if self.session is None or not allowed(
+            self, command, lambda: self._do(command, *args, **kw)
+        ):
             return
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
