@@ -53,6 +53,11 @@ class Services:
     wake: Callable[[], None] = lambda: None
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
+    #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
+    #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
+    authority: Any = None
+    #: No umpire or director PIN yet: the app opens on the first-start screen.
+    first_start: bool = False
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None
