@@ -122,6 +122,8 @@ class Fonts:
         # Kivy measures every word and line again at each layout: keep recent answers.
         self._runs: dict[tuple[str, str, bool], list[tuple[str, str]]] = {}
         self._lengths: dict[tuple[str, str, int], float] = {}
+        #: Fonts that draw every printable ASCII character: plain ASCII text is one run.
+        self._ascii: dict[str, bool] = {}
 
     def font(self, path: str, size: int) -> Any:
         key = (path, size)
@@ -167,6 +169,9 @@ class Fonts:
         return found
 
     def _cut(self, text: str, primary: str, bold: bool) -> list[tuple[str, str]]:
+        # Most labels are English words and digits: no per-character look-up for those.
+        if text.isascii() and self._draws_ascii(primary):
+            return [(text, primary)]
         paths = [primary] + [f.path(bold) for f in self.chain if f.path(bold) != primary]
         out: list[tuple[str, str]] = []
         run, path = "", ""
@@ -184,6 +189,12 @@ class Fonts:
         if run:
             out.append((run, path))
         return out
+
+    def _draws_ascii(self, path: str) -> bool:
+        known = self._ascii.get(path)
+        if known is None:
+            known = self._ascii[path] = all(self.has(path, chr(c)) for c in range(0x21, 0x7F))
+        return known
 
     def metrics(self, runs: list[tuple[str, str]], primary: str, size: int) -> tuple[int, int]:
         """The line's ascent and descent: the tallest of the fonts it uses (and its own)."""
