@@ -108,8 +108,10 @@ class HitBench:
         from kivy.clock import Clock
 
         self.app.choose_game("carrom_icf")
-        # The setup screen is on the glass for a while before its Start is tapped.
-        Clock.schedule_once(self._start, 0 if self.at_start else 0.5)
+        if self.at_start:  # as before: in the same frame as the setup screen
+            self._start(0.0)
+        else:  # the setup screen is on the glass for a while before its Start is tapped
+            Clock.schedule_once(self._start, 0.5)
 
     def _start(self, _dt: float) -> None:
         from kivy.core.window import Window
@@ -263,7 +265,10 @@ class TimerBench:
         from kivy.clock import Clock
 
         self.app.choose_game("carrom_icf")
-        Clock.schedule_once(self._start, 0 if self.at_start else 0.5)
+        if self.at_start:
+            self._start(0.0)
+        else:
+            Clock.schedule_once(self._start, 0.5)
 
     def _start(self, _dt: float) -> None:
         from kivy.core.window import Window
