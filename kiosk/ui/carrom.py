@@ -29,7 +29,7 @@ from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
     "stroke": N_("Stroke (law 50)"),
@@ -194,7 +194,8 @@ class CarromScreen(Screen):
         self._show_proposal(view)
         self.phase = view.phase
         self.can_undo = view.can_undo
-        self.error = view.last_error or ""
+        refusal = view.refusal
+        self.error = reason_words(refusal, tr._) if refusal else view.last_error or ""
         self.faults = "  ·  ".join(f.message for f in view.faults)
         if self.drawn is not None:
             self.drawn(view)
@@ -324,7 +325,9 @@ class CarromScreen(Screen):
             return
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except (IllegalEvent, ValueError) as exc:
+        except IllegalEvent as exc:
+            self.error = reason_words(exc.reason, tr._) if exc.reason else str(exc)
+        except ValueError as exc:
             self.error = str(exc)
 
     def _pocketed(self) -> list[str]:
