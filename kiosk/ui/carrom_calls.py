@@ -23,7 +23,7 @@ from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import allowed
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -92,7 +92,10 @@ class CarromCalls(Screen):
             return False
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except (IllegalEvent, ValueError) as exc:
+        except IllegalEvent as exc:
+            self.error = capital(reason_words(exc.reason, tr._) if exc.reason else str(exc))
+            return False
+        except ValueError as exc:
             self.error = capital(str(exc))
             return False
         return True
