@@ -265,6 +265,8 @@ class CameraSettings:
     width: int = field(default=1280, metadata=_check(_int(160, 4096)))
     height: int = field(default=720, metadata=_check(_int(120, 4096)))
     calibration: tuple[tuple[float, float], ...] = field(default=(), metadata=_check(_calibration))
+    #: Protest stills (vision/stills.py): the newest strokes whose stills are kept (0: none).
+    stills_keep: int = field(default=500, metadata=_check(_int(0, 100_000)))
 
 
 @dataclass(frozen=True, slots=True)
