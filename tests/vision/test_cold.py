@@ -10,9 +10,10 @@ from vision import board as B
 from vision.calibration import Calibration
 from vision.cold import classify_discs, detect_cold
 from vision.learn import LearnError, learn_opening
-from vision.photo import top_view
+from vision.photo import detect_photo, top_view
 from vision.sim import render as S
 from vision.sim.render import Look, Piece, Scene, start_arrangement
+from vision.sim.variations import random_home_scene
 
 SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
 
@@ -77,3 +78,13 @@ def test_law_41_learning_refuses_a_board_without_the_arrangement() -> None:
         assert "opening arrangement" in str(exc)
     else:
         raise AssertionError("an empty board taught something")
+
+
+def test_law_i_white_men_touching_are_men_not_a_small_striker() -> None:
+    """Two or three men touching, with their shadows, can fill a small striker's disc; a
+    man overlapping that disc, or a region far larger than it, says they are men (home
+    board 48 of the tuning set: two men touching by the left edge, no striker)."""
+    scene = random_home_scene(48)
+    assert not any(p.colour == "striker" for p in scene.pieces)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["striker"] == 0
