@@ -373,7 +373,10 @@ def classify_discs(
     # The red print is what looks like the dots in this frame; a brown man or the
     # queen on a dot does not.
     like_dot = (np.abs(q - print_q) < 0.2) & (np.abs(pink_rg - print_rg) < 0.4 * abs(print_rg))
-    prt = _print_zone() | (red_print & (like_dot | (hat > 6.0)))
+    # The print is dark: what is brighter than the plywood there is a man lying over it
+    # (a light man on a line or circle would otherwise be cut in two and lost).
+    lighter = q > 1.0 + max(0.07, 4.0 * q_sd)
+    prt = (_print_zone() & ~lighter) | (red_print & (like_dot | (hat > 6.0)))
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
     closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from vision import board as B
 from vision.calibration import Calibration
 from vision.cold import classify_discs, detect_cold
@@ -88,3 +90,13 @@ def test_law_i_white_men_touching_are_men_not_a_small_striker() -> None:
     assert not any(p.colour == "striker" for p in scene.pieces)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["striker"] == 0
+
+
+@pytest.mark.parametrize("seed", [16, 40])
+def test_law_i_light_men_on_the_printed_lines_and_circles_are_found(seed: int) -> None:
+    """The print is dark: a light man lying across a line or circle is brighter than the
+    plywood there, and must not be cut in two by the print (law I अ.4-अ.7; tuning boards
+    16 and 40: a man on an arrow's line, one on the outer centre circle)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
