@@ -1,0 +1,52 @@
+"""The umpire's PIN, stored only as a salted hash: PBKDF2-HMAC-SHA256 (`hash_pin`,
+`check_pin`); the settings hold the hash (`[umpire] pin_hash`)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+PIN_HASH_SCHEME = "pbkdf2_sha256"
+#: Bounds a settings file's PBKDF2 iteration count, so that checking a PIN stays quick.
+MAX_PIN_ITERATIONS = 5_000_000
+PIN_HASH_ITERATIONS = 100_000
+
+#: The hash of the PIN "1234", so a new kiosk can be configured; change it (docs/configuration.md).
+DEFAULT_PIN_HASH = (
+    "pbkdf2_sha256$100000$7461626c65736964652d64656661756c74"
+    "$36c90a9cb8da6bd3aee0c05b30582ba6ca63a7b63db8dc7823ab6b117294d63f"
+)
+
+
+def _split_hash(text: str) -> tuple[int, bytes, bytes] | None:
+    parts = text.split("$")
+    if len(parts) != 4 or parts[0] != PIN_HASH_SCHEME or not parts[1].isdigit():
+        return None
+    if len(parts[1]) > 8 or int(parts[1]) > MAX_PIN_ITERATIONS:
+        return None  # a PIN check must not take minutes
+    try:
+        salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
+    except ValueError:
+        return None
+    if int(parts[1]) < 1 or len(salt) < 8 or len(digest) != 32:
+        return None
+    return int(parts[1]), salt, digest
+
+
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_HASH_ITERATIONS) -> str:
+    """The stored form of an umpire PIN: PBKDF2-HMAC-SHA256 with a random 16-byte salt."""
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations)
+    return f"{PIN_HASH_SCHEME}${iterations}${salt.hex()}${digest.hex()}"
+
+
+def check_pin(pin: str, pin_hash: str) -> bool:
+    """Whether `pin` is the PIN `pin_hash` was made from (constant-time comparison)."""
+    parts = _split_hash(pin_hash)
+    if parts is None:
+        return False
+    iterations, salt, digest = parts
+    return hmac.compare_digest(
+        hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations), digest
+    )
