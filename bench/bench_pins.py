@@ -16,13 +16,8 @@ import statistics
 import time
 
 from kiosk.authority import Role
-from kiosk.config import (
-    MAX_PIN_ITERATIONS,
-    MIN_PIN_ITERATIONS,
-    PIN_HASH_ITERATIONS,
-    check_pin,
-    hash_pin,
-)
+from kiosk.config import check_pin, hash_pin
+from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS, PIN_HASH_ITERATIONS
 
 #: A Raspberry Pi 4's PBKDF2-SHA256 rate as `cryptsetup benchmark` reports it (228,348 and
 #: 233,224 iterations/s in two published runs; docs/benchmarks.md).

@@ -38,7 +38,7 @@ from kiosk.tables.carrom_inputs import (
     ProposalEdit,
     input_row,
 )
-from kiosk.tables.carrom_timers import follow_call, turn_timer_settings
+from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
 from kiosk.tables.fusion import Context, Proposal
 from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part
@@ -69,7 +69,7 @@ class CarromLoop:
         self.clock = clock
         self.wall = wall
         self.outputs = Outputs(outputs)
-        self.timers = TurnTimers(turn_timer_settings(self.settings))
+        self.timers = TurnTimers(self.settings.timers)
         self.match: Match | None = None
         self.match_id: int | None = None
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()

@@ -175,32 +175,36 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one; a journal
-        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
-        try:
-            kind = self.services.unfinished()
-        except JournalError as exc:
-            self.screen("home").problem = str(exc)
-            return
-        words = {
-            "carrom": tr._("Resume the unfinished carrom match"),
-            "backgammon": tr._("Resume the unfinished backgammon clock"),
-            "bhukhar": tr._("Resume the unfinished Bhukhar session"),
-        }
+        """List every unfinished table on the home screen (kiosk/ui/home.py); a journal that
+        cannot be opened (damaged, shortened, held by another kiosk) is said there."""
         home = self.screen("home")
-        home.resume_text = words.get(kind, kind) if kind else ""
-
-    def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was; a
-        journal that cannot be read or replayed is said on home, not a traceback."""
         try:
-            self._resume()
+            home.show_tables(self.services.unfinished_tables())
+        except JournalError as exc:
+            home.show_tables([])
+            home.problem = str(exc)
+
+    def resume(self, kind: str | None = None) -> None:
+        """Home's resume buttons: the unfinished table of `kind` (default: the latest),
+        exactly where it was; a journal that cannot be read or replayed is said on home, not
+        a traceback."""
+        try:
+            self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
             self.screen("home").problem = str(exc)
 
-    def _resume(self) -> None:
-        kind = self.services.unfinished()
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished table from home; one in play stops being polled."""
+        if not allowed(self, "close_table", lambda: self.close_table(match_id)):  # roles
+            return
+        if getattr(self.runner.table, "match_id", None) == match_id:
+            self.runner.table = None
+            self.game_screen = None
+        self.services.close_table(match_id)
+        self.refresh_home()
+
+    def _resume(self, kind: str | None) -> None:
         if kind == "carrom":
             session = self.services.carrom_session()
             self.screen("carrom").attach(session)
@@ -241,6 +245,8 @@ class TablesideApp(App):
 
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
+        if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
+            return
         teams = tuple(
             Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
         )
@@ -256,6 +262,8 @@ class TablesideApp(App):
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
+        if not allowed(self, "start_match", lambda: self.start_carrom(setup)):  # roles
+            return
         try:
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
@@ -269,6 +277,8 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        if not allowed(self, "start_match", lambda: self.start_backgammon(setup)):  # roles
+            return
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
