@@ -78,7 +78,7 @@ class Gate:
         self.pad.bind(on_pin=lambda _pad, pin: self.submit(pin), on_cancel=lambda _p: self.close())
         self._wanted = Role.UMPIRE
         self._action = ""
-        self._retry: Callable[[], object] | None = None
+        self._retry: Callable[[], None] | None = None
         self._countdown: ClockEvent | None = None
         self.last_note: Note | None = None
 
@@ -86,14 +86,14 @@ class Gate:
         return float(self.app.services.clock())
 
     # -- the gate ----------------------------------------------------------------------
-    def allow(self, action: str, retry: Callable[[], object]) -> bool:
+    def allow(self, action: str, retry: Callable[[], None]) -> bool:
         """Whether `action` may run now; if not, the PIN pad asks for its role's PIN."""
         if self.authority.may(action, self.now()):
             return True
         self.ask(action, retry)
         return False
 
-    def ask(self, action: str, retry: Callable[[], object] | None) -> None:
+    def ask(self, action: str, retry: Callable[[], None] | None) -> None:
         wanted = max(needs(action), Role.UMPIRE)
         self._wanted, self._action, self._retry = wanted, action, retry
         self.pad.refused = False
@@ -103,7 +103,7 @@ class Gate:
         else:
             self.pad.message = tr._("Locked: the umpire's PIN unlocks the console")
         self._open()
-        self._tick()
+        self.refresh()
 
     def submit(self, pin: str) -> None:
         attempt = self.authority.enter(pin, self._wanted, self.now(), self._action)
@@ -113,7 +113,7 @@ class Gate:
                 self.pad.message = tr._("That is not the director's PIN: nothing was changed")
             elif attempt.reason == "wrong" and not attempt.wait_s:
                 self.pad.message = tr._("Wrong PIN: nothing was changed")
-            self._tick()
+            self.refresh()
             return
         retry = self._retry
         self.close()
@@ -141,12 +141,13 @@ class Gate:
         if self.overlay.parent is None:
             Window.add_widget(self.overlay)
         if self._countdown is None:
-            # Every frame while the pad is open (cheap: one subtraction), so the countdown
-            # follows the clock the tables follow.
-            self._countdown = Clock.schedule_interval(lambda _dt: self._tick(), 0)
+            self._countdown = Clock.schedule_interval(lambda _dt: self.refresh(), 0.5)
 
-    def _tick(self) -> None:
-        """The back-off's countdown, while it runs (the fake clock's time in the tests)."""
+    def refresh(self) -> None:
+        """The back-off's countdown, while it runs (also at each of the app's ticks, so it
+        follows the services' clock, the fake one in the tests)."""
+        if not self.is_open:
+            return
         wait = self.authority.wait_s(self.now())
         if wait > 0:
             self.pad.refused = True
@@ -197,7 +198,7 @@ def _action(owner: Any, action: str) -> str:
     return "undo_past_board" if ended or getattr(state, "winner", None) else action
 
 
-def allowed(owner: Any, action: str, retry: Callable[[], object]) -> bool:
+def allowed(owner: Any, action: str, retry: Callable[[], None]) -> bool:
     """THE gate: True if `action` may run now; else the PIN pad asks and `retry` runs once
     the right PIN is typed. `owner` is the screen asking (its latest view decides an undo)."""
     gate = gate_of(App.get_running_app())

@@ -134,30 +134,29 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
 ) -> None:
     screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
-    kiosk.tap("white_plus")
+    kiosk.tap("white_plus")  # the umpire's PIN was typed for the new match
     kiosk.tap("confirm")
     before = confirmed_events(screen.session)
     kiosk.tap("void")  # the umpire may not void a board (the director's, laws 137-142)
-    kiosk.tap("confirm_yes")  # the consequence read, then the director's PIN
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
     _type_pin(kiosk, UMPIRE)
     assert gate.pad.message == "That is not the director's PIN: nothing was changed"
     assert confirmed_events(screen.session) == before
     _type_pin(kiosk, DIRECTOR)
     assert not gate.is_open
+    kiosk.tap("confirm_yes")  # the second confirmation, naming the consequence (issue 16)
     assert confirmed_events(screen.session)[-1] == {"event": "void_board"}
     # The director's window (2 min): a forfeit needs no PIN again...
     kiosk.advance(60.0)
     kiosk.tap("forfeit")
     kiosk.tap("pick_0")
-    kiosk.tap("confirm_yes")
     assert not gate.is_open
+    kiosk.tap("confirm_yes")
     assert confirmed_events(screen.session)[-1]["event"] == "forfeit_board"
     # ...until it closes: the umpire's console stays unlocked, a concede asks again.
     kiosk.advance(61.0)
     kiosk.tap("concede")
     kiosk.tap("pick_0")
-    kiosk.tap("confirm_yes")
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
     kiosk.tap(gate.pad.ids.pad_cancel)
     assert not gate.is_open
