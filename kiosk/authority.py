@@ -65,7 +65,9 @@ ACTIONS: dict[str, Role] = {
     "early_pickup": Role.DIRECTOR,
     "late": Role.DIRECTOR,
     "penalty": Role.DIRECTOR,
-    # the kiosk
+    # the kiosk: a new match is the umpire's; closing an unfinished one, the director's
+    "start_match": Role.UMPIRE,
+    "close_table": Role.DIRECTOR,
     "settings": Role.DIRECTOR,
     "records": Role.DIRECTOR,
 }

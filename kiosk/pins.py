@@ -1,5 +1,6 @@
-"""The umpire's PIN, stored only as a salted hash: PBKDF2-HMAC-SHA256 (`hash_pin`,
-`check_pin`); the settings hold the hash (`[umpire] pin_hash`)."""
+"""The umpire's and the director's PINs, stored only as salted hashes: PBKDF2-HMAC-SHA256
+(`hash_pin`, `check_pin`); the settings hold the hashes (`[umpire] pin_hash`,
+`director_pin_hash`)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,17 @@ import secrets
 
 PIN_HASH_SCHEME = "pbkdf2_sha256"
 #: Bounds a settings file's PBKDF2 iteration count: at least MIN, so a hash is not cheap to
-#: guess from the SD card; at most MAX, so one check stays under 100 ms on a Pi
+#: guess from the SD card; at most MAX, so one check stays under 100 ms on a Pi 4
 #: (bench/bench_pins.py, docs/benchmarks.md).
 MIN_PIN_ITERATIONS = 10_000
-MAX_PIN_ITERATIONS = 80_000
-PIN_HASH_ITERATIONS = 60_000
+MAX_PIN_ITERATIONS = 20_000
+PIN_HASH_ITERATIONS = 20_000
 
 #: The hash of the PIN "1234": the umpire's under --simulate only. A real kiosk has no PIN
 #: until its first start asks for both (docs/security.md).
 DEFAULT_PIN_HASH = (
-    "pbkdf2_sha256$60000$7461626c65736964652d64656661756c74"
-    "$1bec7082d4fe79d1ea0b30a8672a2f19ab256075ffaeac1508b6533a9a748741"
+    "pbkdf2_sha256$20000$7461626c65736964652d64656661756c74"
+    "$284dacf56fdc06ea78ae77398013b13e43f67480b8a937c7f48b3a9365973d17"
 )
 
 

@@ -9,8 +9,6 @@ import pytest
 
 from kiosk.config import (
     DEFAULT_PATH,
-    MAX_PIN_ITERATIONS,
-    MIN_PIN_ITERATIONS,
     ConfigError,
     Settings,
     check_pin,
@@ -20,6 +18,7 @@ from kiosk.config import (
     with_values,
 )
 from kiosk.engine.roles import needs_pins, simulated_pins
+from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS
 
 
 def test_roles_no_default_pin_in_the_shipped_settings() -> None:

@@ -22,8 +22,8 @@ from kiosk.engine.journal import Journal
 KIND = "authority"
 #: The director's PIN under --simulate ("4321"), hashed like DEFAULT_PIN_HASH.
 SIMULATED_DIRECTOR_HASH = (
-    "pbkdf2_sha256$60000$7461626c65736964652d6469726563746f72"
-    "$041c740b7a883496d7910b11f41c79e4606cac6401aed0c9e3d5af779300bca3"
+    "pbkdf2_sha256$20000$7461626c65736964652d6469726563746f72"
+    "$9d2730648a19591ee96573fb47dda9ee75abd4f4bd48e544477c659ee0f6d25d"
 )
 
 

@@ -202,6 +202,8 @@ class TablesideApp(App):
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished table from home; one in play stops being polled."""
+        if not allowed(self, "close_table", lambda: self.close_table(match_id)):  # roles
+            return
         if getattr(self.runner.table, "match_id", None) == match_id:
             self.runner.table = None
             self.game_screen = None
@@ -249,6 +251,8 @@ class TablesideApp(App):
 
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
+        if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
+            return
         teams = tuple(
             Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
         )
@@ -264,6 +268,8 @@ class TablesideApp(App):
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
+        if not allowed(self, "start_match", lambda: self.start_carrom(setup)):  # roles
+            return
         try:
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
@@ -277,6 +283,8 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        if not allowed(self, "start_match", lambda: self.start_backgammon(setup)):  # roles
+            return
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk

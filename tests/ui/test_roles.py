@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from kiosk.authority import BACKOFF_S
-from kiosk.config import MIN_PIN_ITERATIONS, Settings, check_pin, hash_pin, with_values
+from kiosk.config import Settings, check_pin, hash_pin, with_values
 from kiosk.config import save_settings as write_settings
 from kiosk.engine.roles import KIND, SettingsAuthority
+from kiosk.pins import MIN_PIN_ITERATIONS
 
 from .harness import (
     FakeClock,
@@ -23,7 +24,6 @@ from .harness import (
     Services,
     confirmed_events,
     make_kiosk,
-    start_backgammon,
 )
 
 UMPIRE, DIRECTOR = "1357", "8642"
@@ -68,34 +68,65 @@ def _notes(services: Services) -> list[dict[str, Any]]:
 
 
 def _start_carrom(kiosk: Kiosk) -> Any:
+    """A carrom match started by the umpire (a new match needs the umpire's PIN)."""
     kiosk.tap("carrom_icf")
     kiosk.tap("start")
+    _type_pin(kiosk, UMPIRE)
     assert kiosk.current == "carrom"
     return kiosk.screen()
+
+
+def _tap_beside_the_pad(kiosk: Kiosk) -> None:
+    from kivy.core.window import Window
+
+    for x in (0.05, 0.95):  # the pad's dimmed margins, over the screen's buttons
+        for y in (0.1, 0.5, 0.9):
+            kiosk.tap_at(Window.width * x, Window.height * y)
+    assert kiosk.app.gate.is_open
+
+
+def _lock_by_the_display(kiosk: Kiosk) -> None:
+    kiosk.tap("players")  # the player display shown: the console locks
+    kiosk.app.show("carrom")
 
 
 def test_roles_umpire_action_refused_when_locked_then_allowed_after_umpire_pin(
     kiosk: Kiosk,
 ) -> None:
-    screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
-    kiosk.tap("white_plus")  # locked: the PIN pad, nothing changed
-    assert gate.is_open and screen.prop_white == 0
+    kiosk.tap("carrom_icf")
+    kiosk.tap("start")  # a new match: the umpire's
+    assert gate.is_open and kiosk.current == "setup_carrom"
     assert gate.pad.message == "Locked: the umpire's PIN unlocks the console"
-    kiosk.tap("confirm", "carrom")  # behind the pad: acts on nothing
-    assert confirmed_events(screen.session) == []
-    kiosk.shot("roles_locked_pad")
+    _tap_beside_the_pad(kiosk)  # on the setup screen behind it: acts on nothing
+    assert kiosk.current == "setup_carrom"
     _type_pin(kiosk, "1111")
     assert gate.is_open and gate.pad.message == "Wrong PIN: nothing was changed"
-    assert screen.prop_white == 0
     _type_pin(kiosk, UMPIRE)  # unlocked: the tap that was refused runs
+    assert not gate.is_open and kiosk.current == "carrom"
+    screen = kiosk.screen()
+    _lock_by_the_display(kiosk)
+    kiosk.tap("white_plus")  # locked: the PIN pad, nothing changed
+    assert gate.is_open and screen.prop_white == 0
+    _tap_beside_the_pad(kiosk)
+    assert confirmed_events(screen.session) == []
+    kiosk.shot("roles_locked_pad")
+    _type_pin(kiosk, UMPIRE)
     assert not gate.is_open and screen.prop_white == 1
     kiosk.tap("confirm")
     assert confirmed_events(screen.session)[0]["event"] == "stroke"
     notes = _notes(kiosk.services)
-    assert [n["what"] for n in notes] == ["refused", "refused", "unlock"]
-    assert notes[0]["action"] == "edit" and notes[0]["reason"] == "needs the umpire"
+    assert [n["what"] for n in notes] == [
+        "refused",
+        "refused",
+        "unlock",
+        "lock",
+        "refused",
+        "unlock",
+    ]
+    assert notes[0]["action"] == "start_match" and notes[0]["reason"] == "needs the umpire"
     assert notes[1]["reason"] == "wrong" and notes[2]["role"] == "umpire"
+    assert notes[4]["action"] == "edit" and notes[5]["role"] == "umpire"
 
 
 def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_director_pin(
@@ -103,8 +134,7 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
 ) -> None:
     screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
-    kiosk.tap("white_plus")
-    _type_pin(kiosk, UMPIRE)
+    kiosk.tap("white_plus")  # the umpire's PIN was typed for the new match
     kiosk.tap("confirm")
     before = confirmed_events(screen.session)
     kiosk.tap("void")  # the umpire may not void a board (the director's, laws 137-142)
@@ -146,7 +176,6 @@ def test_roles_undo_past_a_boards_end_needs_the_director(kiosk: Kiosk) -> None:
     screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
     kiosk.tap("white_plus")
-    _type_pin(kiosk, UMPIRE)
     kiosk.tap("confirm")
     kiosk.tap("undo")  # within the board: the umpire's
     assert not gate.is_open and confirmed_events(screen.session) == []
@@ -170,7 +199,6 @@ def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display
     screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
     kiosk.tap("white_plus")
-    _type_pin(kiosk, UMPIRE)
     kiosk.advance(4 * 60.0)  # 4 minutes idle: still open
     kiosk.tap("white_plus")
     assert not gate.is_open and screen.prop_white == 2
@@ -179,8 +207,7 @@ def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display
     assert gate.is_open and screen.prop_white == 2
     _type_pin(kiosk, UMPIRE)
     assert screen.prop_white == 3
-    kiosk.tap("players")  # the player display: the console locks
-    kiosk.app.show("carrom")
+    _lock_by_the_display(kiosk)
     kiosk.tap("white_plus")
     assert gate.is_open and screen.prop_white == 3
     kiosk.tap(gate.pad.ids.pad_cancel)
@@ -191,6 +218,7 @@ def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display
 def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kiosk) -> None:
     screen = _start_carrom(kiosk)
     gate = kiosk.app.gate
+    _lock_by_the_display(kiosk)
     kiosk.tap("white_plus")
     for _ in range(4):
         _type_pin(kiosk, "0000")
@@ -215,12 +243,15 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
 def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
     kiosk: Kiosk,
 ) -> None:
-    screen = start_backgammon(kiosk)
     gate = kiosk.app.gate
-    kiosk.tap("start_0")
-    assert gate.is_open  # starting the clock is the umpire's
+    kiosk.tap("backgammon")
+    kiosk.tap("start")
+    assert gate.is_open  # a new match is the umpire's
     _type_pin(kiosk, UMPIRE)
-    assert screen.running
+    assert kiosk.current == "backgammon"
+    screen = kiosk.screen()
+    kiosk.tap("start_0")
+    assert not gate.is_open and screen.running
     bank = screen.banks[0]
     kiosk.advance(6 * 60.0)  # the console locks; the clock runs on
     assert screen.running and screen.banks[0] != bank
