@@ -42,6 +42,7 @@ from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
+from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -106,6 +107,12 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "parts": lambda: PartsScreen(
+                self.services.startup_faults,
+                lambda: self.show("home"),
+                self.services.retry_parts,
+                name="parts",
+            ),
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
@@ -161,6 +168,8 @@ class TablesideApp(App):
 
     def on_start(self) -> None:
         self.refresh_home()
+        if self.services.startup_faults:  # a part is missing: say so before anything else
+            self.show("parts")
         Window.bind(on_flip=self._first_frame)
 
     def _first_frame(self, *_: object) -> None:

@@ -209,7 +209,7 @@ class CarromScreen(CarromCalls):
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
-        self.faults = "  ·  ".join(f.message for f in view.faults)
+        self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)
 

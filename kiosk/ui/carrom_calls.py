@@ -22,6 +22,7 @@ from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
+from kiosk.ui.parts_screen import PARTS
 from kiosk.ui.words import N_
 
 #: Who a picked player is for: the command and what the picker asks.
@@ -70,6 +71,12 @@ class CarromCalls(Screen):
     pockets_seen = ListProperty([])
     colour_missing = BooleanProperty(False)
     fixing = ObjectProperty(0)
+
+    # the parts' faults: every message in one line, the line the chip shows, the details
+    faults = StringProperty("")
+    fault_line = StringProperty("")
+    fault_details = StringProperty("")
+    show_fault_details = BooleanProperty(False)
 
     _latest: CarromView | None = None
 
@@ -174,6 +181,23 @@ class CarromCalls(Screen):
             self._do("void_board")
         elif action:
             self._do(action, by=by)
+
+    # -- the parts' faults ---------------------------------------------------------------
+    def show_faults(self, view: CarromView) -> None:
+        """A fault stays on the console (an icon and a line; a tap gives every message) until
+        the part works again: the table clears it, never the screen."""
+        faults = view.faults
+        self.faults = "  ·  ".join(f.message for f in faults)
+        if not faults:
+            self.fault_line = self.fault_details = ""
+            self.show_fault_details = False
+            return
+        part = faults[0].part
+        name = PARTS[part][0] if part in PARTS else capital(part)
+        first = tr._("{part}: not working", part=tr._(name))
+        more = len(faults) - 1
+        self.fault_line = tr._("{fault} (+{n} more)", fault=first, n=more) if more else first
+        self.fault_details = "\n".join(f"{f.part}: {f.message}" for f in faults)
 
     # -- the proposal's colours ---------------------------------------------------------
     def show_pockets(self, view: CarromView) -> None:
