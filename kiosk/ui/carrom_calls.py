@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.rules.carrom.errors import IllegalEvent
@@ -46,6 +52,24 @@ FOUL_KINDS = {
     "club IV i": N_("foul (club rule IV i)"),
 }
 
+#: What the umpire does next, after a banner's own words (the expiry's carry their own).
+NEXT_STEPS = {
+    "sides": N_("tap Play once the players have changed sides"),
+    "interval": N_("tap Play when the interval is over"),
+    "toss": N_("tap Toss and choose who won it"),
+    "board": N_("tap Play for the next board"),
+    "game": N_("tap Play for the next game"),
+    "over": N_("tap Sheet to check the result, then Home"),
+}
+
+
+def next_step(kind: str, view: CarromView) -> str:
+    """The next step for the banner of `kind`; none once the umpire has called "play" for
+    the next break (its count runs) or where the banner says it already."""
+    if kind in ("board", "game") and view.timer is not None and view.timer.kind == "break":
+        return ""
+    return tr._(NEXT_STEPS[kind]) if kind in NEXT_STEPS else ""
+
 
 class CarromCalls(Screen):
     """The dialogs' and the strip's side of the carrom console (see the module docstring).
@@ -70,9 +94,11 @@ class CarromCalls(Screen):
     # whose colour the umpire is choosing (0: none)
     pockets_seen = ListProperty([])
     colour_missing = BooleanProperty(False)
-    fixing = ObjectProperty(0)
+    fixing = NumericProperty(0)
 
     # the parts' faults: every message in one line, the line the chip shows, the details
+    #: What the umpire does next after the banner's words ("" : nothing more to say).
+    banner_next = StringProperty("")
     faults = StringProperty("")
     fault_line = StringProperty("")
     fault_details = StringProperty("")
