@@ -56,6 +56,11 @@ class Services:
     #: Starts the parts again (the start screen's Retry) and returns those still missing;
     #: None where there is nothing to retry (tests, a kiosk built by hand).
     retry_parts: Callable[[], list[tuple[str, str]]] | None = None
+    #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
+    #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
+    authority: Any = None
+    #: No umpire or director PIN yet: the app opens on the first-start screen.
+    first_start: bool = False
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None

@@ -29,7 +29,7 @@ from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
     "stroke": N_("Stroke (law 50)"),
@@ -205,7 +205,8 @@ class CarromScreen(CarromCalls):
         self.follow_rulings(view)
         self.phase = view.phase
         self.can_undo = view.can_undo
-        self.error = capital(view.last_error or "")
+        refusal = view.refusal
+        self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
