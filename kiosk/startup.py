@@ -162,7 +162,24 @@ def start_kiosk(
         pollers=parts.pollers(sink),
         deadlines=parts.deadlines(),
     )
-    return Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
+    kiosk = Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
+
+    def retry() -> list[tuple[str, str]]:
+        """The start screen's Retry: every part closed and started again; the services and
+        the runner take the new ones (no table is open yet at that screen)."""
+        kiosk.parts.close()
+        again = build_parts(settings, sink, simulate=simulate, clock=clock)
+        kiosk.parts = again
+        services.outputs = list(again.outputs(_frame_of)) + ([hall] if hall is not None else [])
+        services.beams = again.pockets
+        services.camera = again.camera is not None
+        services.startup_faults = list(again.problems)
+        runner.pollers = again.pollers(sink)
+        runner.deadlines = again.deadlines()
+        return list(again.problems)
+
+    services.retry_parts = retry
+    return kiosk
 
 
 def _frame_of(view: Any) -> Any:

@@ -53,6 +53,9 @@ class Services:
     wake: Callable[[], None] = lambda: None
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
+    #: Starts the parts again (the start screen's Retry) and returns those still missing;
+    #: None where there is nothing to retry (tests, a kiosk built by hand).
+    retry_parts: Callable[[], list[tuple[str, str]]] | None = None
     #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
     #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
     authority: Any = None

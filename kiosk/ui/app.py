@@ -46,6 +46,7 @@ from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.lock import allowed, gate_of
 from kiosk.ui.lock import install as install_roles
+from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -110,6 +111,12 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "parts": lambda: PartsScreen(
+                self.services.startup_faults,
+                lambda: self.show(getattr(self, "_after_parts", "home")),
+                self.services.retry_parts,
+                name="parts",
+            ),
             "pins": lambda: PinsScreen(name="pins"),  # roles: the director changes the PINs
         }
         manager.add_widget(self._factories["home"]())
@@ -168,6 +175,10 @@ class TablesideApp(App):
 
     def on_start(self) -> None:
         self.refresh_home()
+        if self.services.startup_faults:  # a part is missing: say so before anything else
+            assert self.manager is not None
+            self._after_parts = self.manager.current  # home, or the first start's PINs
+            self.show("parts")
         Window.bind(on_flip=self._first_frame)
 
     def _first_frame(self, *_: object) -> None:

@@ -24,7 +24,7 @@ from kiosk.clocks.patterns import Pattern
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
-from kiosk.ui.carrom_calls import CarromCalls
+from kiosk.ui.carrom_calls import CarromCalls, next_step
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
@@ -210,7 +210,7 @@ class CarromScreen(CarromCalls):
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
-        self.faults = "  ·  ".join(f.message for f in view.faults)
+        self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)
 
@@ -253,6 +253,7 @@ class CarromScreen(CarromCalls):
                 )
         self.placing = placing
         self.banner, self.banner_kind = self._banner(view)
+        self.banner_next = next_step(self.banner_kind, view)
         self.sheet_rows = [
             [
                 str(r.game),
