@@ -29,13 +29,13 @@ from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
-from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
+from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.bhukhar import BhukharScreen
-from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
+from kiosk.ui.bhukhar_setup import BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
@@ -236,12 +236,8 @@ class TablesideApp(App):
 
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
-        teams = tuple(
-            Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
-        )
-        start = SessionStart(teams, float(setup.round_minutes), (5.0, 1.0))
         try:
-            table = self.services.new_bhukhar(start)
+            table = self.services.new_bhukhar(setup.session_start())
         except (TableFileError, SessionError, ValueError) as exc:
             setup.message = str(exc)
             return
