@@ -25,6 +25,7 @@ from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_inputs import PartFault
 from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.unfinished import Unfinished, unfinished_tables
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,20 @@ class Services:
         if matches:
             return str(matches[-1].kind)
         return BHUKHAR if rows else None
+
+    def unfinished_tables(self) -> list[Unfinished]:
+        """Every unfinished table, one per game at most, for home (JournalError if the journal
+        cannot be read)."""
+        return unfinished_tables(self.journal(), self.bhukhar_files())
+
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished match: it is no longer offered for resuming (the
+        journal keeps its record). A session holding it in memory is let go."""
+        self.journal().finish(match_id)
+        if self._carrom is not None and self._carrom.match_id == match_id:
+            self._carrom = None
+        if self._clock_table is not None and self._clock_table.match_id == match_id:
+            self._clock_table = None
 
     def close(self) -> None:
         if self._journal is not None:

@@ -170,32 +170,34 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one; a journal
-        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
-        try:
-            kind = self.services.unfinished()
-        except JournalError as exc:
-            self.screen("home").problem = str(exc)
-            return
-        words = {
-            "carrom": tr._("Resume the unfinished carrom match"),
-            "backgammon": tr._("Resume the unfinished backgammon clock"),
-            "bhukhar": tr._("Resume the unfinished Bhukhar session"),
-        }
+        """List every unfinished table on the home screen (kiosk/ui/home.py); a journal that
+        cannot be opened (damaged, shortened, held by another kiosk) is said there."""
         home = self.screen("home")
-        home.resume_text = words.get(kind, kind) if kind else ""
-
-    def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was; a
-        journal that cannot be read or replayed is said on home, not a traceback."""
         try:
-            self._resume()
+            home.show_tables(self.services.unfinished_tables())
+        except JournalError as exc:
+            home.show_tables([])
+            home.problem = str(exc)
+
+    def resume(self, kind: str | None = None) -> None:
+        """Home's resume buttons: the unfinished table of `kind` (default: the latest),
+        exactly where it was; a journal that cannot be read or replayed is said on home, not
+        a traceback."""
+        try:
+            self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
             self.screen("home").problem = str(exc)
 
-    def _resume(self) -> None:
-        kind = self.services.unfinished()
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished table from home; one in play stops being polled."""
+        if getattr(self.runner.table, "match_id", None) == match_id:
+            self.runner.table = None
+            self.game_screen = None
+        self.services.close_table(match_id)
+        self.refresh_home()
+
+    def _resume(self, kind: str | None) -> None:
         if kind == "carrom":
             session = self.services.carrom_session()
             self.screen("carrom").attach(session)
