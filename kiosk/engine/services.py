@@ -58,6 +58,11 @@ class Services:
     wake: Callable[[], None] = lambda: None
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
+    #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
+    #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
+    authority: Any = None
+    #: No umpire or director PIN yet: the app opens on the first-start screen.
+    first_start: bool = False
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None
@@ -131,7 +136,12 @@ class Services:
 
     # -- Bhukhar sessions: journal matches of kind "bhukhar" ---------------------------
     def new_bhukhar(self, start: SessionStart) -> BhukharTable:
-        """A new Bhukhar session in the journal."""
+        """A new Bhukhar session in the journal; an unfinished one is closed first (home
+        asked before setting it aside), so one session at most is offered to resume."""
+        journal = self.journal()
+        old = journal.unfinished(BHUKHAR)
+        if old is not None:
+            journal.finish(old.id)
         return BhukharTable.create(
             self.journal(), start, clock=self.clock, outputs=list(self.outputs)
         )
@@ -152,7 +162,7 @@ class Services:
     def unfinished_tables(self) -> list[Unfinished]:
         """Every unfinished table, one per game at most, for home (JournalError if the journal
         cannot be read)."""
-        return unfinished_tables(self.journal(), self.bhukhar_files())
+        return unfinished_tables(self.journal())
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished match: it is no longer offered for resuming (the

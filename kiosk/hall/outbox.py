@@ -25,7 +25,7 @@ PUBLISHED_KINDS = ("event", "undo")
 
 @dataclass(frozen=True, slots=True)
 class OutEntry:
-    """One entry to send: `source` names its outbox ("journal-1732380000", "bhukhar-001"),
+    """One entry to send: `source` names its outbox ("journal-1732380000"),
     `seq` orders it within that outbox."""
 
     source: str

@@ -39,9 +39,12 @@ from kiosk.ui.bhukhar_setup import BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.first_start import PinsScreen
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
+from kiosk.ui.lock import allowed, gate_of
+from kiosk.ui.lock import install as install_roles
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -106,9 +109,11 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "pins": lambda: PinsScreen(name="pins"),  # roles: the director changes the PINs
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
+        install_roles(self)  # the console's gate and the first start (kiosk/ui/lock.py)
         self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
@@ -194,6 +199,11 @@ class TablesideApp(App):
         if getattr(self.runner.table, "match_id", None) == match_id:
             self.runner.table = None
             self.game_screen = None
+        assert self.manager is not None
+        if self.manager.has_screen("bhukhar"):
+            bhukhar = self.manager.get_screen("bhukhar")
+            if getattr(bhukhar.table, "match_id", None) == match_id:
+                bhukhar.table = None  # Resume must not bring back a closed session from memory
         self.services.close_table(match_id)
         self.refresh_home()
 
@@ -283,7 +293,8 @@ class TablesideApp(App):
         self._playing("backgammon", table)
 
     def open_settings_pin(self) -> None:
-        self.show("pin")
+        if allowed(self, "settings", lambda: self.show("settings")):  # roles: the director's
+            self.show("settings" if gate_of(self) else "pin")
 
     def open_settings(self, *_: object) -> bool:
         # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
@@ -313,6 +324,9 @@ class TablesideApp(App):
         follow = getattr(self.manager.current_screen, "follow", None)
         if follow is not None:
             follow(now)
+        gate = gate_of(self)
+        if gate is not None:
+            gate.refresh()
         self._schedule_tick(now)
 
     def _schedule_tick(self, now: float) -> None:

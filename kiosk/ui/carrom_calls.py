@@ -22,6 +22,7 @@ from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
+from kiosk.ui.lock import allowed
 from kiosk.ui.words import N_
 
 #: Who a picked player is for: the command and what the picker asks.
@@ -78,6 +79,14 @@ class CarromCalls(Screen):
         super().__init__(**kw)
 
     def _do(self, command: str, *args: Any, **kw: Any) -> bool:
+        """One session command, past the roles' gate (kiosk/ui/lock.py)."""
+
+        def again() -> None:  # the same tap, once the PIN is given
+            self._do(command, *args, **kw)
+
+        return allowed(self, command, again) and self._run(command, *args, **kw)
+
+    def _run(self, command: str, *args: Any, **kw: Any) -> bool:
         """One session command; a refusal is shown (with a capital) and False returned."""
         if self.session is None:
             return False
@@ -145,7 +154,9 @@ class CarromCalls(Screen):
     # -- the destructive confirmation ---------------------------------------------------
     def destructive(self, action: str, by: str = "") -> None:
         """Ask again, naming what `action` by `by` would do (the core's answer); a call the
-        core refuses is said at once and asks nothing."""
+        core refuses is said at once and asks nothing. The director's PIN comes first."""
+        if not allowed(self, action, lambda: self.destructive(action, by)):
+            return
         match = None if self.session is None else self.session.match
         if match is None:
             self.error = tr._("No match: start one or resume")
@@ -170,10 +181,10 @@ class CarromCalls(Screen):
     def confirmed(self) -> None:
         action, by = self.confirm_action, self.confirm_by
         self.confirm_action = ""
-        if action == "void_board":
-            self._do("void_board")
+        if action == "void_board":  # the gate was passed when it was asked
+            self._run("void_board")
         elif action:
-            self._do(action, by=by)
+            self._run(action, by=by)
 
     # -- the proposal's colours ---------------------------------------------------------
     def show_pockets(self, view: CarromView) -> None:
