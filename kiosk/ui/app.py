@@ -30,13 +30,13 @@ from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
-from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
+from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.bhukhar import BhukharScreen
-from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
+from kiosk.ui.bhukhar_setup import BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
@@ -218,6 +218,11 @@ class TablesideApp(App):
         if getattr(self.runner.table, "match_id", None) == match_id:
             self.runner.table = None
             self.game_screen = None
+        assert self.manager is not None
+        if self.manager.has_screen("bhukhar"):
+            bhukhar = self.manager.get_screen("bhukhar")
+            if getattr(bhukhar.table, "match_id", None) == match_id:
+                bhukhar.table = None  # Resume must not bring back a closed session from memory
         self.services.close_table(match_id)
         self.refresh_home()
 
@@ -264,12 +269,8 @@ class TablesideApp(App):
         """The setup's Start: a new session record with teams of three (rule 2)."""
         if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
             return
-        teams = tuple(
-            Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
-        )
-        start = SessionStart(teams, float(setup.round_minutes), (5.0, 1.0))
         try:
-            table = self.services.new_bhukhar(start)
+            table = self.services.new_bhukhar(setup.session_start())
         except (TableFileError, SessionError, ValueError) as exc:
             setup.message = str(exc)
             return
