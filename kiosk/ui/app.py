@@ -40,9 +40,12 @@ from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.first_start import PinsScreen
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
+from kiosk.ui.lock import allowed, gate_of
+from kiosk.ui.lock import install as install_roles
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -107,9 +110,11 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "pins": lambda: PinsScreen(name="pins"),  # roles: the director changes the PINs
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
+        install_roles(self)  # the console's gate and the first start (kiosk/ui/lock.py)
         self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
@@ -176,32 +181,34 @@ class TablesideApp(App):
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one; a journal
-        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
-        try:
-            kind = self.services.unfinished()
-        except JournalError as exc:
-            self.screen("home").problem = str(exc)
-            return
-        words = {
-            "carrom": tr._("Resume the unfinished carrom match"),
-            "backgammon": tr._("Resume the unfinished backgammon clock"),
-            "bhukhar": tr._("Resume the unfinished Bhukhar session"),
-        }
+        """List every unfinished table on the home screen (kiosk/ui/home.py); a journal that
+        cannot be opened (damaged, shortened, held by another kiosk) is said there."""
         home = self.screen("home")
-        home.resume_text = words.get(kind, kind) if kind else ""
-
-    def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was; a
-        journal that cannot be read or replayed is said on home, not a traceback."""
         try:
-            self._resume()
+            home.show_tables(self.services.unfinished_tables())
+        except JournalError as exc:
+            home.show_tables([])
+            home.problem = str(exc)
+
+    def resume(self, kind: str | None = None) -> None:
+        """Home's resume buttons: the unfinished table of `kind` (default: the latest),
+        exactly where it was; a journal that cannot be read or replayed is said on home, not
+        a traceback."""
+        try:
+            self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
             self.screen("home").problem = str(exc)
 
-    def _resume(self) -> None:
-        kind = self.services.unfinished()
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished table from home; one in play stops being polled."""
+        if getattr(self.runner.table, "match_id", None) == match_id:
+            self.runner.table = None
+            self.game_screen = None
+        self.services.close_table(match_id)
+        self.refresh_home()
+
+    def _resume(self, kind: str | None) -> None:
         if kind == "carrom":
             session = self.services.carrom_session()
             self.screen("carrom").attach(session)
@@ -291,7 +298,8 @@ class TablesideApp(App):
         self._playing("backgammon", table)
 
     def open_settings_pin(self) -> None:
-        self.show("pin")
+        if allowed(self, "settings", lambda: self.show("settings")):  # roles: the director's
+            self.show("settings" if gate_of(self) else "pin")
 
     def open_settings(self, *_: object) -> bool:
         # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
@@ -321,6 +329,9 @@ class TablesideApp(App):
         follow = getattr(self.manager.current_screen, "follow", None)
         if follow is not None:
             follow(now)
+        gate = gate_of(self)
+        if gate is not None:
+            gate.refresh()
         self._schedule_tick(now)
 
     def _schedule_tick(self, now: float) -> None:

@@ -60,10 +60,10 @@ def test_law_46_refusal_is_worded_in_the_consoles_language_and_again_on_a_switch
     assert screen.error == "ब्रेक पास नहीं हो सकता: ब्रेक करने वाले को स्ट्रोक लेना होगा (नियम 46)"
     apply_languages("el")
     kiosk.advance(0.1)
-    assert screen.error.startswith("η έναρξη δεν γίνεται πάσο") and "(κανόνας 46)" in screen.error
+    assert screen.error.startswith("Η έναρξη δεν γίνεται πάσο") and "(κανόνας 46)" in screen.error
     apply_languages("en")
     kiosk.advance(0.1)
-    assert screen.error == "the break cannot be passed: the breaker must strike (law 46)"
+    assert screen.error == "The break cannot be passed: the breaker must strike (law 46)"
     # The journal keeps the English words, as before.
     refused = screen.session.journal.entries(screen.session.match_id, ["refused"])
     assert any("the break cannot be passed" in str(row) for row in refused)
