@@ -104,6 +104,8 @@ class CameraSettings:
     calibration: tuple[tuple[float, float], ...] = field(
         default=(), metadata=checked_by(calibration_points)
     )
+    #: Protest stills (vision/stills.py): the newest strokes whose stills are kept (0: none).
+    stills_keep: int = field(default=500, metadata=checked_by(whole(0, 100_000)))
 
 
 @dataclass(frozen=True, slots=True)

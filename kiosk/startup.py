@@ -126,7 +126,9 @@ def start_kiosk(
         if box:  # before the services exist no table is open: nothing to tell
             box[0].post(item)
 
-    parts = build_parts(settings, sink, simulate=simulate, clock=clock)
+    parts = build_parts(
+        settings, sink, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
+    )
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 

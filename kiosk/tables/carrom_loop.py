@@ -82,8 +82,7 @@ class CarromLoop:
         self._time = MatchTime(started)
         self._replaying = False
         self._expired: str | None = None
-        #: Why the last command was refused: the core's reason, or the table's own words.
-        self._error: str | Reason | None = None
+        self._error: str | Reason | None = None  # the core's reason, or the table's words
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
 
@@ -97,7 +96,6 @@ class CarromLoop:
         return self.health.camera_fitted
 
     # -- sensors (any thread) -------------------------------------------------------
-
     def post(self, item: object) -> None:
         """Queue a sensor's input (BeamHit, BeamFault, Camera*, PartFault); never blocks."""
         self._inbox.put(item)
