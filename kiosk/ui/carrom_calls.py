@@ -125,7 +125,7 @@ class CarromCalls(Screen):
             return False
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except IllegalEvent as exc:
+        except IllegalEvent as exc:  # the core's reason, worded in the console's language
             self.error = capital(reason_words(exc.reason, tr._) if exc.reason else str(exc))
             return False
         except ValueError as exc:

@@ -67,3 +67,16 @@ def test_law_46_refusal_is_worded_in_the_consoles_language_and_again_on_a_switch
     # The journal keeps the English words, as before.
     refused = screen.session.journal.entries(screen.session.match_id, ["refused"])
     assert any("the break cannot be passed" in str(row) for row in refused)
+
+
+def test_rule_4_3_v_clock_refusal_is_worded_in_greek(kiosk: Kiosk) -> None:
+    from .harness import start_backgammon
+
+    screen = start_backgammon(kiosk)
+    apply_languages("el")
+    kiosk.tap("director")
+    kiosk.tap("restart_delay")  # no side runs yet: refused (4.3 (v) needs a running side)
+    assert screen.message == "επανεκκίνηση της καθυστέρησης ενώ δεν τρέχει κανένα ρολόι"
+    apply_languages("en")
+    kiosk.tap("restart_delay")
+    assert screen.message == "restart_delay while no side is running"
