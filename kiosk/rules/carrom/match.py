@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from kiosk.rules.carrom.checks import check_stroke
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
 from kiosk.rules.carrom.errors import N_, IllegalEvent, refusal, worded
 from kiosk.rules.carrom.events import (
@@ -175,7 +176,7 @@ class Match:
                 law="56 b",
             )
         if isinstance(event, Stroke):
-            self._check_stroke(event)
+            check_stroke(self._core, event)
             self._begin()
             c.passes = 0
             decided = self.rules.stroke(c, event) if c.broken else self.rules.break_stroke(c, event)
@@ -221,44 +222,6 @@ class Match:
         c = self._core
         c.began = True
         c.change_sides = ""
-
-    def _check_stroke(self, s: Stroke) -> None:
-        """Refuse a stroke that pockets or throws off more than the board holds."""
-        c = self._core
-        for colour, on in zip(COLOUR_NAMES, c.on, strict=True):
-            gone = s.pocketed.count(colour) + s.off_board.count(colour)
-            if gone > on:
-                raise refusal(
-                    "more_coins_than_on_board",
-                    N_(
-                        "{gone} {colour} coin(s) pocketed or off the board, "
-                        "but only {on} {colour} are on the board"
-                    ),
-                    gone=gone,
-                    colour=worded(colour),
-                    on=on,
-                )
-        queens = s.pocketed.count("queen") + s.off_board.count("queen")
-        if queens > (1 if c.queen_on else 0):
-            if c.queen_on:
-                raise refusal(
-                    "queen_twice",
-                    N_(
-                        "the queen is on the board once: it cannot be pocketed or go off that often"
-                    ),
-                )
-            raise refusal(
-                "queen_not_on_board",
-                N_("the queen is not on the board: it cannot be pocketed or go off that often"),
-            )
-        if not c.broken and not s.touched and (s.pocketed or set(s.off_board) - {"striker"}):
-            raise refusal(
-                "untouched_break_pockets",
-                N_(
-                    "a break that touched no coin cannot pocket a coin or throw one off (law {law})"
-                ),
-                law="44",
-            )
 
     def _waive(self, event: Waive, placed_before: list[int]) -> None:
         """Law 87 a: the placing side gives up all the opponent's dues and penalties."""
