@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, Card, full_pack
 from kiosk.rules.bhukhar.record import SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, score_game, to_totals
@@ -82,16 +83,28 @@ def main() -> None:
     print(f"score one full-entry game ({len(games)} games): {ms(score_times)}")
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "session.jsonl"
-        kiosk = BhukharTable.create(path, start)
+        journal = Journal(Path(tmp) / "journal.db")
+        kiosk = BhukharTable.create(journal, start)
         entry_times = []
         for i, (rnd_no, tno, g) in enumerate(games):
             entry = g if i % 2 else to_totals(g)
             t = time.perf_counter()
             kiosk.enter_game(tno, entry, round=rnd_no)
             entry_times.append(time.perf_counter() - t)
-        print(f"enter one game, check + write + fsync: {ms(entry_times)}")
-        text = path.read_text(encoding="utf-8")
+        print(f"enter one game, check + journal (synced): {ms(entry_times)}")
+        draft_times = []
+        for i in range(200):
+            t = time.perf_counter()
+            side = i % 2
+            kiosk.edit(lambda d: d.step("points", side, 5))  # noqa: B023 (called at once)
+            draft_times.append(time.perf_counter() - t)
+        print(f"one tap on the game being entered, draft journaled (synced): {ms(draft_times)}")
+        t = time.perf_counter()
+        again = BhukharTable.open(journal, kiosk.match_id)
+        print(f"resume the session from the journal: {(time.perf_counter() - t) * 1e3:.1f} ms")
+        assert again is not None and again.draft == kiosk.draft
+        text = kiosk.export()
+        journal.close()
         print(f"record: {len(text.splitlines())} lines, {len(text) / 1024:.0f} KiB")
         reads = []
         for _ in range(5):

@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("journal", metavar="JOURNAL", help="the journal database file")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     p.add_argument("--clock", action="store_true", help="export the clock record instead")
+    p.add_argument(
+        "--bhukhar", action="store_true", help="export the latest Bhukhar session record instead"
+    )
     p.set_defaults(**_handler("kiosk.commands.export:main"))
 
     config = sub.add_parser("config", help="settings")

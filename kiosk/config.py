@@ -48,7 +48,14 @@ from kiosk.config_sections import (
 )
 from kiosk.errors import TablesideError
 from kiosk.hall.settings import HallSettings
-from kiosk.pins import DEFAULT_PIN_HASH, PIN_HASH_ITERATIONS, check_pin, hash_pin
+from kiosk.pins import (
+    DEFAULT_PIN_HASH,
+    MAX_PIN_ITERATIONS,
+    MIN_PIN_ITERATIONS,
+    PIN_HASH_ITERATIONS,
+    check_pin,
+    hash_pin,
+)
 from kiosk.safe_read import ReadRefused, nonfinite_keys, read_text, toml_problem
 
 __all__ = [
@@ -56,6 +63,8 @@ __all__ = [
     "DEFAULT_PIN_HASH",
     "GAMES",
     "LANGUAGES",
+    "MAX_PIN_ITERATIONS",
+    "MIN_PIN_ITERATIONS",
     "PIN_FACTORIES",
     "PIN_HASH_ITERATIONS",
     "POCKET_SOURCES",

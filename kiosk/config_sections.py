@@ -30,7 +30,6 @@ from kiosk.config_checks import (
     whole_seconds,
 )
 from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
-from kiosk.pins import DEFAULT_PIN_HASH
 from kiosk.rules.carrom.variants import rule_set_names
 
 GAMES = ("carrom", "backgammon", "bhukhar")
@@ -150,7 +149,13 @@ class BhukharSettings:
 
 @dataclass(frozen=True, slots=True)
 class UmpireSettings:
-    pin_hash: str = field(default=DEFAULT_PIN_HASH, metadata=checked_by(stored_pin_hash))
+    """The umpire's and the director's PIN hashes ("": not set yet), when the console locks
+    itself, and how long the director's PIN lasts (0: each director action asks for it)."""
+
+    pin_hash: str = field(default="", metadata=checked_by(stored_pin_hash))
+    director_pin_hash: str = field(default="", metadata=checked_by(stored_pin_hash))
+    lock_after_min: float = field(default=5.0, metadata=checked_by(seconds(0.5, 120.0)))
+    director_window_s: float = field(default=120.0, metadata=checked_by(seconds(0.0, 900.0)))
 
 
 @dataclass(frozen=True, slots=True)

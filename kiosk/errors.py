@@ -8,6 +8,61 @@ Standard library only: the pure cores import it too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class TablesideError(Exception):
     """Something Tableside refused or could not do; the message says what and where."""
+
+
+def N_(message: str) -> str:
+    """Marks a refusal's English message for the interface's catalogues (Babel's `N_`): the
+    interface words the same message, its msgid, in the umpire's language."""
+    return message
+
+
+class _Worded(str):
+    """A fact that is itself a message (see `worded`)."""
+
+
+def worded(message: str) -> str:
+    """A fact that is an English message (a role, a colour): the interface words it too."""
+    return _Worded(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a core refused, as facts: `code` (stable, for programs and tests), `law` (the law
+    or rule number as its text numbers it, "" when none), `facts` (name, value) and
+    `message`, the English wording with `{placeholders}` for the law and the facts. `worded`
+    names the facts that are messages themselves, to be worded in the same language."""
+
+    code: str
+    message: str
+    law: str = ""
+    facts: tuple[tuple[str, object], ...] = ()
+    worded: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, code: str, message: str, /, law: str = "", **facts: object) -> Reason:
+        names = tuple(k for k, v in facts.items() if isinstance(v, _Worded))
+        plain = tuple((k, str(v) if isinstance(v, _Worded) else v) for k, v in facts.items())
+        return cls(code, message, law, plain, names)
+
+    def values(self) -> dict[str, object]:
+        found = dict(self.facts)
+        if self.law:
+            found["law"] = self.law
+        return found
+
+    def english(self) -> str:
+        return self.message.format(**self.values())
+
+
+class Refused(TablesideError):
+    """A core's refusal: the message is the English words, `reason` (when the core gave one)
+    the facts for the interface to word in its language."""
+
+    def __init__(self, reason: Reason | str) -> None:
+        self.reason = reason if isinstance(reason, Reason) else None
+        super().__init__(reason.english() if isinstance(reason, Reason) else reason)

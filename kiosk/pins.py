@@ -1,5 +1,6 @@
-"""The umpire's PIN, stored only as a salted hash: PBKDF2-HMAC-SHA256 (`hash_pin`,
-`check_pin`); the settings hold the hash (`[umpire] pin_hash`)."""
+"""The umpire's and the director's PINs, stored only as salted hashes: PBKDF2-HMAC-SHA256
+(`hash_pin`, `check_pin`); the settings hold the hashes (`[umpire] pin_hash`,
+`director_pin_hash`)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import hmac
 import secrets
 
 PIN_HASH_SCHEME = "pbkdf2_sha256"
-#: Bounds a settings file's PBKDF2 iteration count, so that checking a PIN stays quick.
-MAX_PIN_ITERATIONS = 5_000_000
-PIN_HASH_ITERATIONS = 100_000
+#: Bounds a settings file's PBKDF2 iteration count: at least MIN, so a hash is not cheap to
+#: guess from the SD card; at most MAX, so one check stays under 100 ms on a Pi 4
+#: (bench/bench_pins.py, docs/benchmarks.md).
+MIN_PIN_ITERATIONS = 10_000
+MAX_PIN_ITERATIONS = 20_000
+PIN_HASH_ITERATIONS = 20_000
 
-#: The hash of the PIN "1234", so a new kiosk can be configured; change it (docs/configuration.md).
+#: The hash of the PIN "1234": the umpire's under --simulate only. A real kiosk has no PIN
+#: until its first start asks for both (docs/security.md).
 DEFAULT_PIN_HASH = (
-    "pbkdf2_sha256$100000$7461626c65736964652d64656661756c74"
-    "$36c90a9cb8da6bd3aee0c05b30582ba6ca63a7b63db8dc7823ab6b117294d63f"
+    "pbkdf2_sha256$20000$7461626c65736964652d64656661756c74"
+    "$284dacf56fdc06ea78ae77398013b13e43f67480b8a937c7f48b3a9365973d17"
 )
 
 
@@ -29,7 +34,7 @@ def _split_hash(text: str) -> tuple[int, bytes, bytes] | None:
         salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
     except ValueError:
         return None
-    if int(parts[1]) < 1 or len(salt) < 8 or len(digest) != 32:
+    if int(parts[1]) < MIN_PIN_ITERATIONS or len(salt) < 8 or len(digest) != 32:
         return None
     return int(parts[1]), salt, digest
 

@@ -24,11 +24,12 @@ from enum import Enum
 from typing import TypeAlias
 
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK, Pattern
-from kiosk.errors import TablesideError
+from kiosk.errors import Refused
 
 
-class ClockError(TablesideError, ValueError):
-    """A timer used wrongly: time going backwards, a negative length, a bad state."""
+class ClockError(Refused, ValueError):
+    """A timer used wrongly: time going backwards, a negative length, a bad state (`reason`:
+    the facts, when the clock gave them, for the interface to word)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.clocks.countdown import ClockError
+from kiosk.errors import N_, Reason
+
+
+def _refused(code: str, message: str, /, **facts: object) -> ClockError:
+    """A refused clock action: the English words and their facts (see kiosk/errors.py)."""
+    return ClockError(Reason.of(code, message, "", **facts))
+
 
 DEFAULT_MINUTES_PER_POINT = 2.0  # 3.5 (v): two minutes a match point
 DEFAULT_DELAY_S = 12.0  # 3.5 (v): twelve seconds of delay a turn
@@ -157,7 +164,11 @@ class MatchClock:
         self._known(player)
         self._catch_up(now)
         if self._running is not None:
-            raise ClockError(f"start while {self._running}'s side is running")
+            raise _refused(
+                "start_while_running",
+                N_("start while {player}'s side is running"),
+                player=self._running,
+            )
         self._paused = None
         self._begin_turn(player, now)
 
@@ -176,7 +187,7 @@ class MatchClock:
         """Stop the clock (4.3 (ii)); the running side keeps the delay it had left."""
         self._catch_up(now)
         if self._running is None:
-            raise ClockError("pause while the clock is stopped")
+            raise _refused("pause_stopped", N_("pause while the clock is stopped"))
         self._settle(now)
         self._paused, self._running = self._running, None
 
@@ -184,7 +195,7 @@ class MatchClock:
         """Restart the paused side where it stopped."""
         self._catch_up(now)
         if self._paused is None:
-            raise ClockError("resume without a pause")
+            raise _refused("resume_unpaused", N_("resume without a pause"))
         self._running, self._paused = self._paused, None
         self._from = now
 
@@ -193,7 +204,7 @@ class MatchClock:
         (4.3 (v): an invalid roll must not cost the roller)."""
         self._catch_up(now)
         if self._running is None and self._paused is None:
-            raise ClockError("restart_delay while no side is running")
+            raise _refused("restart_stopped", N_("restart_delay while no side is running"))
         self._settle(now)
         self._delay_left = self.delay
 
@@ -205,9 +216,17 @@ class MatchClock:
         self._catch_up(now)
         side = self._running or self._paused
         if side is None:
-            raise ClockError(f"early_pickup by {player} while no side is running")
+            raise _refused(
+                "pickup_stopped",
+                N_("early_pickup by {player} while no side is running"),
+                player=player,
+            )
         if side == player:
-            raise ClockError(f"early_pickup by {player}, whose own side is running")
+            raise _refused(
+                "pickup_own_side",
+                N_("early_pickup by {player}, whose own side is running"),
+                player=player,
+            )
         self._wait_next.add(player)
 
     def adjust(self, player: str, bank: float, now: float) -> None:
@@ -237,13 +256,22 @@ class MatchClock:
         self._known(player)
         self._catch_up(now)
         if self.flagged != player:
-            raise ClockError(f"overrule for {player}, whose time has not run out")
+            raise _refused(
+                "overrule_in_time",
+                N_("overrule for {player}, whose time has not run out"),
+                player=player,
+            )
 
     # -- inside ------------------------------------------------------------------
 
     def _known(self, player: str) -> None:
         if player not in self.players:
-            raise ClockError(f"unknown player {player!r} (players: {', '.join(self.players)})")
+            raise _refused(
+                "unknown_player",
+                N_("unknown player {player!r} (players: {players})"),
+                player=player,
+                players=", ".join(self.players),
+            )
 
     def _other(self, player: str) -> str:
         return self.players[1] if player == self.players[0] else self.players[0]

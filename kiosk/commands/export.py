@@ -1,9 +1,11 @@
-"""`tableside export JOURNAL [-o FILE] [--clock]`: the match record from a kiosk's journal.
+"""`tableside export JOURNAL [-o FILE] [--clock | --bhukhar]`: a record from a kiosk's journal.
 
 Prints (or writes to FILE) the record of the latest carrom match in the journal
 (shared/spec/match-record.md), or with --clock the latest backgammon clock record
-(shared/spec/clock-record.md). It can be run while the kiosk is running: the journal is in
-WAL mode, so a reader never blocks the kiosk. Problems go to standard error with exit 1.
+(shared/spec/clock-record.md), or with --bhukhar the latest Bhukhar session record
+(docs/bhukhar.md; `tableside bhukhar standings` reads it). It can be run while the kiosk is
+running: the journal is in WAL mode, so a reader never blocks the kiosk. Problems go to
+standard error with exit 1.
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ from pathlib import Path
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import export_clock_record
+from kiosk.tables.bhukhar_table import export_bhukhar_record
 from kiosk.tables.carrom_table import export_match_record
 
 
 def main(args: argparse.Namespace) -> int:
     try:
         with Journal(args.journal, create=False, readonly=True) as journal:
-            text = export_clock_record(journal) if args.clock else export_match_record(journal)
+            if getattr(args, "bhukhar", False):
+                text = export_bhukhar_record(journal)
+            elif args.clock:
+                text = export_clock_record(journal)
+            else:
+                text = export_match_record(journal)
     except (JournalError, IllegalAction, ValueError) as exc:
         print(f"tableside export: {exc}", file=sys.stderr)
         return 1

@@ -26,6 +26,8 @@ from typing import Any
 
 from kiosk.commands.journal_verify import Verdict, verify
 from kiosk.engine.journal import EVENT, UNDO, Entry, Journal, JournalError, MatchRow
+from kiosk.engine.roles import KIND as ROLES_KIND
+from kiosk.engine.roles import describe as describe_note
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
 from kiosk.rules.carrom.match import Match
@@ -99,6 +101,8 @@ def _what(entry: Entry) -> tuple[str, str]:
         return "undo", "umpire undoes the last confirmed event"
     if entry.kind == "refused":
         return "refused", f"refused: {d.get('reason', '')} ({_json(d)})"
+    if entry.kind == ROLES_KIND:  # the console's authority: who unlocked, refused, corrected
+        return describe_note(d)
     if entry.kind == "timer":
         left = f", {d['left']:g} s left" if "left" in d else ""
         return "timer", f"timer {d.get('timer')}: {d.get('what')}{left}"

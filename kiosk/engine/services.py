@@ -8,6 +8,7 @@ work so that no widget has to.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,10 +20,14 @@ from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.record import SessionStart
 from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_migrate import migrate_sessions
+from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_inputs import PartFault
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.unfinished import Unfinished, unfinished_tables
+
+log = logging.getLogger(__name__)
 
 
 def _keep(_settings: Settings) -> None:
@@ -53,6 +58,14 @@ class Services:
     wake: Callable[[], None] = lambda: None
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
+    #: Starts the parts again (the start screen's Retry) and returns those still missing;
+    #: None where there is nothing to retry (tests, a kiosk built by hand).
+    retry_parts: Callable[[], list[tuple[str, str]]] | None = None
+    #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
+    #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
+    authority: Any = None
+    #: No umpire or director PIN yet: the app opens on the first-start screen.
+    first_start: bool = False
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None
@@ -72,6 +85,9 @@ class Services:
                 backup_keep=j.backup_keep,
                 clock=self.clock,
             )
+            # The Bhukhar session files of before the one store, moved in once.
+            for problem in migrate_sessions(self._journal, self.data_dir):
+                log.warning("Bhukhar session file left as it is: %s", problem)
         return self._journal
 
     def clock_table(self) -> ClockTable:
@@ -121,35 +137,35 @@ class Services:
             session.post(item)
             self.wake()
 
-    # -- Bhukhar sessions: one record file each, in the data folder ---------------------
-    def bhukhar_files(self) -> list[Path]:
-        return sorted(self.data_dir.glob("bhukhar-*.jsonl"))
-
+    # -- Bhukhar sessions: journal matches of kind "bhukhar" ---------------------------
     def new_bhukhar(self, start: SessionStart) -> BhukharTable:
-        """A new session record (TableFileError if it cannot be written)."""
-        number = len(self.bhukhar_files()) + 1
-        path = self.data_dir / f"bhukhar-{number:03d}.jsonl"
-        return BhukharTable.create(path, start, clock=self.clock, outputs=list(self.outputs))
+        """A new Bhukhar session in the journal; an unfinished one is closed first (home
+        asked before setting it aside), so one session at most is offered to resume."""
+        journal = self.journal()
+        old = journal.unfinished(BHUKHAR)
+        if old is not None:
+            journal.finish(old.id)
+        return BhukharTable.create(
+            self.journal(), start, clock=self.clock, outputs=list(self.outputs)
+        )
 
     def open_bhukhar(self) -> BhukharTable | None:
-        """The latest session record, resumed; None if there is none."""
-        files = self.bhukhar_files()
-        if not files:
-            return None
-        return BhukharTable.open(files[-1], clock=self.clock, outputs=list(self.outputs))
+        """The latest unfinished Bhukhar session, resumed; None if there is none."""
+        return BhukharTable.open(self.journal(), clock=self.clock, outputs=list(self.outputs))
 
     def unfinished(self) -> str | None:
-        """What to resume: "carrom" or "backgammon" (the journal's unfinished match), else
-        "bhukhar" when a Bhukhar session record exists, else None."""
-        row = self.journal().unfinished()
-        if row is not None:
-            return str(row.kind)
-        return "bhukhar" if self.bhukhar_files() else None
+        """What to resume, from the journal alone: "carrom" or "backgammon" (an unfinished
+        match), else "bhukhar" (an unfinished session), else None."""
+        rows = [m for m in self.journal().matches() if not m.finished]
+        matches = [m for m in rows if m.kind != BHUKHAR]
+        if matches:
+            return str(matches[-1].kind)
+        return BHUKHAR if rows else None
 
     def unfinished_tables(self) -> list[Unfinished]:
         """Every unfinished table, one per game at most, for home (JournalError if the journal
         cannot be read)."""
-        return unfinished_tables(self.journal(), self.bhukhar_files())
+        return unfinished_tables(self.journal())
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished match: it is no longer offered for resuming (the

@@ -3,8 +3,7 @@
 `JournalOutbox` reads the kiosk's journal (its own read-only SQLite connection: the engine's
 writes are never held up) for confirmed events and undos after a sequence number; the chain
 hash is read from the journal's `hash` column when the journal has one, else sent as null.
-`BhukharOutbox` does the same for the Bhukhar session records, a line being an entry (its
-sequence number is its line number, the record's file name its match).
+A Bhukhar session is a journal match like the others: its events are its record's lines.
 
 `Mark` is the high-water mark the broker acknowledged: every entry up to it is in the hall.
 It lives in a small file beside the journal, replaced atomically; losing it only means
@@ -26,7 +25,7 @@ PUBLISHED_KINDS = ("event", "undo")
 
 @dataclass(frozen=True, slots=True)
 class OutEntry:
-    """One entry to send: `source` names its outbox ("journal-1732380000", "bhukhar-001"),
+    """One entry to send: `source` names its outbox ("journal-1732380000"),
     `seq` orders it within that outbox."""
 
     source: str
@@ -175,59 +174,6 @@ class JournalOutbox:
         if self._db is not None:  # the name stays: the journal's first match does not change
             self._db.close()
             self._db = None
-
-
-class BhukharOutbox:
-    """One Bhukhar session record (kiosk/engine/bhukhar_table.py): each whole line is sent,
-    numbered from 1 (the session's first line)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.source = path.stem
-        self._lines: list[str] = []
-        self._read = 0  # bytes of the file already split into lines
-
-    def _load(self) -> None:
-        try:
-            with self.path.open("rb") as f:
-                f.seek(self._read)
-                chunk = f.read()
-        except OSError:
-            return
-        end = chunk.rfind(b"\n")
-        if end < 0:
-            return  # a line still being written: only whole lines were confirmed
-        self._read += end + 1
-        self._lines.extend(chunk[:end].decode("utf-8", "replace").split("\n"))
-
-    def name(self) -> str | None:
-        return self.source
-
-    def last(self) -> int:
-        self._load()
-        return len(self._lines)
-
-    def after(self, seq: int, limit: int) -> list[OutEntry]:
-        self._load()
-        out = []
-        for n in range(seq + 1, min(len(self._lines), seq + limit) + 1):
-            try:
-                data = json.loads(self._lines[n - 1])
-            except ValueError:
-                data = {"unreadable": self._lines[n - 1]}
-            message = {
-                "seq": n,
-                "match": self.source,
-                "game": "bhukhar",
-                "kind": "line",
-                "data": data,
-                "hash": None,
-            }
-            out.append(OutEntry(self.source, n, self.source, "bhukhar", message))
-        return out
-
-    def close(self) -> None:
-        return None
 
 
 def _marks(items: tuple[str, ...]) -> str:

@@ -4,9 +4,10 @@
   "offline" when the kiosk dies or its link is cut (after 1.5 x keep-alive).
 - `state`: retained, the table's tile (kiosk/hall/views.py) with the journal's sequence number
   and the wall time; sent at once on a real change, then at least every heartbeat.
-- `events`: QoS 1, every confirmed event and undo from the journal (and every Bhukhar record
-  line), in order, with its sequence number and chain hash. The journal is the outbox: after a
-  broker outage, a cut or a restart the kiosk sends everything after the acknowledged mark.
+- `events`: QoS 1, every confirmed event and undo from the journal (a Bhukhar session's
+  record lines among them), in order, with its sequence number and chain hash. The journal
+  is the outbox: after a broker outage, a cut or a restart the kiosk sends everything after
+  the acknowledged mark.
 - `call`: the umpire's "Call director" (retained until answered on `call/ack`).
 
 Nothing here ever blocks the engine: `state_changed` only keeps the newest tile and wakes the
@@ -28,14 +29,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from kiosk.engine.outputs import OutputBase
 from kiosk.hall import topics
-from kiosk.hall.outbox import BhukharOutbox, JournalOutbox, Mark, OutEntry
+from kiosk.hall.outbox import JournalOutbox, Mark, OutEntry
 from kiosk.hall.settings import HallSettings
-from kiosk.hall.views import bhukhar_tile_from_record, steady, tile_of
+from kiosk.hall.views import steady, tile_of
 
 #: Events in flight (sent, not yet acknowledged) at most; more wait in the journal.
 WINDOW = 200
-#: How often the data folder is looked at for a new Bhukhar session record.
-LOOK_S = 1.0
 
 
 class HallPublisher(OutputBase):
@@ -47,18 +46,13 @@ class HallPublisher(OutputBase):
         data_dir: Path,
         *,
         wall: Callable[[], float] = time.time,
-        bhukhar: bool = False,
     ) -> None:
-        """`bhukhar`: the table plays Bhukhar; its tile is read from the newest session
-        record (no screen needs to say anything)."""
         self.settings = settings
-        self.bhukhar = bhukhar
-        self._bhukhar_seen: tuple[Path, float, int] | None = None
         self.data_dir = Path(data_dir)
         self.wall = wall
         self.hall, self.table = settings.hall, settings.table_id
         self.journal = JournalOutbox(self.data_dir / "journal.db")
-        self.outboxes: dict[str, JournalOutbox | BhukharOutbox] = {"journal": self.journal}
+        self.outboxes: dict[str, JournalOutbox] = {"journal": self.journal}
         self.mark = Mark(self.data_dir / "hall-acked.json")
         self.call_acked: int | None = None
         self.calls = 0
@@ -90,7 +84,7 @@ class HallPublisher(OutputBase):
             self.show(tile)
 
     def show(self, tile: dict[str, Any]) -> None:
-        """Publish this tile as the table's state (a Bhukhar table's, or a test's)."""
+        """Publish this tile as the table's state (a simulated table's, or a test's)."""
         self._tile = tile
         self._wake.set()
 
@@ -103,7 +97,7 @@ class HallPublisher(OutputBase):
         return self.calls
 
     def nudge(self) -> None:
-        """Something was written (a Bhukhar line): look at the outboxes now."""
+        """Something was written to the journal: look at the outboxes now."""
         self._wake.set()
 
     # -- starting and stopping --------------------------------------------------------
@@ -206,15 +200,12 @@ class HallPublisher(OutputBase):
         sent: dict[str, int] = {}
         last_state = 0.0
         last_steady: dict[str, Any] | None = None
-        last_save = last_look = 0.0
+        last_save = 0.0
         clearing: tuple[int, int | None] | None = None
         while not self._stop.is_set():
             self._wake.wait(timeout=0.25)
             self._wake.clear()
             now = time.monotonic()
-            if now - last_look >= LOOK_S:
-                self._find_bhukhar()
-                last_look = now
             if self._fresh:  # a new connection: what was in flight may be lost, send again
                 self._fresh = False
                 inflight.clear()
@@ -302,20 +293,6 @@ class HallPublisher(OutputBase):
             "heartbeat": self.settings.heartbeat_s,
         }
         self._client.publish(self._topic(topics.STATE), topics.dumps(payload), qos=1, retain=True)
-
-    def _find_bhukhar(self) -> None:
-        paths = sorted(self.data_dir.glob("bhukhar-*.jsonl"))
-        for path in paths:
-            if path.stem not in self.outboxes:
-                self.outboxes[path.stem] = BhukharOutbox(path)
-        if self.bhukhar and paths:
-            stat = paths[-1].stat()
-            seen = (paths[-1], stat.st_mtime, stat.st_size)
-            if seen != self._bhukhar_seen or self._tile is None:
-                self._bhukhar_seen = seen
-                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
-            elif self._tile is not None and self._tile.get("running"):
-                self._tile = bhukhar_tile_from_record(paths[-1], self.wall())
 
     def _topic(self, what: str) -> str:
         return topics.topic(self.hall, self.table, what)

@@ -101,8 +101,15 @@ def bhukhar_standings(record: HallRecord) -> dict[str, Any]:
     teams: dict[str, str] = {}
     results: list[Any] = []
     problems = []
+    headers = {(m["hall"], m["table"], m["match"]): m["header"] for m in record.matches("bhukhar")}
     for hall, table, match in record.boxes("bhukhar"):
-        lines = [e["data"] for e in record.events(hall, table, match) if e["kind"] == "line"]
+        events = record.events(hall, table, match)
+        # A session in the journal: its header is the record's first line, its events the
+        # rest; a kiosk of before the one store sent the record's lines ("line") as they are.
+        lines = [e["data"] for e in events if e["kind"] == "line"]
+        if not lines and (hall, table, match) in headers:
+            lines = [headers[hall, table, match]]
+            lines += [e["data"] for e in events if e["kind"] == "event"]
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
         try:
             session = parse_session(text)

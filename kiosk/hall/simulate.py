@@ -52,17 +52,16 @@ class SimTable:
             if self.clock.resume() is None:
                 self._new_clock()
         elif game == "bhukhar":
-            path = self.data / "bhukhar-001.jsonl"
+            journal = Journal(self.data / "journal.db")
             t = hall.table_id
-            if path.exists():
-                self.bhukhar = BhukharTable.open(path)
-            else:
+            self.bhukhar = BhukharTable.open(journal, outputs=[self.publisher])
+            if self.bhukhar is None:
                 players = ("1", "2", "3")
                 teams = tuple(
                     Team(f"{t}-{x}", tuple(x + p for p in players), f"{t} {x}") for x in "ABCD"
                 )
                 start = SessionStart(teams, tables=(1, 2), name=f"{t} session")
-                self.bhukhar = BhukharTable.create(path, start)
+                self.bhukhar = BhukharTable.create(journal, start, outputs=[self.publisher])
             self._show_bhukhar()
         else:
             raise ValueError(f"no such game: {game}")
@@ -147,12 +146,12 @@ class SimTable:
 
     def _show_bhukhar(self) -> None:
         assert self.bhukhar is not None
-        self.publisher.show(bhukhar_tile(self.bhukhar, time.monotonic()))
+        self.publisher.show(bhukhar_tile(self.bhukhar.view()))
         self.publisher.nudge()
 
     def close(self) -> None:
         self.publisher.stop()
-        for table in (self.carrom, self.clock):
+        for table in (self.carrom, self.clock, self.bhukhar):
             if table is not None:
                 table.journal.close()
 

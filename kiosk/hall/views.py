@@ -7,11 +7,11 @@ itself from the data's time.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from kiosk.engine.publish import fault_to_json
 from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
 
 #: Keys of a tile that tick by themselves; a change in them alone is not urgent.
@@ -68,17 +68,16 @@ def clock_tile(view: ClockView) -> dict[str, Any]:
     }
 
 
-def bhukhar_tile(table: Any, now: float) -> dict[str, Any]:
-    """A Bhukhar table (kiosk/engine/bhukhar_table.py `BhukharTable`) at monotonic `now`."""
-    timer = table.timer
+def bhukhar_tile(view: BhukharView) -> dict[str, Any]:
+    """A Bhukhar table's view (kiosk/tables/bhukhar_table.py) as its tile."""
     return {
         "game": "bhukhar",
-        "match": table.path.stem,
-        "round": table.round,
-        "left": round(table.remaining(now), 1),
-        "running": bool(timer.running and not table.time_called(now)),
-        "time_called": table.time_called(now),
-        "games": len(table.games()),
+        "match": str(view.match_id),
+        "round": view.round,
+        "left": round(view.left, 1),
+        "running": bool(view.running and not view.time_called),
+        "time_called": view.time_called,
+        "games": view.games,
         "faults": [],
     }
 
@@ -88,6 +87,8 @@ def tile_of(view: Any) -> dict[str, Any] | None:
         return carrom_tile(view)
     if isinstance(view, ClockView):
         return clock_tile(view)
+    if isinstance(view, BhukharView):
+        return bhukhar_tile(view)
     return None
 
 
@@ -100,31 +101,3 @@ def steady(tile: dict[str, Any]) -> dict[str, Any]:
     if "running" in tile:
         out["running"] = tile["running"]
     return out
-
-
-def bhukhar_tile_from_record(path: Path, wall: float) -> dict[str, Any] | None:
-    """A Bhukhar table's tile read from its session record alone (the round timer's lines
-    carry the wall time, as when the kiosk resumes): None if the record cannot be read."""
-    from kiosk.rules.bhukhar.record import GameEntry, RecordError, TimerEntry, parse_session
-
-    try:
-        session = parse_session(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, RecordError):
-        return None
-    rounds = [e.round for e in session.events if isinstance(e, GameEntry | TimerEntry)]
-    timer = session.timer
-    length = session.start.round_minutes * 60
-    left = length if timer is None else timer.left
-    running = timer is not None and timer.running
-    if timer is not None and timer.running:
-        left = max(0.0, left - max(0.0, wall - timer.at))
-    return {
-        "game": "bhukhar",
-        "match": path.stem,
-        "round": max(rounds, default=0),
-        "left": round(left, 1),
-        "running": running and left > 0,
-        "time_called": running and left <= 0,
-        "games": len(session.games()),
-        "faults": [],
-    }

@@ -21,8 +21,7 @@ def start_hall(settings: Settings, data_dir: Path) -> HallPublisher | None:
         return None
     from kiosk.hall.publisher import HallPublisher
 
-    bhukhar = settings.table.game == "bhukhar"
-    return HallPublisher(settings.hall, data_dir, bhukhar=bhukhar).start()
+    return HallPublisher(settings.hall, data_dir).start()
 
 
 def hall_mark(publisher: HallPublisher | None) -> str:

@@ -1,60 +1,68 @@
-"""A Bhukhar card table: the round timer and the scoresheet, written to the session record.
+"""A Bhukhar card table: the round timer, the scoresheet and the game being entered, journaled.
 
-What the UI's Bhukhar screen calls. Every entry (a round started, paused or
-resumed; a game's result, in full or as totals; a game cancelled) is checked
-against the rules first (kiosk/rules/bhukhar), then appended to the session
-record file (docs/bhukhar.md) with flush and fsync before the call returns, and
-only then applied: a refused entry raises `SessionError` and changes nothing,
-and a written entry survives a power cut.
+What the UI's Bhukhar screen calls, on the kiosk's one journal (kiosk/engine/journal.py), like
+the carrom and backgammon tables. A session is a journal match of kind "bhukhar" whose header
+is the session record's first line; every entry (a round started, paused or resumed; a game's
+result, in full or as totals; a game cancelled) is checked by the rules first
+(kiosk/rules/bhukhar), then journaled as an "event" entry holding the record line
+(docs/bhukhar.md) before it is applied: a refused entry raises `SessionError` and changes
+nothing. `export()` gives the session record back, line for line.
 
-Reopening the file resumes the session: the record is replayed, and a round
-that was running goes on by the wall clock from its last timer line (the hall's
-clock did not stop while the kiosk was down); warnings that fell due meanwhile
-are not sounded late.
+The game being entered is the table's `draft` (kiosk/tables/bhukhar_draft.py): each change is
+journaled as a "draft" entry, so a crash mid-entry loses nothing; the screen only draws the
+view and sends commands.
+
+Opening the session again resumes it: the events are replayed, a round that was running goes
+on by the wall clock from its last timer line (the hall's clock did not stop while the kiosk
+was down; warnings that fell due meanwhile are not sounded late), and the draft comes back.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
+from kiosk.engine.journal import EVENT, Journal, JournalError, MatchRow
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.errors import TablesideError
 from kiosk.rules.bhukhar.record import (
     Cancel,
     Event,
     GameEntry,
-    RecordError,
     Session,
     SessionError,
     SessionStart,
+    Team,
     TimerEntry,
     dump_line,
     event_from_dict,
     event_to_dict,
-    parse_session,
+    start_from_dict,
     start_to_dict,
 )
 from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
+from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+
+KIND = "bhukhar"
+#: The journal entry holding the game being entered (never part of the session record).
+DRAFT = "draft"
 
 
 class TableFileError(TablesideError, ValueError):
-    """The session file cannot be used: `FILE:LINE: reason`, or why it cannot be created."""
+    """A Bhukhar session cannot be used: `FILE:LINE: reason` (an old session file being
+    migrated, kiosk/tables/bhukhar_migrate.py), or the journal holds no such session."""
 
 
 @dataclass(frozen=True, slots=True)
 class BhukharView:
-    """What a Bhukhar screen (and every output) shows of the round: the clock's face, the
-    round, whether it runs or is paused, whether time is called (rule 16.3), and how many
-    entries the session holds (a new game changes the standings)."""
+    """What a Bhukhar screen (and every output) shows: the clock's face and seconds left, the
+    round, whether it runs or is paused, whether time is called (rule 16.3), how many entries
+    and games the session holds, the teams, the standings and the game being entered."""
 
     face: str
     round: int
@@ -62,94 +70,124 @@ class BhukharView:
     paused: bool
     time_called: bool
     entries: int
+    left: float = 0.0
+    games: int = 0
+    match_id: int = 0
+    teams: tuple[Team, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    draft: Draft | None = None
+    #: Earlier states of each side's cards can be taken back (the panel's "Take back").
+    can_take_back: tuple[bool, bool] = (False, False)
 
 
 class BhukharTable:
-    """One session's record file, its round timer and its scoresheet.
+    """One session on the journal: its round timer, its scoresheet and its draft.
 
-    Build it with `create` (a new file) or `open` (resume). `clock` is the
-    monotonic clock, `wall` the wall clock written in timer lines.
+    Build it with `create` (a new session) or `open` (resume). `clock` is the monotonic
+    clock, `wall` the wall clock written in timer lines.
     """
 
     def __init__(
         self,
-        path: Path,
+        journal: Journal,
+        match_id: int,
         session: Session,
         *,
+        started: float,
+        draft: Draft | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         outputs: Iterable[Output] = (),
     ) -> None:
-        self.path = path
+        self.journal = journal
+        self.match_id = match_id
         self.session = session
         self.clock = clock
         self.wall = wall
         self.outputs = Outputs(outputs)
+        self._started = started  # the session's wall start: journal times count from it
         self._last_view: BhukharView | None = None
+        ids = session.team_ids
+        self.draft = draft or Draft((ids[0], ids[1]))
+        #: Earlier states of each side's cards, for "Take back" (newest last; not journaled).
+        self._history: tuple[list[CardsEntry], list[CardsEntry]] = ([], [])
         self.timer = RoundTimer(session.start.round_minutes, session.start.warn_minutes)
-        state = session.timer
         rounds = [e.round for e in session.events if isinstance(e, GameEntry | TimerEntry)]
         self.round = max(rounds, default=0)
+        state = session.timer
         if state is not None:
-            now = clock()
             left = state.left
             if state.running:
                 left = max(0.0, left - max(0.0, wall() - state.at))
-            self.timer.restore(now, left, state.running)
+            self.timer.restore(clock(), left, state.running)
 
     # -- opening ---------------------------------------------------------------------
 
     @classmethod
     def create(
         cls,
-        path: str | os.PathLike[str],
+        journal: Journal,
         start: SessionStart,
         *,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         outputs: Iterable[Output] = (),
     ) -> BhukharTable:
-        """A new session file holding the first line; refused if the file has content."""
-        p = Path(path)
-        session = Session(start)
-        # Checked like a read record, so a file this writes is one `open` accepts.
-        parse_session(dump_line(start_to_dict(start)))
+        """A new session in the journal, its first line checked like a read record."""
+        header = start_to_dict(start)
+        session = Session(start_from_dict(header))
         RoundTimer(start.round_minutes, start.warn_minutes)
-        try:
-            with p.open("x", encoding="utf-8") as f:
-                _write(f, dump_line(start_to_dict(start)))
-        except FileExistsError:
-            raise TableFileError(f"{p}: already exists; open it to resume the session") from None
-        except OSError as exc:
-            raise TableFileError(f"{p}: cannot create: {exc}") from None
-        return cls(p, session, clock=clock, wall=wall, outputs=outputs)
+        started = wall()
+        match_id = journal.begin_match(KIND, header, started)
+        return cls(
+            journal, match_id, session, started=started, clock=clock, wall=wall, outputs=outputs
+        )
 
     @classmethod
     def open(
         cls,
-        path: str | os.PathLike[str],
+        journal: Journal,
+        match_id: int | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         outputs: Iterable[Output] = (),
-    ) -> BhukharTable:
-        """Resume the session in `path`.
+    ) -> BhukharTable | None:
+        """Resume session `match_id` (default: the latest unfinished one; None if none)."""
+        row = journal.unfinished(KIND) if match_id is None else journal.match(match_id)
+        if row is None:
+            return None
+        if row.kind != KIND:
+            raise TableFileError(f"{journal.path}: match {row.id} is {row.kind}, not Bhukhar")
+        session = Session(start_from_dict(row.header))
+        draft: Draft | None = None
+        for entry in journal.entries(row.id, (EVENT, DRAFT)):
+            if entry.kind == DRAFT:
+                draft = Draft.from_dict(entry.data)
+                continue
+            event = event_from_dict(entry.data)
+            session.push(event)
+            if isinstance(event, GameEntry):
+                draft = None  # a draft from before this game was entered is gone with it
+        return cls(
+            journal,
+            row.id,
+            session,
+            started=row.wall_start,
+            draft=draft,
+            clock=clock,
+            wall=wall,
+            outputs=outputs,
+        )
 
-        A last line cut short by a power cut (no newline, not JSON) was never
-        confirmed: it is moved to `<path>.torn` and the rest is kept. Any other
-        bad line is refused with `FILE:LINE: reason` and the file is left as it is.
-        """
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise TableFileError(f"{p}: cannot read: {exc}") from None
-        text = _cut_torn_tail(p, text)
-        try:
-            session = parse_session(text)
-        except RecordError as exc:
-            raise TableFileError(f"{p}:{exc.line}: {exc.reason}") from None
-        return cls(p, session, clock=clock, wall=wall, outputs=outputs)
+    def export(self) -> str:
+        """The session record (docs/bhukhar.md): the first line, then every event, each as
+        the journal holds it."""
+        return _record(self.journal, self.journal.match(self.match_id))
+
+    def finish(self) -> None:
+        """The session is over: it is no longer offered for resuming."""
+        self.journal.finish(self.match_id)
 
     # -- the round timer -------------------------------------------------------------
 
@@ -223,6 +261,13 @@ class BhukharTable:
             self.timer.paused,
             self.time_called(now),
             len(self.session.events),
+            left=self.remaining(now),
+            games=len(self.session.games()),
+            match_id=self.match_id,
+            teams=self.session.start.teams,
+            standings=self.standings(),
+            draft=self.draft,
+            can_take_back=(bool(self._history[0]), bool(self._history[1])),
         )
 
     def _emit(self, now: float) -> BhukharView:
@@ -232,6 +277,45 @@ class BhukharTable:
             self._last_view = view
             self.outputs.state_changed(view)
         return view
+
+    # -- the game being entered ----------------------------------------------------------
+
+    @property
+    def rosters(self) -> Mapping[str, tuple[str, ...]]:
+        return self.session.rosters
+
+    def edit(self, change: Callable[[Draft], Draft]) -> None:
+        """Change the draft (a `Draft` method, e.g. `lambda d: d.step("points", 0, 5)`); the
+        new draft is journaled before it is shown. A refused change (DraftError) keeps it."""
+        self._set_draft(change(self.draft))
+
+    def edit_cards(self, side: int, change: Callable[[CardsEntry], CardsEntry]) -> None:
+        """Change one side's cards (kept for "Take back"); DraftError keeps them as they were."""
+        before = self.draft.sides[side].cards
+        after = change(before)
+        if after != before:
+            self._history[side].append(before)
+            self._set_draft(self.draft.with_cards(side, after))
+
+    def take_back_cards(self, side: int) -> None:
+        """Undo the last change to this side's cards."""
+        if self._history[side]:
+            self._set_draft(self.draft.with_cards(side, self._history[side].pop()))
+
+    def enter_draft(self) -> GameResult:
+        """Enter the game being entered; its scores are cleared once it is in the record."""
+        draft = self.draft
+        result = self.enter_game(draft.table_no, draft.game(self.rosters))
+        self._history = ([], [])
+        self._set_draft(draft.after_entry())
+        return result
+
+    def _set_draft(self, draft: Draft) -> None:
+        if draft == self.draft:
+            return
+        self.journal.append(self.match_id, self._t(), self.wall(), "umpire", DRAFT, draft.to_dict())
+        self.draft = draft
+        self._emit(self.clock())
 
     # -- the scoresheet --------------------------------------------------------------
 
@@ -266,15 +350,16 @@ class BhukharTable:
 
     # -- inside ----------------------------------------------------------------------
 
+    def _t(self) -> float:
+        return max(0.0, self.wall() - self._started)
+
     def _append(self, event: Event) -> GameResult | None:
-        """Check, write and sync, then apply: nothing changes if any step fails."""
+        """Check, journal, then apply: nothing changes if the rules refuse it. A write the
+        disk refuses is held by the journal and written later (its `fault` says so)."""
         self.session.check(event)
-        line = dump_line(event_to_dict(event))
-        try:
-            with self.path.open("a", encoding="utf-8") as f:
-                _write(f, line)
-        except OSError as exc:
-            raise TableFileError(f"{self.path}: cannot write: {exc}") from None
+        self.journal.append(
+            self.match_id, self._t(), self.wall(), "umpire", EVENT, event_to_dict(event)
+        )
         result = self.session.push(event)
         if isinstance(event, GameEntry):
             self.round = max(self.round, event.round)
@@ -282,35 +367,14 @@ class BhukharTable:
         return result
 
 
-def _write(f: Any, text: str) -> None:
-    f.write(text)
-    f.flush()
-    os.fsync(f.fileno())
+def export_bhukhar_record(journal: Journal) -> str:
+    """The latest Bhukhar session's record (docs/bhukhar.md); JournalError if there is none."""
+    row = journal.latest(KIND)
+    if row is None:
+        raise JournalError(f"{journal.path}: no Bhukhar session in the journal")
+    return _record(journal, row)
 
 
-def _cut_torn_tail(path: Path, text: str) -> str:
-    """Mend the end of a record the power cut short.
-
-    Each line is written whole with its newline, then synced; a last line with
-    no newline was being written when the power went. Still valid JSON: only the
-    newline is missing, so add it. Not JSON: it was never confirmed; move it to
-    `<path>.torn` (kept for the umpire) and cut it from the record.
-    """
-    if not text or text.endswith("\n"):
-        return text
-    head, _, tail = text.rpartition("\n")
-    try:
-        json.loads(tail)
-    except json.JSONDecodeError:
-        torn = path.with_name(path.name + ".torn")
-        with torn.open("a", encoding="utf-8") as f:
-            _write(f, tail + "\n")
-        kept = head + "\n" if head else ""
-        with path.open("r+", encoding="utf-8") as f:
-            f.truncate(len(kept.encode("utf-8")))
-            f.flush()
-            os.fsync(f.fileno())
-        return kept
-    with path.open("a", encoding="utf-8") as f:
-        _write(f, "\n")
-    return text + "\n"
+def _record(journal: Journal, row: MatchRow) -> str:
+    events = journal.entries(row.id, (EVENT,))
+    return dump_line(row.header) + "".join(dump_line(e.data) for e in events)

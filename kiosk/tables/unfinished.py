@@ -1,6 +1,6 @@
 """Every unfinished table the kiosk can go back to, for the home screen: its game, players,
-score and start, read from the journal (the one store; a Bhukhar session still kept in a
-record file of its own is listed from that file until it moves into the journal).
+score and start, read from the journal, the one store of all three games (the Bhukhar session
+files of earlier kiosks are moved into it at start: kiosk/tables/bhukhar_migrate.py).
 
 Facts only: the home screen words them. The carrom score is the rules core's own, from the
 confirmed events replayed; the backgammon score is the record's first line plus the
@@ -9,10 +9,7 @@ confirmed events replayed; the backgammon score is the record's first line plus 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kiosk.engine.journal import Journal
@@ -27,7 +24,7 @@ KINDS = ("carrom", "backgammon", "bhukhar")
 
 @dataclass(frozen=True, slots=True)
 class Unfinished:
-    """One table to resume. `match_id` None: a Bhukhar session's own record file (`path`).
+    """One table to resume (`match_id`: its journal match).
     `score`: per side, games won (carrom) or match points (backgammon); `points`: the carrom
     game in progress; `length`: the backgammon match length. `problem`: the record could not
     be read (it is still listed, so that the director sees it and can close it)."""
@@ -39,7 +36,6 @@ class Unfinished:
     score: tuple[int, ...] = ()
     points: tuple[int, ...] = ()
     length: int | None = None
-    path: str | None = None
     problem: str | None = None
 
 
@@ -94,20 +90,7 @@ def _teams(header: dict[str, Any]) -> tuple[str, ...]:
     return tuple(names) or tuple(str(p) for p in header.get("players", ()))
 
 
-def bhukhar_file(path: Path) -> Unfinished:
-    """A Bhukhar session kept in its own record file (its first line names the teams)."""
-    try:
-        with path.open(encoding="utf-8") as f:
-            header = json.loads(f.readline())
-        teams = _teams(header if isinstance(header, dict) else {})
-        problem = None
-    except (OSError, ValueError) as exc:
-        teams, problem = (), f"{path}: cannot read: {exc}"
-    started = path.stat().st_mtime if path.exists() else 0.0
-    return Unfinished("bhukhar", None, teams, started, path=str(path), problem=problem)
-
-
-def unfinished_tables(journal: Journal, bhukhar_files: Sequence[Path] = ()) -> list[Unfinished]:
+def unfinished_tables(journal: Journal) -> list[Unfinished]:
     """The latest unfinished table of each game, in KINDS order (a new match of a game closes
     its unfinished one, so there is at most one per game)."""
     out = []
@@ -120,6 +103,4 @@ def unfinished_tables(journal: Journal, bhukhar_files: Sequence[Path] = ()) -> l
                 out.append(_backgammon(journal, row))
             else:
                 out.append(Unfinished(kind, row.id, _teams(row.header), row.wall_start))
-        elif kind == "bhukhar" and bhukhar_files:
-            out.append(bhukhar_file(bhukhar_files[-1]))
     return out

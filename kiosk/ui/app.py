@@ -14,6 +14,7 @@ away so the time left on the screen keeps moving.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -29,19 +30,23 @@ from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
-from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
+from kiosk.rules.bhukhar.record import SessionError
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.bhukhar import BhukharScreen
-from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
+from kiosk.ui.bhukhar_setup import BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.first_start import PinsScreen
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
+from kiosk.ui.lock import allowed, gate_of
+from kiosk.ui.lock import install as install_roles
+from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.settings_screen import SettingsScreen
@@ -106,9 +111,17 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "parts": lambda: PartsScreen(
+                self.services.startup_faults,
+                lambda: self.show(getattr(self, "_after_parts", "home")),
+                self.services.retry_parts,
+                name="parts",
+            ),
+            "pins": lambda: PinsScreen(name="pins"),  # roles: the director changes the PINs
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
+        install_roles(self)  # the console's gate and the first start (kiosk/ui/lock.py)
         self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
@@ -135,6 +148,7 @@ class TablesideApp(App):
             self.manager.add_widget(self._factories[name]())
             # hall: the "Call director" button on the umpire screens (docs/hall.md)
             add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
+            gc.freeze()  # a screen lives as long as the app: see _first_frame
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:
@@ -161,12 +175,20 @@ class TablesideApp(App):
 
     def on_start(self) -> None:
         self.refresh_home()
+        if self.services.startup_faults:  # a part is missing: say so before anything else
+            assert self.manager is not None
+            self._after_parts = self.manager.current  # home, or the first start's PINs
+            self.show("parts")
         Window.bind(on_flip=self._first_frame)
 
     def _first_frame(self, *_: object) -> None:
         """READY=1 to systemd once the home screen is on the glass (the first frame drawn);
         the watchdog pings start from here."""
         Window.unbind(on_flip=self._first_frame)
+        # What start-up made (Kivy, the screens, the fonts, the catalogues: about 120,000
+        # objects) lives as long as the app; out of the collector's sight, a full collection
+        # no longer stalls the loop for 30-50 ms in the middle of a stroke.
+        gc.freeze()
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
@@ -191,9 +213,16 @@ class TablesideApp(App):
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished table from home; one in play stops being polled."""
+        if not allowed(self, "close_table", lambda: self.close_table(match_id)):  # roles
+            return
         if getattr(self.runner.table, "match_id", None) == match_id:
             self.runner.table = None
             self.game_screen = None
+        assert self.manager is not None
+        if self.manager.has_screen("bhukhar"):
+            bhukhar = self.manager.get_screen("bhukhar")
+            if getattr(bhukhar.table, "match_id", None) == match_id:
+                bhukhar.table = None  # Resume must not bring back a closed session from memory
         self.services.close_table(match_id)
         self.refresh_home()
 
@@ -238,12 +267,10 @@ class TablesideApp(App):
 
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
-        teams = tuple(
-            Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
-        )
-        start = SessionStart(teams, float(setup.round_minutes), (5.0, 1.0))
+        if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
+            return
         try:
-            table = self.services.new_bhukhar(start)
+            table = self.services.new_bhukhar(setup.session_start())
         except (TableFileError, SessionError, ValueError) as exc:
             setup.message = str(exc)
             return
@@ -253,6 +280,8 @@ class TablesideApp(App):
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
+        if not allowed(self, "start_match", lambda: self.start_carrom(setup)):  # roles
+            return
         try:
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
@@ -266,6 +295,8 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        if not allowed(self, "start_match", lambda: self.start_backgammon(setup)):  # roles
+            return
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
@@ -287,7 +318,8 @@ class TablesideApp(App):
         self._playing("backgammon", table)
 
     def open_settings_pin(self) -> None:
-        self.show("pin")
+        if allowed(self, "settings", lambda: self.show("settings")):  # roles: the director's
+            self.show("settings" if gate_of(self) else "pin")
 
     def open_settings(self, *_: object) -> bool:
         # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
@@ -317,6 +349,9 @@ class TablesideApp(App):
         follow = getattr(self.manager.current_screen, "follow", None)
         if follow is not None:
             follow(now)
+        gate = gate_of(self)
+        if gate is not None:
+            gate.refresh()
         self._schedule_tick(now)
 
     def _schedule_tick(self, now: float) -> None:

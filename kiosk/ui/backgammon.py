@@ -32,7 +32,8 @@ from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import Words
+from kiosk.ui.lock import allowed
+from kiosk.ui.words import Words, reason_words
 
 
 def match_words(match: Any, _: Words) -> tuple[str, str]:
@@ -154,12 +155,12 @@ class BackgammonScreen(Screen):
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:
-        if self.table is None:
+        if self.table is None or not allowed(self, command, lambda: self._do(command, *args)):
             return
         try:
             getattr(self.table, command)(*args)  # the new view comes as an output
         except IllegalAction as exc:
-            self.message = str(exc)
+            self.message = reason_words(exc.reason, tr._) if exc.reason else str(exc)
             return
         self.message = ""
 

@@ -1,21 +1,20 @@
 """The Bhukhar table: the round timer and the scoresheet, as totals or in full.
 
-Built on the Bhukhar engineer's table session (kiosk/tables/bhukhar_table.py): the
-round timer (rule 10: 30 to 35 minutes, warnings, time called, rule 16.3) and each
-game (rules 13, 18, 19) are checked by the rules, written to the session record and
-synced before this screen shows them. Each team's part of a game is entered as totals
-(table and hand points) or in full (every meld's cards and the cards in hand, tapped on a
-52-card panel: kiosk/ui/bhukhar_cards.py), with the player who laid the team's licence
-(rule 17.1 bars a player who showed a false licence from laying it). Rule 17's penalties
-are added on a panel of their own and listed on the screen before the game is entered.
-The screen only gathers the umpire's choices and shows what the table answers; a refused
-game keeps everything entered so far.
+The screen draws its table's view (kiosk/tables/bhukhar_table.py) and sends it commands;
+it builds nothing. The round timer (rule 10: 30 to 35 minutes, warnings, time called, rule
+16.3) and each game (rules 13, 18, 19) are the table's; the game being entered is the
+table's draft (kiosk/tables/bhukhar_draft.py), journaled at every tap, so a crash loses
+nothing. Each team's part of a game is entered as totals (table and hand points) or in
+full (every meld's cards and the cards in hand, tapped on a 52-card panel:
+kiosk/ui/bhukhar_cards_panel.py), with the player who laid the team's licence (rule 17.1
+bars a player who showed a false licence from laying it). Rule 17's penalties are added on
+a panel of their own (kiosk/ui/bhukhar_penalty_panel.py) and listed on the screen before
+the game is entered. A refused game keeps everything entered so far.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from kivy.clock import Clock
@@ -30,32 +29,25 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.rules.bhukhar.record import SessionError
-from kiosk.rules.bhukhar.scoresheet import (
-    End,
-    Game,
-    Penalty,
-    PenaltyKind,
-    ScoreError,
-    Sheet,
-    TotalsSheet,
-)
+from kiosk.rules.bhukhar.scoresheet import End, GameResult, PenaltyKind, ScoreError
+from kiosk.tables.bhukhar_draft import SECTIONS, CardsEntry, Draft
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
-from kiosk.ui import bhukhar_grid as _grid  # noqa: F401  (registers CardGrid for the .kv)
-from kiosk.ui.bhukhar_cards import (
-    SECTIONS,
-    CardsEntry,
+from kiosk.ui import bhukhar_cards_panel as _cards_panel  # noqa: F401  (the .kv's panels)
+from kiosk.ui import bhukhar_penalty_panel as _penalty_panel  # noqa: F401
+from kiosk.ui import bhukhar_totals_panel as _totals_panel  # noqa: F401
+from kiosk.ui.bhukhar_cards import lines, summary
+from kiosk.ui.bhukhar_words import (
+    END_WORDS,
+    ENDS,
+    penalty_line,
+    penalty_short,
+    result_words,
+    total_lines,
 )
-from kiosk.ui.bhukhar_words import penalty_line, penalty_short, result_words
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
 
-ENDS = (End.OUT, End.STOCK, End.TIME)
-END_WORDS = {
-    End.OUT: N_("went out (16.1)"),
-    End.STOCK: N_("stock ran out (16.2)"),
-    End.TIME: N_("time (16.3)"),
-}
+__all__ = ["ENDS", "END_WORDS", "BhukharScreen"]
 _T = TypeVar("_T")
 
 
@@ -70,7 +62,8 @@ class BhukharScreen(Screen):
     paused = BooleanProperty(False)
     time_called = BooleanProperty(False)
     team_ids = ListProperty([])
-    # the game being entered
+    team_labels = ListProperty([])  # each team's name, or its id while it has none
+    # the game being entered, as the table's draft has it
     table_no = NumericProperty(1)
     pair = ListProperty([0, 1])  # indexes into team_ids
     licence = ListProperty([True, True])
@@ -82,69 +75,80 @@ class BhukharScreen(Screen):
     message = StringProperty("")
     refused = BooleanProperty(False)
     standings = StringProperty("")
-    # the full entry: which sides are entered in full, and the cards panel
     full = ListProperty([False, False])
     summaries = ListProperty(["No cards yet", "No cards yet"])
+    licence_by = ListProperty([-1, -1])  # an index into that side's players, -1 not named
+    side_players = ListProperty([["", "", ""], ["", "", ""]])
+    penalties = ListProperty([])  # [side, kind value, player index or -1] each
+    penalty_summary = StringProperty("No penalties (rule 17)")
+    # the panels (what is open and chosen on them is the screen's own)
     cards_open = BooleanProperty(False)
     cards_side = NumericProperty(0)
     section = StringProperty("licence")
     cards_lines = StringProperty("")
     cards_message = StringProperty("")
     can_take_back = BooleanProperty(False)
-    # who laid each side's licence: an index into that side's players, -1 not named
-    licence_by = ListProperty([-1, -1])
-    side_players = ListProperty([["", "", ""], ["", "", ""]])
-    # rule 17's penalties of the game: [side, kind value, player index or -1] each
-    penalties = ListProperty([])
-    penalty_summary = StringProperty("No penalties (rule 17)")
     pen_open = BooleanProperty(False)
     pen_side = NumericProperty(0)
     pen_kind = StringProperty("")  # a PenaltyKind value, "" before one is chosen
     pen_player = NumericProperty(-1)
     pen_lines = StringProperty("")
     pen_message = StringProperty("")
+    # how the last game's totals were added up (rule 18), on a panel of its own
+    totals_open = BooleanProperty(False)
+    totals_lines = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         #: The screen is one of its table's outputs: the views come to `changed`.
         self._output = CallbackOutput(self.changed)
         self._latest: BhukharView | None = None
-        self._redraw = Clock.create_trigger(self._show_round, -1)
-        self.cards: list[CardsEntry] = [CardsEntry(), CardsEntry()]
-        #: Earlier states of each side's cards, for "Take back" (newest last).
-        self._history: list[list[CardsEntry]] = [[], []]
-        self._rosters: dict[str, list[str]] = {}
+        self._last_result: GameResult | None = None  # the last game entered here
+        self._redraw = Clock.create_trigger(self._show, -1)
         tr.on_switch(self.reword)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        # The panels' buttons are reached by id from the screen, as when they were inline.
+        for panel in (self.ids.cards_panel, self.ids.penalty_panel, self.ids.totals_panel):
+            self.ids.update(panel.ids)
+
+    @property
+    def cards(self) -> list[CardsEntry]:
+        """Each side's cards as the draft has them."""
+        draft = self._draft()
+        return [s.cards for s in draft.sides] if draft else [CardsEntry(), CardsEntry()]
+
+    def _draft(self) -> Draft | None:
+        return None if self._latest is None else self._latest.draft
 
     def reword(self) -> None:
         """The language changed: word the cards, the penalties and the standings again."""
-        self._show_cards()
-        self._show_penalties()
-        self._show_standings()
+        self._show()
 
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         if table is not self.table:  # another session: nothing of the last one's game
-            self._reset_cards()
-            self.licence_by = [-1, -1]
-            self.penalties = []
+            self._last_result = None
+            self.totals_lines = ""
         old = self.table.outputs if self.table is not None else None
         self._output.follow(old, table.outputs)
         self.table = table
-        self._rosters = {t.id: list(t.players) for t in table.session.start.teams}
-        self.team_ids = [t.id for t in table.session.start.teams]
-        self.pair = [0, 1]
-        self._show_players()
-        self._show_standings()
-        self.changed(table.view())
+        self._latest = table.view()
+        self._show()
 
-    # -- the round timer -----------------------------------------------------------
     def changed(self, view: BhukharView) -> None:
         """A new view from the table; the redraw is coalesced to once a frame."""
         self._latest = view
         self._redraw()
 
-    def _show_round(self, *_: object) -> None:
+    # -- drawing the view ------------------------------------------------------------
+    def _redraw_now(self) -> None:
+        """After a command: the table's view at once (the tap's answer is drawn this frame)."""
+        if self.table is not None:
+            self._latest = self.table.view()
+            self._show()
+
+    def _show(self, *_: object) -> None:
         view = self._latest
         if view is None:
             return
@@ -153,7 +157,68 @@ class BhukharScreen(Screen):
         self.running = view.running
         self.paused = view.paused
         self.time_called = view.time_called
+        if max(self.pair, default=0) >= len(view.teams):
+            self.pair = [0, 1]  # another session's teams: the indexes start again
+        self.team_labels = [t.name or t.id for t in view.teams]
+        self.team_ids = [t.id for t in view.teams]
+        rosters = {t.id: list(t.players) for t in view.teams}
+        draft = view.draft
+        if draft is not None:
+            sides = draft.sides
+            self.table_no = draft.table_no
+            self.pair = [self.team_ids.index(t) for t in draft.pair]
+            self.licence = [s.licence for s in sides]
+            self.points = [s.points for s in sides]
+            self.hand = [s.hand for s in sides]
+            self.full = [s.full for s in sides]
+            self.licence_by = [s.licence_by for s in sides]
+            self.end = ENDS.index(draft.end)
+            self.bhukhar = draft.bhukhar
+            self.closed_by = draft.closed_by
+            self.side_players = [rosters.get(t, ["", "", ""]) for t in draft.pair]
+            self.penalties = [[side, kind.value, p] for side, kind, p in draft.penalties]
+            side = int(self.cards_side)
+            self.cards_lines = "\n".join(lines(sides[side].cards, tr._))
+            self.summaries = [summary(s.cards, tr._) for s in sides]
+            self.can_take_back = view.can_take_back[side]
+        self._show_penalties()
+        self._show_standings(view)
+        if self._last_result is not None:
+            names = {t.id: t.name or t.id for t in view.teams}
+            self.totals_lines = "\n".join(total_lines(self._last_result, names, tr._))
 
+    def _show_penalties(self) -> None:
+        ids = [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
+        players = self.side_players
+        parts = [
+            (ids[side], ids[1 - side], PenaltyKind(kind), players[side][p] if p >= 0 else None)
+            for side, kind, p in self.penalties
+        ]
+        self.pen_lines = "\n".join(
+            f"{n}. {penalty_line(*p, tr._)}" for n, p in enumerate(parts, 1)
+        ) or tr._("No penalties in this game")
+        self.penalty_summary = (
+            tr._("Penalties: {list}", list=" · ".join(penalty_short(*p, tr._) for p in parts))
+            if parts
+            else tr._("No penalties (rule 17)")
+        )
+
+    def _show_standings(self, view: BhukharView) -> None:
+        names = {t.id: t.name or t.id for t in view.teams}
+        rows = [
+            f"{s.place}{'=' if s.shared else '.'} {names.get(s.team, s.team)}   "
+            + tr._(
+                "master {master}   bonus {bonus}   best {best}   games {games}",
+                master=s.master,
+                bonus=s.bonus,
+                best="-" if s.best is None else s.best,
+                games=s.games,
+            )
+            for s in view.standings
+        ]
+        self.standings = "\n".join(rows) or tr._("No games yet")
+
+    # -- commands to the table -------------------------------------------------------
     def _call(self, action: Callable[[], _T]) -> _T | None:
         try:
             result = action()
@@ -164,6 +229,11 @@ class BhukharScreen(Screen):
         self.refused = False
         return result
 
+    def _edit(self, change: Callable[[Draft], Draft]) -> None:
+        if self.table is not None:
+            self._call(lambda: self.table.edit(change))
+            self._redraw_now()
+
     def start_round(self) -> None:
         if self.table is not None and self._call(self.table.start_round) is not None:
             self.message = tr._("Round {n} started", n=self.table.round)
@@ -172,54 +242,35 @@ class BhukharScreen(Screen):
         if self.table is not None:
             self._call(self.table.resume if self.paused else self.table.pause)
 
-    # -- the totals entry ------------------------------------------------------------
     def cycle_team(self, side: int) -> None:
-        pair = list(self.pair)
-        other = pair[1 - side]
-        choice = (pair[side] + 1) % len(self.team_ids)
-        if choice == other:
-            choice = (choice + 1) % len(self.team_ids)
-        pair[side] = choice
-        self.pair = pair
-        self._show_players()
+        self._edit(lambda d: d.next_team(side, self.team_ids))
 
     def step(self, what: str, side: int, delta: int) -> None:
         """Table or hand points of one side of the pair, by `delta` (never below 0)."""
-        values = list(getattr(self, what))
-        values[side] = max(0, values[side] + delta)
-        setattr(self, what, values)
+        self._edit(lambda d: d.step(what, side, delta))
 
     def toggle_licence(self, side: int) -> None:
-        values = list(self.licence)
-        values[side] = not values[side]
-        self.licence = values
+        self._edit(lambda d: d.toggle_licence(side))
+
+    def toggle_full(self, side: int) -> None:
+        self._edit(lambda d: d.toggle_full(side))
 
     def step_table(self, delta: int) -> None:
-        self.table_no = max(1, int(self.table_no) + delta)
+        self._edit(lambda d: d.step_table(delta))
 
-    def cycle_end(self) -> None:
-        self.end = (int(self.end) + 1) % len(ENDS)
+    def choose_end(self, end: str) -> None:
+        """How the game ended (rule 16): out, stock or time, chosen by its own button."""
+        self._edit(lambda d: d.choose_end(End(end)))
 
     def cycle_bhukhar(self) -> None:
-        self.bhukhar = {-1: 0, 0: 1, 1: -1}[int(self.bhukhar)]
+        self._edit(lambda d: d.choose_bhukhar({-1: 0, 0: 1, 1: -1}[d.bhukhar]))
 
     def cycle_closed(self) -> None:
-        self.closed_by = 1 - int(self.closed_by)
+        self._edit(lambda d: d.choose_closed(1 - d.closed_by))
 
     def choose_licence_by(self, side: int, player: int) -> None:
-        """Who laid this side's licence (rule 17.1); tapping the chosen player again
-        takes the name off."""
-        values = list(self.licence_by)
-        values[side] = -1 if values[side] == player else player
-        self.licence_by = values
-
-    def _ids(self) -> list[str]:
-        return [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
-
-    def _show_players(self) -> None:
-        """The players of the two teams in the pair, for the chips naming them."""
-        self.side_players = [self._rosters.get(t, ["", "", ""]) for t in self._ids()]
-        self._show_penalties()
+        """Who laid this side's licence (rule 17.1); the chosen player again takes it off."""
+        self._edit(lambda d: d.choose_licence_by(side, player))
 
     # -- rule 17's penalties -------------------------------------------------------------
     def open_penalties(self) -> None:
@@ -227,7 +278,6 @@ class BhukharScreen(Screen):
         self.pen_player = -1
         self.pen_message = ""
         self.pen_open = True
-        self._show_penalties()
 
     def close_penalties(self) -> None:
         self.pen_open = False
@@ -252,54 +302,25 @@ class BhukharScreen(Screen):
         if not self.pen_kind:
             self.pen_message = tr._("Choose the penalty first (rule 17): nothing added")
             return
-        self.penalties = [
-            *self.penalties,
-            [int(self.pen_side), self.pen_kind, int(self.pen_player)],
-        ]
+        side, kind, player = int(self.pen_side), PenaltyKind(self.pen_kind), int(self.pen_player)
+        self._edit(lambda d: d.add_penalty(side, kind, player))
         self.pen_kind = ""
         self.pen_player = -1
         self.pen_message = ""
-        self._show_penalties()
 
     def take_back_penalty(self) -> None:
         if self.penalties:
-            self.penalties = list(self.penalties)[:-1]
+            self._edit(lambda d: d.take_back_penalty())
             self.pen_message = ""
-            self._show_penalties()
-
-    def _penalty_parts(self) -> list[tuple[str, str, PenaltyKind, str | None]]:
-        ids = self._ids()
-        parts = []
-        for side, kind, player in self.penalties:
-            name = self.side_players[side][player] if player >= 0 else None
-            parts.append((ids[side], ids[1 - side], PenaltyKind(kind), name))
-        return parts
-
-    def _show_penalties(self) -> None:
-        parts = self._penalty_parts()
-        self.pen_lines = "\n".join(
-            f"{n}. {penalty_line(*p, tr._)}" for n, p in enumerate(parts, 1)
-        ) or tr._("No penalties in this game")
-        self.penalty_summary = (
-            tr._("Penalties: {list}", list=" · ".join(penalty_short(*p, tr._) for p in parts))
-            if parts
-            else tr._("No penalties (rule 17)")
-        )
 
     # -- the full entry -----------------------------------------------------------------
-    def toggle_full(self, side: int) -> None:
-        """Enter this side's part in full (its cards) or as totals; the other is kept."""
-        full = list(self.full)
-        full[side] = not full[side]
-        self.full = full
-
     def open_cards(self, side: int) -> None:
         """The cards panel for one side; a team's first melds are its licence (rule 9)."""
         self.cards_side = side
         self.section = "melds" if self.cards[side].licence else "licence"
         self.cards_message = ""
         self.cards_open = True
-        self._show_cards()
+        self._redraw_now()
 
     def close_cards(self) -> None:
         self.cards_open = False
@@ -311,106 +332,56 @@ class BhukharScreen(Screen):
 
     def tap_card(self, card: str) -> None:
         """A card of the 52: onto the meld being laid, or into the hand."""
-        self._change(lambda entry: entry.add(card, self.section))
+        section = self.section
+        self._cards(lambda entry: entry.add(card, section))
 
     def close_meld(self) -> None:
-        self._change(lambda entry: entry.close_meld(self.section))
+        section = self.section
+        self._cards(lambda entry: entry.close_meld(section))
 
     def clear_cards(self) -> None:
-        self._change(lambda _entry: CardsEntry())
+        self._cards(lambda _entry: CardsEntry())
 
     def take_back(self) -> None:
         """Undo the panel's last change to this side's cards."""
-        side = int(self.cards_side)
-        if self._history[side]:
-            self.cards[side] = self._history[side].pop()
+        if self.table is not None:
+            self.table.take_back_cards(int(self.cards_side))
             self.cards_message = ""
-            self._show_cards()
+            self._redraw_now()
 
-    def _change(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
-        side = int(self.cards_side)
+    def _cards(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
+        if self.table is None:
+            return
         try:
-            entry = change(self.cards[side])
+            self.table.edit_cards(int(self.cards_side), change)
         except ValueError as exc:
             self.cards_message = str(exc)
             return
-        if entry != self.cards[side]:
-            self._history[side].append(self.cards[side])
-            self.cards[side] = entry
         self.cards_message = ""
-        self._show_cards()
-
-    def _show_cards(self) -> None:
-        side = int(self.cards_side)
-        self.cards_lines = "\n".join(self.cards[side].lines(tr._))
-        self.summaries = [entry.summary(tr._) for entry in self.cards]
-        self.can_take_back = bool(self._history[side])
-
-    def _reset_cards(self) -> None:
-        self.cards = [CardsEntry(), CardsEntry()]
-        self._history = [[], []]
-        self._show_cards()
-
-    def _sheet(self, side: int, team: str) -> Sheet:
-        by = self.side_players[side][self.licence_by[side]] if self.licence_by[side] >= 0 else None
-        sheet: Sheet
-        if self.full[side]:
-            sheet = replace(self.cards[side].sheet(team), licence_by=by)
-        else:
-            sheet = TotalsSheet(
-                bool(self.licence[side]), int(self.points[side]), int(self.hand[side]), by
-            )
-        return sheet
-
-    def game(self) -> Game:
-        """The game as entered: each team's sheet, totals or in full (rules 13, 18), with
-        who laid its licence; how it ended (rule 16); its penalties (rule 17). The
-        Bhukhar core checks it when it is entered."""
-        ids = self._ids()
-        end = ENDS[int(self.end)]
-        return Game(
-            sheets={ids[i]: self._sheet(i, ids[i]) for i in (0, 1)},
-            end=end,
-            bhukhar=None if self.bhukhar < 0 else ids[int(self.bhukhar)],
-            closed_by=ids[int(self.closed_by)] if end is End.OUT else None,
-            penalties=tuple(
-                Penalty(team, kind, player) for team, _, kind, player in self._penalty_parts()
-            ),
-        )
+        self._redraw_now()
 
     def enter(self) -> None:
-        """Write the game to the record; the message gives each team's total and master points."""
+        """Enter the draft; the message gives each team's total and master points."""
         table = self.table
         if table is None:
             return
-        result = self._call(lambda: table.enter_game(int(self.table_no), self.game()))
+        table_no = int(self.table_no)
+        result = self._call(table.enter_draft)
         if result is None:
             # Nothing was written; what the umpire entered stays on screen to be put right.
             self.message = tr._("Not entered: {reason}", reason=self.message)
             return
-        self.message = result_words(int(self.table_no), result, tr._)
-        self.points, self.hand = [0, 0], [0, 0]
-        self.licence_by = [-1, -1]
-        self.penalties = []
-        self._show_penalties()
-        self._reset_cards()
-        self._show_standings()
+        self.message = result_words(table_no, result, tr._)
+        self._last_result = result
+        self._redraw_now()
 
-    def _show_standings(self) -> None:
-        if self.table is None:
-            return
-        rows = [
-            f"{s.place}{'=' if s.shared else '.'} {s.team}   "
-            + tr._(
-                "master {master}   bonus {bonus}   best {best}   games {games}",
-                master=s.master,
-                bonus=s.bonus,
-                best="-" if s.best is None else s.best,
-                games=s.games,
-            )
-            for s in self.table.standings()
-        ]
-        self.standings = "\n".join(rows) or tr._("No games yet")
+    # -- how the totals were added up ---------------------------------------------------
+    def open_totals(self) -> None:
+        if self.totals_lines:
+            self.totals_open = True
+
+    def close_totals(self) -> None:
+        self.totals_open = False
 
 
 load_kv(__file__)

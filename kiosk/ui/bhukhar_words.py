@@ -7,10 +7,19 @@ from __future__ import annotations
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
     PENALTY_POINTS,
+    End,
     GameResult,
     PenaltyKind,
 )
 from kiosk.ui.words import N_, Words, english
+
+#: How a game ended (rule 16), each chosen by a button of its own that names its rule.
+ENDS = (End.OUT, End.STOCK, End.TIME)
+END_WORDS = {
+    End.OUT: N_("went out (16.1)"),
+    End.STOCK: N_("stock ran out (16.2)"),
+    End.TIME: N_("time (16.3)"),
+}
 
 #: Rule 17's penalties as the panel names them: what was done and the rule (rules 8 and
 #: 15 forbid the signal and the question; 17.3-17.5 fine the team, 17.1 rewards the other).
@@ -66,3 +75,33 @@ def result_words(table_no: int, result: GameResult, _: Words = english) -> str:
             )
         )
     return _("Table {n} entered. ", n=table_no) + "; ".join(parts)
+
+
+def total_lines(result: GameResult, names: dict[str, str], _: Words = english) -> list[str]:
+    """How each team's total was added up (rule 18), then its master and bonus points (rules
+    18.4, 19): the core's own parts of the sum, nothing worked out here."""
+    out = []
+    for s in result.scores:
+        out.append(
+            _(
+                "{team}: table {table} − hand {hand} + licence {licence} + bhukhar {bhukhar}"
+                " + closing {closing} + penalties {penalties} = {total} (rule 18)",
+                team=names.get(s.team, s.team),
+                table=s.table,
+                hand=s.hand,
+                licence=s.licence,
+                bhukhar=s.bhukhar,
+                closing=s.closing,
+                penalties=f"{s.penalties:+d}",
+                total=s.total,
+            )
+        )
+        out.append(
+            "    "
+            + _(
+                "{master} master points, {bonus} bonus points (rule 19)",
+                master=s.master,
+                bonus=s.bonus,
+            )
+        )
+    return out

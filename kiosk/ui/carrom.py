@@ -24,12 +24,12 @@ from kiosk.clocks.patterns import Pattern
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
-from kiosk.ui.carrom_calls import CarromCalls
+from kiosk.ui.carrom_calls import CarromCalls, next_step
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
     "stroke": N_("Stroke (law 50)"),
@@ -205,11 +205,12 @@ class CarromScreen(CarromCalls):
         self.follow_rulings(view)
         self.phase = view.phase
         self.can_undo = view.can_undo
-        self.error = capital(view.last_error or "")
+        refusal = view.refusal
+        self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
-        self.faults = "  ·  ".join(f.message for f in view.faults)
+        self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)
 
@@ -252,6 +253,7 @@ class CarromScreen(CarromCalls):
                 )
         self.placing = placing
         self.banner, self.banner_kind = self._banner(view)
+        self.banner_next = next_step(self.banner_kind, view)
         self.sheet_rows = [
             [
                 str(r.game),

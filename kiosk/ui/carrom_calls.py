@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from kiosk.rules.carrom.errors import IllegalEvent
@@ -22,7 +28,9 @@ from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
-from kiosk.ui.words import N_
+from kiosk.ui.lock import allowed
+from kiosk.ui.parts_screen import PARTS
+from kiosk.ui.words import N_, reason_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -44,6 +52,24 @@ FOUL_KINDS = {
     "64 a": N_("foul (law 64): the turn ends"),
     "club IV i": N_("foul (club rule IV i)"),
 }
+
+#: What the umpire does next, after a banner's own words (the expiry's carry their own).
+NEXT_STEPS = {
+    "sides": N_("tap Play once the players have changed sides"),
+    "interval": N_("tap Play when the interval is over"),
+    "toss": N_("tap Toss and choose who won it"),
+    "board": N_("tap Play for the next board"),
+    "game": N_("tap Play for the next game"),
+    "over": N_("tap Sheet to check the result, then Home"),
+}
+
+
+def next_step(kind: str, view: CarromView) -> str:
+    """The next step for the banner of `kind`; none once the umpire has called "play" for
+    the next break (its count runs) or where the banner says it already."""
+    if kind in ("board", "game") and view.timer is not None and view.timer.kind == "break":
+        return ""
+    return tr._(NEXT_STEPS[kind]) if kind in NEXT_STEPS else ""
 
 
 class CarromCalls(Screen):
@@ -69,7 +95,15 @@ class CarromCalls(Screen):
     # whose colour the umpire is choosing (0: none)
     pockets_seen = ListProperty([])
     colour_missing = BooleanProperty(False)
-    fixing = ObjectProperty(0)
+    fixing = NumericProperty(0)
+
+    # the parts' faults: every message in one line, the line the chip shows, the details
+    #: What the umpire does next after the banner's words ("" : nothing more to say).
+    banner_next = StringProperty("")
+    faults = StringProperty("")
+    fault_line = StringProperty("")
+    fault_details = StringProperty("")
+    show_fault_details = BooleanProperty(False)
 
     _latest: CarromView | None = None
 
@@ -78,12 +112,23 @@ class CarromCalls(Screen):
         super().__init__(**kw)
 
     def _do(self, command: str, *args: Any, **kw: Any) -> bool:
+        """One session command, past the roles' gate (kiosk/ui/lock.py)."""
+
+        def again() -> None:  # the same tap, once the PIN is given
+            self._do(command, *args, **kw)
+
+        return allowed(self, command, again) and self._run(command, *args, **kw)
+
+    def _run(self, command: str, *args: Any, **kw: Any) -> bool:
         """One session command; a refusal is shown (with a capital) and False returned."""
         if self.session is None:
             return False
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except (IllegalEvent, ValueError) as exc:
+        except IllegalEvent as exc:  # the core's reason, worded in the console's language
+            self.error = capital(reason_words(exc.reason, tr._) if exc.reason else str(exc))
+            return False
+        except ValueError as exc:
             self.error = capital(str(exc))
             return False
         return True
@@ -108,6 +153,8 @@ class CarromCalls(Screen):
         now = None if state is None else state.now
         n = 0 if now is None else sum(now.placing.values())
         placer = None if now is None else now.placer
+        if not allowed(self, "dues_placed", self.dues_placed):  # roles: the strip too, after
+            return
         if self._do("dues_placed"):
             self.log.dues_placed(placer, n)
             self.reword_rulings()
@@ -145,7 +192,9 @@ class CarromCalls(Screen):
     # -- the destructive confirmation ---------------------------------------------------
     def destructive(self, action: str, by: str = "") -> None:
         """Ask again, naming what `action` by `by` would do (the core's answer); a call the
-        core refuses is said at once and asks nothing."""
+        core refuses is said at once and asks nothing. The director's PIN comes first."""
+        if not allowed(self, action, lambda: self.destructive(action, by)):
+            return
         match = None if self.session is None else self.session.match
         if match is None:
             self.error = tr._("No match: start one or resume")
@@ -170,10 +219,27 @@ class CarromCalls(Screen):
     def confirmed(self) -> None:
         action, by = self.confirm_action, self.confirm_by
         self.confirm_action = ""
-        if action == "void_board":
-            self._do("void_board")
+        if action == "void_board":  # the gate was passed when it was asked
+            self._run("void_board")
         elif action:
-            self._do(action, by=by)
+            self._run(action, by=by)
+
+    # -- the parts' faults ---------------------------------------------------------------
+    def show_faults(self, view: CarromView) -> None:
+        """A fault stays on the console (an icon and a line; a tap gives every message) until
+        the part works again: the table clears it, never the screen."""
+        faults = view.faults
+        self.faults = "  ·  ".join(f.message for f in faults)
+        if not faults:
+            self.fault_line = self.fault_details = ""
+            self.show_fault_details = False
+            return
+        part = faults[0].part
+        name = PARTS[part][0] if part in PARTS else capital(part)
+        first = tr._("{part}: not working", part=tr._(name))
+        more = len(faults) - 1
+        self.fault_line = tr._("{fault} (+{n} more)", fault=first, n=more) if more else first
+        self.fault_details = "\n".join(f"{f.part}: {f.message}" for f in faults)
 
     # -- the proposal's colours ---------------------------------------------------------
     def show_pockets(self, view: CarromView) -> None:

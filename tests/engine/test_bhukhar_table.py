@@ -1,18 +1,25 @@
-"""The Bhukhar table session: round timer + scoresheet, on a record file on disk."""
+"""The Bhukhar table session: round timer + scoresheet + the game being entered, on the journal."""
 
 from __future__ import annotations
 
+import ast
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
+from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.bhukhar.cards import parse_cards
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
-from kiosk.tables.bhukhar_table import BhukharTable, TableFileError
+from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from kiosk.tables.bhukhar_table import BhukharTable
 
 from .conftest import FakeClock
 
@@ -42,32 +49,38 @@ def _full_game() -> Game:
 
 
 @pytest.fixture
-def table(tmp_path: Path, clock: FakeClock, wall: FakeClock) -> BhukharTable:
-    return BhukharTable.create(tmp_path / "session.jsonl", START, clock=clock, wall=wall)
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    with Journal(tmp_path / "journal.db") as j:
+        yield j
+
+
+@pytest.fixture
+def table(journal: Journal, clock: FakeClock, wall: FakeClock) -> BhukharTable:
+    return BhukharTable.create(journal, START, clock=clock, wall=wall)
 
 
 def _lines(table: BhukharTable) -> list[str]:
-    return table.path.read_text(encoding="utf-8").splitlines()
+    return table.export().splitlines()
+
+
+def _open(table: BhukharTable, clock: FakeClock, wall: FakeClock) -> BhukharTable:
+    again = BhukharTable.open(table.journal, table.match_id, clock=clock, wall=wall)
+    assert again is not None
+    return again
 
 
 def test_bhukhar_table_create_writes_the_first_line(table: BhukharTable) -> None:
     assert len(_lines(table)) == 1
-    assert parse_session(table.path.read_text("utf-8")).start == START
+    assert parse_session(table.export()).start == START
+    assert table.journal.match(table.match_id).kind == "bhukhar"
     assert table.round == 0 and not table.time_called(0.0)
 
 
-def test_bhukhar_table_create_refuses_an_existing_file(
-    table: BhukharTable, clock: FakeClock, wall: FakeClock
-) -> None:
-    with pytest.raises(TableFileError, match="already exists"):
-        BhukharTable.create(table.path, START, clock=clock, wall=wall)
-
-
-def test_bhukhar_table_create_refuses_a_round_outside_rule_10(tmp_path: Path) -> None:
+def test_bhukhar_table_create_refuses_a_round_outside_rule_10(journal: Journal) -> None:
     bad = SessionStart(START.teams, round_minutes=60)
     with pytest.raises(ValueError, match="rule 10"):
-        BhukharTable.create(tmp_path / "s.jsonl", bad)
-    assert not (tmp_path / "s.jsonl").exists()
+        BhukharTable.create(journal, bad)
+    assert journal.matches() == []
 
 
 def test_bhukhar_table_round_timer_warns_then_calls_time(
@@ -119,7 +132,7 @@ def test_bhukhar_table_reopen_while_paused_keeps_the_time_left(
     table.pause()
     later = FakeClock(50.0)  # a new boot: the monotonic clock starts again
     wall.advance(3600)
-    again = BhukharTable.open(table.path, clock=later, wall=wall)
+    again = _open(table, later, wall)
     assert again.round == 1 and again.timer.paused
     assert again.remaining(later.now) == 1700
     again.resume()
@@ -132,7 +145,7 @@ def test_bhukhar_table_reopen_while_running_counts_the_downtime(
     table.start_round()
     wall.advance(26 * 60)  # the kiosk was down through the 5-minute warning
     later = FakeClock(10.0)
-    again = BhukharTable.open(table.path, clock=later, wall=wall)
+    again = _open(table, later, wall)
     assert again.remaining(later.now) == 240
     assert again.due(later.now) == []  # the missed warning is not sounded late
     assert again.due(later.now + 180) == [DOUBLE_BEEP]
@@ -143,7 +156,7 @@ def test_bhukhar_table_reopen_after_the_round_ran_out(table: BhukharTable, wall:
     table.start_round()
     wall.advance(3 * 3600)
     later = FakeClock(10.0)
-    again = BhukharTable.open(table.path, clock=later, wall=wall)
+    again = _open(table, later, wall)
     assert again.time_called(later.now) and again.due(later.advance(1)) == []
     assert again.start_round() == 2
 
@@ -162,7 +175,7 @@ def test_bhukhar_table_full_and_totals_entry_agree_and_are_kept(
     by_sums = table.enter_game(2, totals)
     assert [(s.total, s.master, s.bonus) for s in full.scores] == [(475, 2, 3), (-25, 0, 0)]
     assert [(s.total, s.master, s.bonus) for s in by_sums.scores] == [(475, 2, 3), (-25, 0, 0)]
-    again = BhukharTable.open(table.path, clock=clock, wall=wall)
+    again = _open(table, clock, wall)
     assert again.standings() == table.standings()
     assert [r.team for r in again.standings()][:2] == ["A", "C"]
     assert [e.round for e, _ in again.games()] == [1, 1]
@@ -170,14 +183,14 @@ def test_bhukhar_table_full_and_totals_entry_agree_and_are_kept(
 
 def test_bhukhar_table_refused_entry_changes_nothing(table: BhukharTable) -> None:
     table.enter_game(1, _full_game())
-    before = table.path.read_bytes()
+    before = table.journal.entries(table.match_id)
     with pytest.raises(SessionError, match="rule 11"):
         table.enter_game(2, Game({"A": TotalsSheet(False, 0, 0), "C": TotalsSheet(False, 0, 0)},
                                  End.TIME))  # fmt: skip
     bad = Game({"C": TotalsSheet(False, 30, 0), "D": TotalsSheet(False, 0, 0)}, End.TIME)
     with pytest.raises(SessionError, match="without a licence"):
         table.enter_game(2, bad)
-    assert table.path.read_bytes() == before
+    assert table.journal.entries(table.match_id) == before
     assert len(table.games()) == 1
 
 
@@ -211,51 +224,19 @@ def test_bhukhar_table_cancel_then_enter_again(table: BhukharTable) -> None:
         table.cancel_game(1, 2)
 
 
-def test_bhukhar_table_torn_last_line_is_set_aside(
+def test_bhukhar_table_write_failure_holds_the_entry_and_loses_nothing(
     table: BhukharTable, clock: FakeClock, wall: FakeClock
 ) -> None:
+    """The journal's medium refuses: the entry is held in memory in order (the journal's
+    `fault` says so), the game stands, and it is on disk once writing works again."""
+    journal = table.journal
+    assert journal._db is not None
+    journal._db.execute("PRAGMA query_only = ON")  # the disk refuses every write
     table.enter_game(1, _full_game())
-    with table.path.open("a", encoding="utf-8") as f:
-        f.write('{"event": "game", "round": 1, "tab')  # the power went mid-line
-    again = BhukharTable.open(table.path, clock=clock, wall=wall)
-    assert len(again.games()) == 1
-    torn = table.path.with_name("session.jsonl.torn")
-    assert torn.read_text("utf-8") == '{"event": "game", "round": 1, "tab\n'
-    again.start_round()
-    assert len(parse_session(table.path.read_text("utf-8")).events) == 2
-
-
-def test_bhukhar_table_last_line_without_newline_is_kept(
-    table: BhukharTable, clock: FakeClock, wall: FakeClock
-) -> None:
-    table.enter_game(1, _full_game())
-    table.path.write_text(table.path.read_text("utf-8").rstrip("\n"), encoding="utf-8")
-    again = BhukharTable.open(table.path, clock=clock, wall=wall)
-    again.start_round()
-    assert len(parse_session(table.path.read_text("utf-8")).events) == 2
-
-
-def test_bhukhar_table_bad_record_names_file_and_line(
-    table: BhukharTable, clock: FakeClock, wall: FakeClock
-) -> None:
-    with table.path.open("a", encoding="utf-8") as f:
-        f.write('{"event": "cancel", "round": 1, "table": 1}\n')
-    before = table.path.read_bytes()
-    with pytest.raises(TableFileError, match=r"session.jsonl:2: no game"):
-        BhukharTable.open(table.path, clock=clock, wall=wall)
-    assert table.path.read_bytes() == before
-
-
-def test_bhukhar_table_write_failure_changes_nothing(table: BhukharTable) -> None:
-    folder = table.path.parent
-    table.path.unlink()
-    folder.rmdir()  # the storage went away
-    with pytest.raises(TableFileError, match="cannot write"):
-        table.enter_game(1, _full_game())
-    assert table.games() == []
-    with pytest.raises(TableFileError, match="cannot write"):
-        table.start_round()
-    assert table.round == 0
+    assert len(table.games()) == 1 and journal.fault is not None
+    journal._db.execute("PRAGMA query_only = OFF")
+    assert journal.retry(force=True) and journal.fault is None
+    assert len(_open(table, clock, wall).games()) == 1
 
 
 def test_bhukhar_table_poll_sounds_the_rule_10_warnings_through_its_outputs(
@@ -263,7 +244,7 @@ def test_bhukhar_table_poll_sounds_the_rule_10_warnings_through_its_outputs(
 ) -> None:
     out = MemoryOutput()
     table = BhukharTable.create(
-        tmp_path / "session.jsonl", START, clock=clock, wall=wall, outputs=[out]
+        Journal(tmp_path / "journal.db"), START, clock=clock, wall=wall, outputs=[out]
     )
     table.start_round()
     assert out.view == table.view() and out.view.running and out.view.round == 1
@@ -279,3 +260,58 @@ def test_bhukhar_table_poll_sounds_the_rule_10_warnings_through_its_outputs(
     assert out.views == views  # nothing changed: nothing said
     with pytest.raises(TypeError, match="no sensor input"):
         table.post(object())
+
+
+def test_bhukhar_table_draft_survives_a_crash_mid_entry(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    """The game being entered is journaled at every change: the kiosk is killed mid-entry
+    (SIGKILL, nothing closed), the journal is opened again, and the draft is there."""
+    script = f"""
+import os, signal
+from kiosk.engine.journal import Journal
+from kiosk.rules.bhukhar.scoresheet import PenaltyKind
+from kiosk.tables.bhukhar_table import BhukharTable
+from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from tests.engine.test_bhukhar_table import START
+table = BhukharTable.create(Journal({str(tmp_path / "journal.db")!r}), START)
+table.start_round()
+table.edit(lambda d: d.step_table(1))
+table.edit(lambda d: d.step("points", 0, 215))
+table.edit(lambda d: d.toggle_full(1))
+table.edit_cards(1, lambda c: c.add("10C", "licence"))
+table.edit(lambda d: d.add_penalty(1, PenaltyKind.ASK, 1))
+print(repr(table.draft.to_dict()), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    root = Path(__file__).parents[2]
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == -signal.SIGKILL, run.stderr
+    draft = Draft.from_dict(ast.literal_eval(run.stdout.strip()))
+    again_journal = Journal(tmp_path / "journal.db")
+    again = BhukharTable.open(again_journal, clock=clock, wall=wall)
+    assert again is not None and again.draft == draft
+    assert again.draft.table_no == 2 and again.draft.sides[0].points == 215
+    assert again.draft.sides[1].cards.laying == ("10C",)
+    # Once the game is entered, the next draft starts clean (and so does a resume).
+    again.edit_cards(1, lambda c: CardsEntry())
+    again.edit(lambda d: d.toggle_full(1).choose_bhukhar(0).choose_closed(0))
+    again.edit(lambda d: d.toggle_licence(1).take_back_penalty())
+    again.enter_draft()
+    assert again.draft.sides[0].points == 0 and again.draft.table_no == 2
+    third = BhukharTable.open(again_journal, clock=clock, wall=wall)
+    assert third is not None and third.draft == again.draft
+    assert len(third.games()) == 1
+    again_journal.close()
+
+
+def test_bhukhar_table_export_is_the_session_record(table: BhukharTable) -> None:
+    """What the journal holds of a session reads back as the record format (docs/bhukhar.md);
+    draft entries are never part of it."""
+    table.start_round()
+    table.edit(lambda d: d.step("points", 0, 5))
+    table.enter_game(1, _full_game())
+    session = parse_session(table.export())
+    assert len(session.events) == 2 and session.standings() == table.standings()

@@ -39,7 +39,11 @@ def test_export_match_record_replays_to_the_session_state(
     s = carrom_journal(path, clock, wall)
     assert cli_main(["export", str(path)]) == 0
     text = capsys.readouterr().out
-    lines = [json.loads(line) for line in text.splitlines()]
+    # Comment lines (the spec skips them) name each correction's role: here the umpire's undo.
+    lines = [json.loads(line) for line in text.splitlines() if not line.startswith("#")]
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# t=10.5 correction by the umpire: undo"
+    ]
     assert lines[0] == {
         "event": "match",
         "rules": "icf",
@@ -99,3 +103,30 @@ def test_export_missing_journal_or_match_exits_1_naming_it(
     assert "no carrom match" in capsys.readouterr().err
     assert cli_main(["export", str(tmp_path / "empty.db"), "--clock"]) == 1
     assert "no backgammon clock" in capsys.readouterr().err
+
+
+def test_export_bhukhar_session_record_for_the_standings(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The session lives in the journal; `export --bhukhar` gives its record back, which
+    `tableside bhukhar standings` reads (rule 19)."""
+    from kiosk.rules.bhukhar.record import SessionStart, Team, parse_session
+    from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
+    from kiosk.tables.bhukhar_table import BhukharTable
+
+    path = tmp_path / "j.db"
+    teams = tuple(Team(t, (f"{t}1", f"{t}2", f"{t}3")) for t in "AB")
+    with Journal(path) as journal:
+        assert cli_main(["export", str(path), "--bhukhar"]) == 1
+        assert "no Bhukhar session" in capsys.readouterr().err
+        table = BhukharTable.create(journal, SessionStart(teams), clock=clock, wall=wall)
+        table.start_round()
+        table.edit(lambda d: d.step("points", 0, 5))  # a draft: never part of the record
+        sheets = {"A": TotalsSheet(True, 330, 5), "B": TotalsSheet(False, 0, 25)}
+        table.enter_game(1, Game(sheets, End.OUT, bhukhar="A", closed_by="A"))
+        out = tmp_path / "session.jsonl"
+        assert cli_main(["export", str(path), "--bhukhar", "-o", str(out)]) == 0
+        assert out.read_text("utf-8") == table.export()
+    assert parse_session(out.read_text("utf-8")).standings()[0].team == "A"
+    assert cli_main(["bhukhar", "standings", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0]

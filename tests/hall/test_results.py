@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.config import ConfigError, parse_settings
+from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto
-from kiosk.hall.outbox import BhukharOutbox
+from kiosk.hall.outbox import JournalOutbox
 from kiosk.hall.record import HallRecord
 from kiosk.hall.results import bhukhar_standings
 from kiosk.hall.simulate import SimTable
@@ -67,7 +68,9 @@ def _session(path: Path, teams: tuple[str, ...], wins: list[tuple[str, str]]) ->
     start = SessionStart(
         tuple(Team(t, (f"{t}1", f"{t}2", f"{t}3"), f"Team {t}") for t in teams), tables=(1, 2)
     )
-    table = BhukharTable.create(path, start)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    journal = Journal(path)
+    table = BhukharTable.create(journal, start)
     for n, (win, lose) in enumerate(wins, start=1):
         table.start_round()
         game = Game(
@@ -75,17 +78,25 @@ def _session(path: Path, teams: tuple[str, ...], wins: list[tuple[str, str]]) ->
             End.OUT, bhukhar=win, closed_by=win,
         )  # fmt: skip
         table.enter_game(1, game)
+    journal.close()
+
+
+def _standings(path: Path) -> dict[str, int | None]:
+    with Journal(path, readonly=True) as journal:
+        table = BhukharTable.open(journal)
+        assert table is not None
+        return {r.team: r.best for r in table.standings()}
 
 
 def test_rule_19_bhukhar_standings_merged_across_tables(tmp_path: Path) -> None:
-    # Two tables, each with its own record; team B plays at both.
-    _session(tmp_path / "bhukhar-001.jsonl", ("A", "B"), [("A", "B"), ("B", "A")])
-    (tmp_path / "t2").mkdir()
-    _session(tmp_path / "t2" / "bhukhar-001.jsonl", ("B", "C"), [("B", "C"), ("B", "C")])
+    # Two tables, each with its own journal; team B plays at both.
+    one, two = tmp_path / "t1" / "journal.db", tmp_path / "t2" / "journal.db"
+    _session(one, ("A", "B"), [("A", "B"), ("B", "A")])
+    _session(two, ("B", "C"), [("B", "C"), ("B", "C")])
     rec = HallRecord(tmp_path / "hall.db")
-    for table, path in (("t1", tmp_path / "bhukhar-001.jsonl"),
-                        ("t2", tmp_path / "t2" / "bhukhar-001.jsonl")):  # fmt: skip
-        box = BhukharOutbox(path)
+    for table, path in (("t1", one), ("t2", two)):
+        box = JournalOutbox(path)
+        box.name()
         prev = 0
         for entry in box.after(0, 100):
             rec.add_event("hall", table, {**entry.message, "outbox": box.source, "prev": prev}, 0)
@@ -94,17 +105,14 @@ def test_rule_19_bhukhar_standings_merged_across_tables(tmp_path: Path) -> None:
     assert merged["games"] == 4 and merged["problems"] == []
     rows = {r["team"]: r for r in merged["standings"]}
     assert rows["B"]["games"] == 4 and rows["B"]["place"] == 1  # three wins over two tables
-    own = {
-        t: {r.team: r.best for r in BhukharTable.open(p).standings()}
-        for t, p in (("t1", tmp_path / "bhukhar-001.jsonl"),
-                     ("t2", tmp_path / "t2" / "bhukhar-001.jsonl"))
-    }  # fmt: skip
+    own = {"t1": _standings(one), "t2": _standings(two)}
     # The highest game total over both tables (rule 19.2).
     assert rows["B"]["best"] == max(own["t1"]["B"] or 0, own["t2"]["B"] or 0)
     assert rows["B"]["master"] > rows["A"]["master"]
     assert rows["A"]["games"] == 2 and rows["C"]["games"] == 2
     # The same lines again change nothing: stored by (table, match, seq).
-    box = BhukharOutbox(tmp_path / "bhukhar-001.jsonl")
+    box = JournalOutbox(one)
+    box.name()
     for entry in box.after(0, 100):
         assert not rec.add_event("hall", "t1", {**entry.message, "outbox": box.source}, 0).new
     assert bhukhar_standings(rec) == merged

@@ -61,9 +61,10 @@ def test_kiosk_without_hall_settings_starts_no_publisher(tmp_path: Path) -> None
         kiosk.close()
 
 
-def test_bhukhar_table_shows_the_rounds_time_left_from_its_record(
+def test_bhukhar_table_shows_the_rounds_time_left_from_its_view(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
+    from kiosk.engine.journal import Journal
     from kiosk.hall.listener import HallListener
     from kiosk.rules.bhukhar.record import SessionStart, Team
     from kiosk.tables.bhukhar_table import BhukharTable
@@ -76,11 +77,14 @@ def test_bhukhar_table_shows_the_rounds_time_left_from_its_record(
     listener.start()
     data = tmp_path / "k"
     data.mkdir()
-    pub = HallPublisher(table_settings(broker, "t02"), data, bhukhar=True).start()
+    pub = HallPublisher(table_settings(broker, "t02"), data).start()
+    journal = Journal(data / "journal.db")
     try:
         teams = tuple(Team(t, (f"{t}1", f"{t}2", f"{t}3")) for t in "AB")
-        table = BhukharTable.create(data / "bhukhar-001.jsonl", SessionStart(teams))
+        # The publisher is one of the table's outputs: the tile is the table's own view.
+        table = BhukharTable.create(journal, SessionStart(teams), outputs=[pub])
         table.start_round()
+        pub.nudge()
 
         def tile() -> dict[str, object] | None:
             tables = rec.tables()
@@ -90,7 +94,13 @@ def test_bhukhar_table_shows_the_rounds_time_left_from_its_record(
         shown = wait_for(lambda: (tile() or {}).get("round") == 1 and tile(), 5, "round 1")
         assert isinstance(shown, dict)
         assert shown["running"] is True and 1790 <= float(shown["left"]) <= 1800  # type: ignore[arg-type]
-        wait_for(lambda: len(rec.events(HALL, "t02", "bhukhar-001")) == 2, 5, "the lines")
+        # The session's header and its timer line reach the hall through the journal.
+        wait_for(lambda: rec.matches("bhukhar"), 5, "the session")
+        (session,) = rec.matches("bhukhar")
+        assert session["header"]["teams"][0]["id"] == "A"
+        events = wait_for(lambda: rec.events(HALL, "t02", session["match"]), 5, "the line")
+        assert events[0]["data"]["action"] == "start"  # type: ignore[index]
     finally:
+        journal.close()
         pub.stop()
         listener.stop()

@@ -66,16 +66,14 @@ def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
     kiosk.tap("bhukhar")
     assert screen.ids.bhukhar.text == "Bhukhar: A"
     table = screen.table
-    lines_before = table.path.read_text(encoding="utf-8").splitlines()
+    lines_before = table.export().splitlines()
     kiosk.tap("enter")
     assert screen.refused
     assert screen.message.startswith("Not entered: team B: licence: not a licence (rule 13.4)")
     assert "total 70 < 100" in screen.message
     kiosk.shot("bhukhar_full_refused")
     # Nothing was written, and nothing the umpire entered is lost.
-    assert table.games() == [] and table.path.read_text(encoding="utf-8").splitlines() == (
-        lines_before
-    )
+    assert table.games() == [] and table.export().splitlines() == (lines_before)
     assert screen.cards[1].licence == (("10C", "JC", "QC", "KC"), ("AS", "AH", "AD"))
     assert screen.cards[0].melds == (("QD", "KD", "AD"),)
     # The umpire finds B's third meld of the licence: 9 9 9 makes 100.
@@ -96,7 +94,7 @@ def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
     assert screen.summaries == ["No cards yet", "No cards yet"]  # ready for the next game
     kiosk.shot("bhukhar_full_entered")
     # The record's line holds every card as entered (docs/bhukhar.md, a team in full).
-    line = json.loads(table.path.read_text(encoding="utf-8").splitlines()[-1])
+    line = json.loads(table.export().splitlines()[-1])
     assert line["event"] == "game" and line["end"] == "out" and line["closed_by"] == "A"
     a, b = line["teams"]["A"], line["teams"]["B"]
     assert a["licence"] == [["3S", "4S", "5S", "6S", "7S", "8S", "9S"]]
@@ -117,7 +115,7 @@ def test_bhukhar_full_entry_with_a_meld_still_open_is_not_entered(kiosk: Kiosk) 
     _cards(kiosk, screen, "JH", "QH", "KH")
     kiosk.tap("cards_done")
     assert screen.summaries[0].endswith("a meld open")
-    kiosk.tap("end")  # the stock ran out: nobody closed
+    kiosk.tap("end_stock")  # the stock ran out: nobody closed
     kiosk.tap("enter")
     assert screen.refused
     assert screen.message == (

@@ -11,7 +11,7 @@ from .harness import Kiosk
 
 
 def _record(screen: Any) -> list[str]:
-    return list(screen.table.path.read_text(encoding="utf-8").splitlines())
+    return list(screen.table.export().splitlines())
 
 
 def _start(kiosk: Kiosk) -> Any:
@@ -110,7 +110,7 @@ def test_bhukhar_rule_17_1_false_licence_player_may_not_lay_it_refused_then_ente
     for _ in range(3):
         kiosk.tap(side_b.ids.hand_p10)
     kiosk.tap(side_b.ids.by_0)
-    kiosk.tap("end")  # the stock ran out (16.2): nobody closed
+    kiosk.tap("end_stock")  # the stock ran out (16.2): nobody closed
     # Rule 17.1: A1 had shown a false licence earlier in the game: 100 to B.
     kiosk.tap("penalties")
     kiosk.tap("pen_side_0")

@@ -82,6 +82,10 @@ def test_law_51_forfeit_and_law_140_void_ask_with_the_core_consequence(kiosk: Ki
     assert len(confirmed_events(screen.session)) == 1
     kiosk.tap("confirm_yes")
     assert confirmed_events(screen.session)[-1] == {"event": "void_board"}
+    # The banner says what comes next, and that goes once it is done.
+    assert screen.ids.banner.text == "Board void (law 140)  ·  tap Play for the next board"
+    kiosk.tap("play")
+    assert screen.ids.banner.text == "Board void (law 140)"
 
 
 def test_law_63_64_the_foul_dialog_says_which_and_the_strip_says_undo(kiosk: Kiosk) -> None:
@@ -149,6 +153,7 @@ def test_the_proposal_reads_in_words_and_a_tap_sets_the_colour(kiosk: Kiosk) -> 
     kiosk.shot("carrom_pocket_words")
     kiosk.tap("pockets")
     assert screen.fixing == 3
+    assert screen.ids.colour_box.children[-1].text == "Pocket 3: which colour went in?"
     kiosk.tap("colour_black")
     assert screen.fixing == 0
     assert list(screen.session.proposal.pocketed) == ["black"]

@@ -111,14 +111,14 @@ class ClockedMatch:
             try:
                 self._apply(event)
             except ClockError as exc:
-                raise IllegalAction(str(exc)) from None
+                raise IllegalAction(exc.reason or str(exc)) from None
             return
         saved = (_copy(self.clock), _copy(self.match), self.last_t)
         try:
             self._apply(event)
         except (ClockError, IllegalAction) as exc:
             self.clock, self.match, self.last_t = saved
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(exc.reason or str(exc)) from None
 
     def _apply(self, event: ClockEvent) -> None:
         t = event.t

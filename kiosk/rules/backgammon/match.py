@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Reason, Refused
 
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
 WonBy: TypeAlias = Literal["points", "penalty", "time", "overrule"]
@@ -23,8 +23,13 @@ CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)  # 4.4 (i): the cube shows 1 ("64") up to
 MATCH_LENGTHS = tuple(range(1, 26))  # 2.2 (ii) names lengths up to 25 points and more
 
 
-class IllegalAction(TablesideError, ValueError):
-    """An action the rules do not allow now; the reason says why."""
+class IllegalAction(Refused, ValueError):
+    """An action the rules do not allow now; the message says why in English, `reason`
+    (when the core gave one) as facts for the interface to word."""
+
+
+def _refused(code: str, message: str, /, law: str = "", **facts: object) -> IllegalAction:
+    return IllegalAction(Reason.of(code, message, law, **facts))
 
 
 def breaks_due(length: int, best_of_three: bool = False) -> int:
@@ -170,9 +175,9 @@ class Match:
     def start_game(self) -> None:
         """A game begins: the cube in the middle at 1; announce the Crawford game (4.7)."""
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         if self.in_game:
-            raise IllegalAction("a game is already being played")
+            raise _refused("game_in_play", N_("a game is already being played"))
         self.game_is_crawford = self.crawford_next()
         self.in_game = True
         self.cube, self.owner, self.offered_by = 1, None, None
@@ -203,7 +208,11 @@ class Match:
         if result not in MULTIPLIER:
             raise IllegalAction(f"result must be single, gammon or backgammon, not {result!r}")
         if self.offered_by is not None:
-            raise IllegalAction(f"a double by {self.offered_by} waits for an answer")
+            raise _refused(
+                "double_waits",
+                N_("a double by {player} waits for an answer"),
+                player=self.offered_by,
+            )
         points = self.cube * MULTIPLIER[result]
         self._score_game(winner, points)
         return points
@@ -228,7 +237,7 @@ class Match:
     def lose_on_time(self, player: str) -> None:
         """`player`'s time ran out: the opponent wins the match (4.3 (iii))."""
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         # The game in progress stays in progress: the director may overrule.
         self.winner = self.opponent(player)
         self.won_by = "time"
@@ -237,7 +246,7 @@ class Match:
         """The director gave back time lost on a clock set wrongly (4.3 (iv), (vi)):
         the match goes on."""
         if self.won_by != "time":
-            raise IllegalAction("the match was not lost on time")
+            raise _refused("not_lost_on_time", N_("the match was not lost on time"))
         self.winner = None
         self.won_by = None
 
@@ -246,7 +255,11 @@ class Match:
         (mathematically) won the match: `flagged` is declared its winner (4.3 (iii))."""
         self._known(flagged)
         if self.won_by != "time" or self.winner != self.opponent(flagged):
-            raise IllegalAction(f"overrule for {flagged}, who did not lose on time")
+            raise _refused(
+                "overrule_not_flagged",
+                N_("overrule for {player}, who did not lose on time"),
+                player=flagged,
+            )
         self.winner, self.won_by = flagged, "overrule"
         self.in_game = False
         self.offered_by = None
@@ -256,9 +269,14 @@ class Match:
         penalty points than half the match length win the match."""
         self._known(player)
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         if points < 1:
-            raise IllegalAction(f"penalty points must be at least 1, not {points}")
+            raise _refused(
+                "penalty_points",
+                N_("penalty points must be at least {least}, not {points}"),
+                least=1,
+                points=points,
+            )
         self.penalty[player] += points
         self.score[player] += points
         if self.penalty[player] * 2 > self.length:
@@ -275,11 +293,15 @@ class Match:
         clock start, not a call here.)"""
         self._known(absent)
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         if self.in_game:
-            raise IllegalAction(
-                "late arrival is counted from the starting time or a break, "
-                "before a game (2.2 (iv))"
+            raise _refused(
+                "late_in_game",
+                N_(
+                    "late arrival is counted from the starting time or a break, "
+                    "before a game ({law})"
+                ),
+                law="2.2 (iv)",
             )
         points = late_penalty_points(minutes_late)
         if points:
@@ -293,12 +315,16 @@ class Match:
         games a player who still has a break left uses it."""
         self._known(player)
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         if self.in_game:
             if emergency:
                 self.emergencies[player] += 1
                 return
-            raise IllegalAction("breaks are taken only between games (2.2 (ii))")
+            raise _refused(
+                "break_in_game",
+                N_("breaks are taken only between games ({law})"),
+                law="2.2 (ii)",
+            )
         if self.breaks_left(player) > 0:
             self.breaks_taken[player] += 1
             return
@@ -306,37 +332,59 @@ class Match:
             self.emergencies[player] += 1
             return
         due = breaks_due(self.length, self.best_of_three)
-        where = (
-            "in a match of a best-of-three series"
-            if self.best_of_three
-            else (f"in a {self.length}-point match")
-        )
-        raise IllegalAction(
-            f"{player} has no break left: {due} {where} (2.2 (ii)); "
-            "only an emergency break (2.2 (v))"
+        if self.best_of_three:
+            raise _refused(
+                "no_break_left_series",
+                N_(
+                    "{player} has no break left: {due} in a match of a best-of-three series "
+                    "({law}); only an emergency break ({emergency})"
+                ),
+                law="2.2 (ii)",
+                player=player,
+                due=due,
+                emergency="2.2 (v)",
+            )
+        raise _refused(
+            "no_break_left",
+            N_(
+                "{player} has no break left: {due} in a {length}-point match ({law}); "
+                "only an emergency break ({emergency})"
+            ),
+            law="2.2 (ii)",
+            player=player,
+            due=due,
+            length=self.length,
+            emergency="2.2 (v)",
         )
 
     # -- inside ------------------------------------------------------------------
 
     def _known(self, player: str) -> str:
         if player not in self.players:
-            raise IllegalAction(f"unknown player {player!r} (players: {', '.join(self.players)})")
+            raise _refused(
+                "unknown_player",
+                N_("unknown player {player!r} (players: {players})"),
+                player=player,
+                players=", ".join(self.players),
+            )
         return player
 
     def _answer(self, player: str) -> str:
         self._known(player)
         doubler = self.offered_by
         if doubler is None:
-            raise IllegalAction("no double to answer")
+            raise _refused("no_double", N_("no double to answer"))
         if doubler == player:
-            raise IllegalAction(f"{player} cannot answer their own double")
+            raise _refused(
+                "own_double", N_("{player} cannot answer their own double"), player=player
+            )
         return doubler
 
     def _score_game(self, winner: str, points: int) -> None:
         if self.over:
-            raise IllegalAction("the match is over")
+            raise _refused("match_over", N_("the match is over"))
         if not self.in_game:
-            raise IllegalAction("no game is being played")
+            raise _refused("no_game", N_("no game is being played"))
         self.score[winner] += points
         self.games += 1
         if self.game_is_crawford:

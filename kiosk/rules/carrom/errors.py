@@ -1,12 +1,21 @@
-"""The error the carrom core raises for an event the laws do not allow."""
+"""The error the carrom core raises for an event the laws do not allow, and its reason."""
 
 from __future__ import annotations
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Reason, Refused, worded
+
+__all__ = ["N_", "IllegalEvent", "Reason", "refusal", "worded"]
 
 
-class IllegalEvent(TablesideError, ValueError):
-    """An event the match cannot take now; the message says why in plain words.
+class IllegalEvent(Refused, ValueError):
+    """An event the match cannot take now; the message says why in plain words, and
+    `reason` (when the core gave one) as facts for the interface to word.
 
     The match is left exactly as it was before the event.
     """
+
+
+def refusal(code: str, message: str, /, law: str = "", **facts: object) -> IllegalEvent:
+    """The IllegalEvent for `code`: its text is the English message, its `reason` the facts
+    (a fact marked `worded()` is worded by the interface too)."""
+    return IllegalEvent(Reason.of(code, message, law, **facts))
