@@ -457,6 +457,8 @@ def classify_discs(
                     name, striker_done = "striker", True
                 discs.append((gx, gy, rr, mq, mr))
                 found.append((name, gx, gy, rr))
+    if not striker_done:
+        found = _striker_among_men(found, q, sizes)
     coins = []
     for name, cx, cy, _r in found:
         x_mm, y_mm = B.top_to_mm(cx, cy)
@@ -465,6 +467,43 @@ def classify_discs(
         coins.append(Coin(name, float(x_mm), float(y_mm), 1.0))
     coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
     return tuple(coins), discs
+
+
+def _ring_q(q: Array, cx: float, cy: float, r: float) -> float:
+    """The median brightness ratio on a circle of radius r around (cx, cy)."""
+    a = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
+    xs = (cx + r * np.cos(a)).astype(np.float32).reshape(1, -1)
+    ys = (cy + r * np.sin(a)).astype(np.float32).reshape(1, -1)
+    return float(np.median(cv2.remap(q, xs, ys, cv2.INTER_LINEAR)))
+
+
+def _striker_among_men(
+    found: list[tuple[str, float, float, float]], q: Array, sizes: Sizes
+) -> list[tuple[str, float, float, float]]:
+    """With no striker found, a white "man" that is a small or plywood-coloured
+    striker: its light region is no wider than a man's (its dark rim and the
+    grooves cut it), but it stays as light as its middle out to a man's edge and
+    its darkest ring (its rim) lies beyond 1.29 men's radii. A man's own rim and
+    shadow darken it at a man's radius."""
+    rc = sizes.coin
+    qf = q.astype(np.float32)
+    best: tuple[float, int] | None = None
+    for k, (name, cx, cy, _r) in enumerate(found):
+        if name != "white":
+            continue
+        radii = np.arange(0.65 * rc, min(2.6 * rc, sizes.striker_max + 1.0), 0.5)
+        prof = [_ring_q(qf, cx, cy, float(r)) for r in radii]
+        rim = float(radii[int(np.argmin(prof))])
+        middle = min(prof[0], prof[1])
+        edge = _ring_q(qf, cx, cy, rc)
+        wide = rim >= 1.29 * rc and edge >= 0.97 and edge >= 0.97 * middle
+        if wide and (best is None or rim > best[0]):
+            best = (rim, k)
+    if best is None:
+        return found
+    rim, k = best
+    _, cx, cy, _r = found[k]
+    return [*found[:k], ("striker", cx, cy, rim), *found[k + 1 :]]
 
 
 def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes: Sizes) -> Array:

@@ -100,3 +100,32 @@ def test_law_i_light_men_on_the_printed_lines_and_circles_are_found(seed: int) -
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
+
+
+WOOD_STRIKER = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (150, 200, 235))
+
+
+@pytest.mark.parametrize(("d_mm", "seed"), [(40.0, 31), (40.0, 32), (42.0, 33), (46.0, 35)])
+def test_law_i_small_or_wooden_striker_is_the_striker_not_a_white_man(
+    d_mm: float, seed: int
+) -> None:
+    # A striker of the plywood's own colour, or one under 44 mm, shows a light region
+    # no wider than a man's; its rim, beyond a man's radius, says what it is.
+    pieces = (
+        Piece("striker", 372.0, B.SURFACE_MM - B.BASELINE_IN_MM - 16, d_mm),
+        Piece("white", 250.0, 250.0),
+        Piece("black", 450.0, 300.0),
+    )
+    counts = _counts(detect_cold(_top(Scene(pieces, Look(seed=seed, piece_bgr=WOOD_STRIKER)))))
+    assert counts == {"white": 1, "black": 1, "queen": 0, "striker": 1}
+
+
+def test_cold_white_men_with_no_striker_are_not_promoted_to_striker() -> None:
+    pieces = (
+        Piece("white", 300.0, 300.0),
+        Piece("white", 331.2, 300.0),
+        Piece("white", 450.0, 600.0),
+        Piece("black", 450.0, 300.0),
+    )
+    counts = _counts(detect_cold(_top(Scene(pieces, Look(seed=34, piece_bgr=WOOD_STRIKER)))))
+    assert counts == {"white": 3, "black": 1, "queen": 0, "striker": 0}
