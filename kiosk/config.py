@@ -243,6 +243,8 @@ class BuzzerSettings:
     pin: int = field(default=18, metadata=_check(_int(0, 27)))
     tonal: bool = field(default=False, metadata=_check(_bool))
     silent: bool = field(default=False, metadata=_check(_bool))
+    #: Percent: a piezo's loudness (tonal, by its PWM duty); 0 mutes an on/off buzzer.
+    volume: int = field(default=100, metadata=_check(_int(0, 100)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +365,17 @@ class UiSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayersSettings:
+    """The player display screen: `digits`, the height of its digits in percent of the
+    screen's (20: readable from 3 m); what it shows besides the names."""
+
+    digits: int = field(default=22, metadata=_check(_int(20, 30)))
+    show_score: bool = field(default=True, metadata=_check(_bool))
+    show_timer: bool = field(default=True, metadata=_check(_bool))
+    show_status: bool = field(default=True, metadata=_check(_bool))
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     table: TableSettings = TableSettings()
     rules: RulesSettings = RulesSettings()
@@ -379,6 +392,7 @@ class Settings:
     fusion: FusionSettings = FusionSettings()
     hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
     ui: UiSettings = UiSettings()
+    players: PlayersSettings = PlayersSettings()
 
 
 _DEFAULTS = Settings()
