@@ -24,63 +24,18 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from appbench import load_average, rss_mb, time_to_home, under_display
+
 SHARED_CPU_NOTE = "(2 shared cores: other engineers' work ran at the same time)"
 NAMES = ("अमित", "ભાવેશ", "Νίκος", "Asha")
 LANGUAGES = ("en", "hi", "gu", "el")
-
-
-def time_to_home(runs: int) -> list[float]:
-    """Seconds from spawning `tableside run --simulate` (interface in Hindi) to READY=1."""
-    out: list[float] = []
-    for _ in range(runs):
-        folder = Path(tempfile.mkdtemp(prefix="bench-i18n-"))
-        config = folder / "settings.toml"
-        config.write_text('[ui]\nlanguage = "hi"\n', encoding="utf-8")
-        address = str(folder / "notify.sock")
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        listener.bind(address)
-        listener.settimeout(0.2)
-        env = {**os.environ, "NOTIFY_SOCKET": address, "KIVY_HOME": str(folder / "kivy")}
-        command = [sys.executable, "-m", "kiosk.cli", "run", "--simulate", "--config", str(config)]
-        started = time.monotonic()
-        proc = subprocess.Popen(
-            [*command, "--data", str(folder / "data")],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            while time.monotonic() - started < 60:
-                try:
-                    if b"READY=1" in listener.recv(4096):
-                        out.append(time.monotonic() - started)
-                        break
-                except TimeoutError:
-                    if proc.poll() is not None:
-                        raise RuntimeError(f"tableside run exited {proc.returncode}") from None
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=20)
-            listener.close()
-            shutil.rmtree(folder, ignore_errors=True)
-    return out
-
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class AppBench:
@@ -179,7 +134,7 @@ class AppBench:
         view = self.screen.session.view()
         state = view.state
         if state.winner is not None or self.strokes > 1000:
-            self.rss_mb = _rss_mb()
+            self.rss_mb = rss_mb()
             Clock.schedule_once(lambda _dt: self.app.stop(), 0.2)
             return False
         if state.toss_due:
@@ -199,17 +154,6 @@ class AppBench:
         return True
 
 
-def _under_display(argv: list[str]) -> int | None:
-    """Re-run under xvfb-run when there is no display; None: there is one."""
-    if os.environ.get("DISPLAY"):
-        return None
-    if shutil.which("xvfb-run") is None:
-        print("bench_i18n: no display and no xvfb-run", file=sys.stderr)
-        return 1
-    command = ["xvfb-run", "-a", "-s", "-screen 0 1024x600x24", sys.executable, __file__, *argv]
-    return subprocess.call(command)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -221,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         help="build the backgammon and Bhukhar screens too (a match on each) before measuring",
     )
     args = parser.parse_args(argv)
-    rerun = _under_display(argv)
+    rerun = under_display(__file__, argv)
     if rerun is not None:
         return rerun
-    starts = time_to_home(args.starts)
-    print(f"bench_i18n {SHARED_CPU_NOTE}")
+    print(f"bench_i18n {SHARED_CPU_NOTE}; at the start: {load_average()}")
+    starts = time_to_home(args.starts, '[ui]\nlanguage = "hi"\n')
     print(
         f"start to home screen in Hindi (tableside run --simulate, {len(starts)} runs): "
         f"median {statistics.median(starts):.2f} s, max {max(starts):.2f} s (goal <= 3 s)"
@@ -245,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         f"languages{' (backgammon and Bhukhar too)' if args.all_screens else ''} "
         f"({bench.strokes} strokes): {bench.rss_mb:.1f} MB (goal <= 200 MB)"
     )
+    print(f"at the end: {load_average()}")
     return 0
 
 

@@ -121,8 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", action="store_true", help="list the boards the detector missed")
     ap.add_argument("--home", type=int, default=200, help="home boards tuned on")
     ap.add_argument("--held-out", type=int, default=200, help="held-out home boards")
+    ap.add_argument(
+        "--confusion",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only: the misses on N tuning home boards, by variation (never the held-out set)",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.confusion:
+        from bench_vision_confusion import confusion  # the tuning set's misses, by variation
+
+        confusion(range(1, 1 + args.confusion))
+        return 0
     if args.home or args.held_out:
         home_section(args.home, args.held_out, args.verbose)
     if not args.boards:

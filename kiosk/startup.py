@@ -31,6 +31,7 @@ from kiosk.config import save_settings as write_settings
 from kiosk.engine.display_frames import carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
+from kiosk.engine.roles import SettingsAuthority, needs_pins, simulated_pins
 from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.errors import TablesideError
@@ -111,6 +112,7 @@ def start_kiosk(
 ) -> Kiosk:
     """Start everything but the window (the module docstring says how). Raises StartRefused."""
     settings, data_dir, settings_path = find_settings(config, data, simulate=simulate)
+    settings = simulated_pins(settings) if simulate else settings  # roles: 1234 and 4321
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -124,7 +126,9 @@ def start_kiosk(
         if box:  # before the services exist no table is open: nothing to tell
             box[0].post(item)
 
-    parts = build_parts(settings, sink, simulate=simulate, clock=clock)
+    parts = build_parts(
+        settings, sink, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
+    )
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 
@@ -149,6 +153,8 @@ def start_kiosk(
         camera=parts.camera is not None,
         startup_faults=list(parts.problems),
     )
+    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    services.first_start = needs_pins(settings)  # roles: no PIN yet, the first start asks
     box.append(services)
     runner = Runner(
         clock=clock,
@@ -156,7 +162,24 @@ def start_kiosk(
         pollers=parts.pollers(sink),
         deadlines=parts.deadlines(),
     )
-    return Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
+    kiosk = Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
+
+    def retry() -> list[tuple[str, str]]:
+        """The start screen's Retry: every part closed and started again; the services and
+        the runner take the new ones (no table is open yet at that screen)."""
+        kiosk.parts.close()
+        again = build_parts(settings, sink, simulate=simulate, clock=clock)
+        kiosk.parts = again
+        services.outputs = list(again.outputs(_frame_of)) + ([hall] if hall is not None else [])
+        services.beams = again.pockets
+        services.camera = again.camera is not None
+        services.startup_faults = list(again.problems)
+        runner.pollers = again.pollers(sink)
+        runner.deadlines = again.deadlines()
+        return list(again.problems)
+
+    services.retry_parts = retry
+    return kiosk
 
 
 def _frame_of(view: Any) -> Any:

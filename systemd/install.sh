@@ -149,4 +149,4 @@ systemctl enable tableside.service
 systemctl try-restart tableside.service
 echo "installed: start it with 'systemctl start tableside', follow it with 'journalctl -fu tableside'"
 echo "check it with '$PREFIX/.venv/bin/tableside doctor' (docs/install.md)"
-echo "change the umpire PIN in $DATA_DIR/settings.toml (docs/configuration.md)"
+echo "at its first start the kiosk asks for the umpire's and the director's PINs (docs/security.md)"

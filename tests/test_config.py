@@ -141,12 +141,12 @@ def test_config_with_values_refuses_bad_keys() -> None:
 
 
 def test_config_pin_hash_checks_the_pin_and_is_salted() -> None:
-    first, second = hash_pin("2468", iterations=1000), hash_pin("2468", iterations=1000)
+    first, second = hash_pin("2468", iterations=10_000), hash_pin("2468", iterations=10_000)
     assert first != second
     assert check_pin("2468", first) and check_pin("2468", second)
     assert not check_pin("2469", first)
     assert not check_pin("2468", "plain-text")
-    assert check_pin("1234", Settings().umpire.pin_hash)
+    assert Settings().umpire.pin_hash == ""  # no default PIN (tests/test_pins_config.py)
 
 
 def test_config_pin_hash_in_file_must_be_well_formed(tmp_path: Path) -> None:
@@ -223,3 +223,27 @@ def test_config_bhukhar_rule_10_round_of_30_to_35_minutes(tmp_path: Path) -> Non
     assert ok.bhukhar.warn_minutes == (10.0, 1.0)
     (problem,) = check_settings(write(tmp_path, "[bhukhar]\nwarn_minutes = [5, 0]\n"))
     assert problem.key == "bhukhar.warn_minutes"
+
+
+def test_config_timers_are_the_clocks_own_settings(tmp_path: Path) -> None:
+    """One `TimerSettings`: the [timers] section is the clocks' type, no adapter between; a 0
+    for a warning in the file means no such warning (None) and writes back as 0."""
+    from kiosk.clocks.turn import TimerSettings, TurnTimers
+
+    settings = load_settings(write(tmp_path, "[timers]\nwarn_at_s = 0\nbeep_from_s = 0\n"))
+    assert type(settings.timers) is TimerSettings
+    assert (settings.timers.warn_at_s, settings.timers.beep_from_s) == (None, None)
+    assert TurnTimers(settings.timers).settings is settings.timers
+    assert parse_settings(dump_settings(settings))[0] == settings
+    (problem,) = check_settings(write(tmp_path, "# a comment\n[timers]\nstroke_s = 0\n"))
+    assert (problem.key, problem.line) == ("timers.stroke_s", 3)
+    assert str(problem).startswith(f"{tmp_path / 'table.toml'}:3: timers.stroke_s: ")
+
+
+def test_config_rule_sets_are_the_registrys(tmp_path: Path) -> None:
+    """The rule-set names come from the registry (kiosk/rules/carrom/variants.py) alone."""
+    from kiosk.rules.carrom.variants import rule_set_names
+
+    (problem,) = check_settings(write(tmp_path, '[rules]\nset = "pro"\n'))
+    assert problem.key == "rules.set"
+    assert all(f'"{name}"' in problem.message for name in rule_set_names())

@@ -208,6 +208,23 @@ def _place(mask: Array, x: float, y: float, r: float) -> tuple[float, float, flo
     return cx, cy, r, share
 
 
+def _one_striker(
+    striker: tuple[float, float, float],
+    men: list[tuple[float, float, float]],
+    area: float,
+    rc: float,
+) -> bool:
+    """Whether a striker found is one: two or three men touching (with their shadows) can
+    fill a striker's disc, but then a man overlaps it, or the region is far larger than
+    the discs found in it."""
+    sx, sy, r = striker
+    if r >= 1.42 * rc:
+        return True  # wider than 44 mm: no two men touching fill that
+    if any(math.hypot(x - sx, y - sy) < r + rc for x, y, _ in men):
+        return False
+    return area <= 1.3 * math.pi * (r * r + len(men) * rc * rc)
+
+
 def _split(
     region: Array, sizes: Sizes, striker_ok: bool
 ) -> tuple[list[tuple[float, float, float]], bool]:
@@ -244,6 +261,9 @@ def _split(
     left = float(np.count_nonzero(mask))
     if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
         return out, True
+    wide = [d for d in out if d[2] > rc]
+    if wide and not _one_striker(wide[0], [d for d in out if d[2] == rc], area, rc):
+        return _split(region, sizes, False)
     # Men touching with their shadows fill the necks between them: one disc lands
     # between two. The region's area says how many it holds; share it out.
     n_area = round(area / (1.3 * math.pi * rc * rc))
@@ -353,7 +373,10 @@ def classify_discs(
     # The red print is what looks like the dots in this frame; a brown man or the
     # queen on a dot does not.
     like_dot = (np.abs(q - print_q) < 0.2) & (np.abs(pink_rg - print_rg) < 0.4 * abs(print_rg))
-    prt = _print_zone() | (red_print & (like_dot | (hat > 6.0)))
+    # The print is dark: what is brighter than the plywood there is a man lying over it
+    # (a light man on a line or circle would otherwise be cut in two and lost).
+    lighter = q > 1.0 + max(0.07, 4.0 * q_sd)
+    prt = (_print_zone() & ~lighter) | (red_print & (like_dot | (hat > 6.0)))
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
     closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0

@@ -46,6 +46,9 @@ class StrokeDiff:
     off_board: tuple[str, ...]
     #: Colours of coins that were hidden in the after-view and could not be checked.
     unseen: tuple[str, ...] = ()
+    #: The protest stills of this stroke (file names in the stills folder, vision.stills):
+    #: the board at rest before it and after it, those that were written.
+    stills: tuple[str, ...] = ()
 
     def pocketed(self) -> tuple[str, ...]:
         """The colours gone, as the record's `pocketed` would list them."""

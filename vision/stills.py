@@ -2,7 +2,10 @@
 kept in a folder beside the journal (`<journal>.stills/`), for the protest record.
 
 `Stills.keep(stroke, "before" | "after", frame)` writes
-`stroke-000123-before.jpg`; the folder is pruned to the newest `keep_strokes`
+`stroke-000123-before.jpg`; strokes are numbered on from the newest already in the
+folder (`next_stroke`), so a restarted kiosk never writes over a match's stills,
+and the journal's camera diff names the two files (kiosk/tables/carrom_inputs.py,
+shown by `tableside protest`). The folder is pruned to the newest `keep_strokes`
 strokes (a setting; 0 keeps none, so nothing is written). A still that cannot be
 written is reported and skipped: a full disk must never stop the match.
 """
@@ -62,6 +65,11 @@ class Stills:
             return None
         self.prune()
         return path
+
+    def next_stroke(self) -> int:
+        """The number for a new stroke: one after the newest in the folder."""
+        strokes = self.strokes()
+        return strokes[-1] + 1 if strokes else 1
 
     def strokes(self) -> list[int]:
         """The strokes that have stills, oldest first."""

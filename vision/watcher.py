@@ -19,7 +19,7 @@ that powder and a drifting lamp do not pile up as differences.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -82,9 +82,10 @@ class BoardWatcher:
         self._frames = 0
         self.board: BoardView | None = None  # the latest view
         #: The protest stills (vision.stills): the board at rest before and after
-        #: each stroke, numbered by the watcher's own count of strokes.
+        #: each stroke, numbered on from those already in its folder.
         self.stills = stills
         self._strokes = 0
+        self._kept: list[str] = []  # the stills of the stroke in progress
         self._rest_image: Array | None = None
 
     @classmethod
@@ -129,9 +130,11 @@ class BoardWatcher:
                 events.append(self._diff(view))
             events.append(StrokeStarted(change[1]))
             self._sightings = []
-            self._strokes += 1
-            if self.stills is not None and self._rest_image is not None:
-                self.stills.keep(self._strokes, "before", self._rest_image)
+            self._kept = []
+            if self.stills is not None:
+                self._strokes = self.stills.next_stroke()
+                if self._rest_image is not None:
+                    self._keep("before", self._rest_image)
         if self._tracker.moving or change is not None:
             self._sightings.extend(Sighting(t, c) for c in view.coins)
         if change is not None and change[0] == "rest":
@@ -143,9 +146,10 @@ class BoardWatcher:
             and not self._tracker.moving
             and (self._clear_for_diff(view) or t - pending >= self.settings.clear_wait_s)
         ):
-            events.append(self._diff(view))
             if self.stills is not None and self._strokes:
-                self.stills.keep(self._strokes, "after", image)
+                self._keep("after", image)
+            events.append(replace(self._diff(view), stills=tuple(self._kept)))
+            self._kept = []
         if not self._tracker.moving and self._pending_since is None:
             if self._before is None or not view.occlusion.any():
                 self._before = view
@@ -154,6 +158,12 @@ class BoardWatcher:
             if not view.occlusion.any() and self._frames % self.settings.learn_every == 0:
                 self._learn(top, cls)
         return events
+
+    def _keep(self, when: str, image: Array) -> None:
+        assert self.stills is not None
+        path = self.stills.keep(self._strokes, when, image)
+        if path is not None:
+            self._kept.append(path.name)
 
     def _clear_for_diff(self, view: BoardView) -> bool:
         if not view.occlusion.any():

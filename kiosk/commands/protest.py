@@ -3,7 +3,9 @@ protest (ICF laws 144-151), as one HTML page a referee reads.
 
 Every stroke of the board in order: the beams' hits, the camera's events, the umpire's taps
 and corrections, the confirmed (or refused, or undone) event with who confirmed it, and the
-timers' warnings and expiries, each with the match time and its journal number. The hash
+timers' warnings and expiries, each with the match time and its journal number; with each
+camera diff, the board at rest before and after the stroke (the protest stills kept beside
+the journal, copied to DIR/stills). The hash
 chain is checked first: a journal that does not verify says so at the top, in red, with the
 numbers of the entries concerned. The journal is opened read-only; the kiosk may be running.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +26,8 @@ from typing import Any
 
 from kiosk.commands.journal_verify import Verdict, verify
 from kiosk.engine.journal import EVENT, UNDO, Entry, Journal, JournalError, MatchRow
+from kiosk.engine.roles import KIND as ROLES_KIND
+from kiosk.engine.roles import describe as describe_note
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
 from kiosk.rules.carrom.match import Match
@@ -79,7 +84,7 @@ def _what(entry: Entry) -> tuple[str, str]:
     if entry.kind == "camera":
         what = d.get("what")
         if what == "diff":
-            rest = {k: v for k, v in d.items() if k != "what"}
+            rest = {k: v for k, v in d.items() if k not in ("what", "stills")}
             return "camera", "camera: board diff " + _json(rest)
         return "camera", f"camera: coins {'moving' if what == 'motion' else 'at rest'}"
     if entry.kind == "tap":
@@ -96,10 +101,44 @@ def _what(entry: Entry) -> tuple[str, str]:
         return "undo", "umpire undoes the last confirmed event"
     if entry.kind == "refused":
         return "refused", f"refused: {d.get('reason', '')} ({_json(d)})"
+    if entry.kind == ROLES_KIND:  # the console's authority: who unlocked, refused, corrected
+        return describe_note(d)
     if entry.kind == "timer":
         left = f", {d['left']:g} s left" if "left" in d else ""
         return "timer", f"timer {d.get('timer')}: {d.get('what')}{left}"
     return "other", f"{entry.kind}: {_json(d)}"
+
+
+def stills_of(entry: Entry) -> list[str]:
+    """The protest stills a camera diff names (vision/stills.py): file names only."""
+    names = entry.data.get("stills") if entry.kind == "camera" else None
+    if not isinstance(names, list):
+        return []
+    return [n for n in names if isinstance(n, str) and n == Path(n).name and n.endswith(".jpg")]
+
+
+def _stills(entry: Entry) -> str:
+    """The board before and after the stroke, as the camera saw it at rest."""
+    imgs = "".join(
+        f'<figure><img src="stills/{html.escape(n)}" alt="{html.escape(n)}">'
+        f"<figcaption>{html.escape(n)}</figcaption></figure>"
+        for n in stills_of(entry)
+    )
+    return f'<div class="stills">{imgs}</div>' if imgs else ""
+
+
+def copy_stills(journal: Path, board: Board, out: Path) -> int:
+    """Copy the board's stills from beside the journal to `out`/stills; how many were there
+    (pruned ones are not: the page shows their names)."""
+    folder = journal.with_name(journal.name + ".stills")
+    copied = 0
+    for entry in board.entries:
+        for name in stills_of(entry):
+            if (folder / name).is_file():
+                (out / "stills").mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(folder / name, out / "stills" / name)
+                copied += 1
+    return copied
 
 
 def _json(value: Any) -> str:
@@ -117,6 +156,8 @@ td.n, td.t { font-variant-numeric: tabular-nums; white-space: nowrap; color: #55
 tr.event td { background: #eef3fb; font-weight: 600; } tr.edit td { background: #fff6dc; }
 tr.undo td, tr.refused td, tr.fault td { background: #fde2df; }
 .meta { color: #555; }
+.stills { display: flex; gap: 8px; } .stills figure { margin: 4px 0; }
+.stills img { width: 320px; border: 1px solid #999; } figcaption { font-size: 12px; color: #555; }
 """
 
 
@@ -143,7 +184,7 @@ def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict
         cls, words = _what(entry)
         rows.append(
             f'<tr class="{cls}"><td class="n">{entry.seq}</td><td class="t">{_clock(entry.t)}</td>'
-            f"<td>{html.escape(entry.source)}</td><td>{html.escape(words)}</td></tr>"
+            f"<td>{html.escape(entry.source)}</td><td>{html.escape(words)}{_stills(entry)}</td></tr>"
         )
     rules = str(header.get("rules", row.kind))
     title = f"Protest record: match {row.id}, {where}"
@@ -186,6 +227,7 @@ def main(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"protest-match{row.id}-board{wanted}.html"
     target.write_text(render(path, row, board, len(boards), verdict), encoding="utf-8")
+    copy_stills(path, board, out)
     print(target)
     if not verdict.ok:
         print(f"{path}: the journal does not verify (said at the top)", file=sys.stderr)

@@ -15,6 +15,7 @@ import importlib
 import threading
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, cast
 
 from kiosk.config import Settings
@@ -135,18 +136,29 @@ class CameraFeed:
 
 
 def start_camera(
-    source: str, settings: Settings, sink: Sink, *, clock: Callable[[], float] = time.monotonic
+    source: str,
+    settings: Settings,
+    sink: Sink,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    journal: Path | None = None,
 ) -> CameraFeed:
     """The camera of `source` ("usb:N", "picamera2", "file:PATH", "synthetic") with the board
     watcher of vision/watcher.py; raises (vision's CameraError names the source) when the
-    camera cannot be opened, so the kiosk records it as a fault and goes on without it."""
+    camera cannot be opened, so the kiosk records it as a fault and goes on without it.
+    With the `journal`'s path, the watcher keeps protest stills beside it (`camera.stills_keep`
+    strokes), and each camera diff the table journals names its two stills."""
     # Imported by name: OpenCV loads only on a kiosk that has a camera.
     capture: Any = importlib.import_module("vision.capture")
     watcher: Any = importlib.import_module("vision.watcher")
     size = {"width": settings.camera.width, "height": settings.camera.height, "clock": clock}
     camera = capture.open_camera(source, **size)
     calibration = [list(p) for p in settings.camera.calibration] or None
-    board = watcher.BoardWatcher(calibration)
+    stills = None
+    if journal is not None and settings.camera.stills_keep:
+        kept: Any = importlib.import_module("vision.stills")
+        stills = kept.Stills(kept.stills_folder(journal), settings.camera.stills_keep)
+    board = watcher.BoardWatcher(calibration, stills=stills)
     paced = source == "synthetic" or source.startswith("file:")
     feed = CameraFeed(
         camera.read,

@@ -20,6 +20,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drivers.hits import POCKETS
@@ -130,11 +131,12 @@ def build_parts(
     clock: Callable[[], float] = time.monotonic,
     camera: bool = True,
     beams: bool = True,
+    journal: Path | None = None,
 ) -> Parts:
     """Start every part the settings name; `simulate` swaps the beams and the buzzer's pin
     for MockFactory pins and the camera for the synthetic board (unless the camera source is
     "none"). `camera=False` and `beams=False` leave those out (the backgammon and Bhukhar
-    tables use neither)."""
+    tables use neither). With the `journal`'s path the camera keeps protest stills beside it."""
     problems: Problems = []
     factory: Any = None
     if not simulate and settings.pockets.pin_factory:
@@ -152,7 +154,7 @@ def build_parts(
     display, display_sim = _display(problems, settings, clock, simulate)
     feed = None
     if camera and settings.table.game == "carrom":
-        feed = _camera(problems, settings, sink, simulate, clock)
+        feed = _camera(problems, settings, sink, simulate, clock, journal)
     return Parts(found, simulated, buzzer, display, display_sim, feed, tuple(problems), clock)
 
 
@@ -249,6 +251,7 @@ def _camera(
     sink: Sink,
     simulate: bool,
     clock: Callable[[], float],
+    journal: Path | None = None,
 ) -> Camera | None:
     source = settings.camera.source
     if source == "none":
@@ -257,7 +260,7 @@ def _camera(
     try:
         from kiosk.engine.camera import start_camera
 
-        return start_camera(source, settings, sink, clock=clock)
+        return start_camera(source, settings, sink, clock=clock, journal=journal)
     except Exception as exc:
         problems.append(("camera", f"camera {source!r} did not start: {exc}"))
         return None

@@ -22,6 +22,7 @@ from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_inputs import PartFault
 from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.unfinished import Unfinished, unfinished_tables
 
 
 def _keep(_settings: Settings) -> None:
@@ -52,6 +53,14 @@ class Services:
     wake: Callable[[], None] = lambda: None
     #: Parts that did not start, as (part, message): shown as faults on the carrom table.
     startup_faults: list[tuple[str, str]] = field(default_factory=list)
+    #: Starts the parts again (the start screen's Retry) and returns those still missing;
+    #: None where there is nothing to retry (tests, a kiosk built by hand).
+    retry_parts: Callable[[], list[tuple[str, str]]] | None = None
+    #: The console's lock (kiosk/engine/roles.py); None: no roles, every action is allowed
+    #: (tests and benches that build Services themselves; `start_kiosk` always sets one).
+    authority: Any = None
+    #: No umpire or director PIN yet: the app opens on the first-start screen.
+    first_start: bool = False
     _journal: Journal | None = None
     _clock_table: ClockTable | None = None
     _carrom: CarromSession | None = None
@@ -144,6 +153,20 @@ class Services:
         if row is not None:
             return str(row.kind)
         return "bhukhar" if self.bhukhar_files() else None
+
+    def unfinished_tables(self) -> list[Unfinished]:
+        """Every unfinished table, one per game at most, for home (JournalError if the journal
+        cannot be read)."""
+        return unfinished_tables(self.journal(), self.bhukhar_files())
+
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished match: it is no longer offered for resuming (the
+        journal keeps its record). A session holding it in memory is let go."""
+        self.journal().finish(match_id)
+        if self._carrom is not None and self._carrom.match_id == match_id:
+            self._carrom = None
+        if self._clock_table is not None and self._clock_table.match_id == match_id:
+            self._clock_table = None
 
     def close(self) -> None:
         if self._journal is not None:

@@ -1,6 +1,6 @@
 """The kiosk's `[hall]` settings: where the broker is and who this table is on it.
 
-Read by kiosk/config.py like every other section (the checks raise its `_Bad`, so a bad value
+Read by kiosk/config.py like every other section (the checks raise its `Bad`, so a bad value
 is a problem naming `hall.<key>` and its line). An empty `broker` means no hall: the kiosk
 scores as it always did.
 """
@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiosk.config_checks import Bad
+
 #: A hall or table id is one MQTT topic level: no "/", "+", "#", nothing blank.
 _ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 def _bad(message: str) -> Exception:
-    from kiosk.config import _Bad  # at call time: kiosk.config imports this module
-
-    return _Bad(message)
+    return Bad(message)
 
 
 def parse_broker(text: str) -> tuple[str, int]:

@@ -95,11 +95,17 @@ class RecordedDiff:
 
 
 def diff_to_dict(diff: DiffLike) -> dict[str, Any]:
-    return {
+    """The journal's camera diff; with the protest stills' file names when the watcher kept
+    them (vision/stills.py, beside the journal), for `tableside protest`."""
+    out: dict[str, Any] = {
         "gone": [{"colour": g.colour, "pocket": g.pocket} for g in diff.gone],
         "striker_gone": bool(diff.striker_gone),
         "off_board": list(diff.off_board),
     }
+    stills = getattr(diff, "stills", ())
+    if stills:
+        out["stills"] = [str(name) for name in stills]
+    return out
 
 
 def diff_from_dict(data: Mapping[str, Any]) -> RecordedDiff:

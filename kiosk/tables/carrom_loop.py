@@ -18,7 +18,7 @@ from kiosk.config import Settings
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.errors import IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     Event,
     event_to_dict,
@@ -38,7 +38,7 @@ from kiosk.tables.carrom_inputs import (
     ProposalEdit,
     input_row,
 )
-from kiosk.tables.carrom_timers import follow_call, turn_timer_settings
+from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
 from kiosk.tables.fusion import Context, Proposal
 from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part
@@ -69,7 +69,7 @@ class CarromLoop:
         self.clock = clock
         self.wall = wall
         self.outputs = Outputs(outputs)
-        self.timers = TurnTimers(turn_timer_settings(self.settings))
+        self.timers = TurnTimers(self.settings.timers)
         self.match: Match | None = None
         self.match_id: int | None = None
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -82,7 +82,7 @@ class CarromLoop:
         self._time = MatchTime(started)
         self._replaying = False
         self._expired: str | None = None
-        self._error: str | None = None
+        self._error: str | Reason | None = None  # the core's reason, or the table's words
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
 
@@ -96,7 +96,6 @@ class CarromLoop:
         return self.health.camera_fitted
 
     # -- sensors (any thread) -------------------------------------------------------
-
     def post(self, item: object) -> None:
         """Queue a sensor's input (BeamHit, BeamFault, Camera*, PartFault); never blocks."""
         self._inbox.put(item)
@@ -309,7 +308,7 @@ class CarromLoop:
         try:
             match.push(event)
         except IllegalEvent as exc:
-            self._error = str(exc)
+            self._error = exc.reason or str(exc)
             self._raw(now, source, "refused", {**event_to_dict(event), "reason": str(exc)})
             self._emit(now)
             raise
@@ -382,13 +381,14 @@ class CarromLoop:
             awaiting_lift=self.timers.awaiting_lift,
             expired=self._expired,
             faults=self.health.faults.faults,
-            last_error=self._error,
+            last_error=self._error.english() if isinstance(self._error, Reason) else self._error,
             events=0 if match is None else len(match.events),
             can_undo=match is not None and bool(match.events),
             auto_confirm_in=tenths_left(self._auto_at, now),
             beams=self.health.working_beams,
             camera=self.health.camera_ok,
             t=round(self._time.at(now), 1),
+            refusal=self._error if isinstance(self._error, Reason) else None,
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:

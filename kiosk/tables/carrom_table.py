@@ -265,6 +265,7 @@ def _jsonable(value: Any) -> Any:
 def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     """The match record (shared/spec/match-record.md) of `match_id` (default: the latest
     carrom match) from the journal: the match line and the confirmed events that stand."""
+    from kiosk.engine.roles import correction_comments
     from kiosk.rules.carrom.record import write_record
 
     if match_id is None:
@@ -275,4 +276,6 @@ def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     row = journal.match(match_id)
     start = event_from_dict(row.header)
     events = [event_from_dict(data) for data in journal.confirmed(match_id)]
-    return write_record([start, *events])
+    return write_record([start, *events]) + "".join(  # roles: who corrected what
+        f"{line}\n" for line in correction_comments(journal, match_id)
+    )

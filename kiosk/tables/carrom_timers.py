@@ -1,29 +1,12 @@
-"""The carrom table's turn timers (kiosk/clocks/turn.py): made from the [timers] settings,
-moved by the rules' calls (kiosk/rules/carrom/timing.py)."""
+"""The carrom table's turn timers (kiosk/clocks/turn.py; the [timers] settings are its own
+`TimerSettings`), moved by the rules' calls (kiosk/rules/carrom/timing.py)."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from kiosk.clocks.turn import TimerSettings as TurnTimerSettings
 from kiosk.clocks.turn import TurnTimers
-from kiosk.config import Settings
 from kiosk.rules.carrom.timing import TimerCall
-
-
-def turn_timer_settings(settings: Settings) -> TurnTimerSettings:
-    """The clocks' timer settings from the [timers] section (0 s: no such warning)."""
-    s = settings.timers
-    return TurnTimerSettings(
-        stroke_s=s.stroke_s,
-        break_s=s.break_s,
-        placing_s=s.placing_s,
-        waive_s=s.waive_s,
-        change_sides_s=s.change_sides_s,
-        interval_s=s.interval_s,
-        warn_at_s=s.warn_at_s or None,
-        beep_from_s=int(s.beep_from_s) or None,
-    )
 
 
 def follow_call(timers: TurnTimers, call: TimerCall, t: float) -> None:

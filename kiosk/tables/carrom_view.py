@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from kiosk.clocks.turn import TurnTimers
 from kiosk.engine.faults import Fault
+from kiosk.rules.carrom.errors import Reason
 from kiosk.rules.carrom.state import MatchState, Outcome
 from kiosk.tables.fusion import Proposal
 
@@ -32,7 +33,9 @@ class CarromView:
     `awaiting_lift`: the next count starts when the striker is lifted (law 124 b).
     `expired`: the timer that ran out, for the umpire to rule on (the kiosk never calls a
     time foul itself), until the next command. `last_error`: why the last command was
-    refused. `auto_confirm_in`: seconds before the proposal confirms itself, or None.
+    refused, in English; `refusal`: the core's reason for it as facts (when it gave one), for a
+    screen to word in its language. `auto_confirm_in`: seconds before the proposal confirms
+    itself, or None.
     """
 
     match_id: int | None
@@ -51,6 +54,7 @@ class CarromView:
     beams: tuple[int, ...]
     camera: bool
     t: float
+    refusal: Reason | None = None
 
 
 def timer_view(timers: TurnTimers, now: float) -> TimerView | None:

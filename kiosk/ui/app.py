@@ -14,6 +14,7 @@ away so the time left on the screen keeps moving.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -40,9 +41,13 @@ from kiosk.ui.bhukhar_setup import TEAM_IDS, BhukharSetupScreen
 from kiosk.ui.calibration import CalibrationScreen
 from kiosk.ui.carrom import CarromScreen
 from kiosk.ui.carrom_setup import CarromSetupScreen, SetupError
+from kiosk.ui.first_start import PinsScreen
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
+from kiosk.ui.lock import allowed, gate_of
+from kiosk.ui.lock import install as install_roles
+from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.scale import unit_for
@@ -108,9 +113,17 @@ class TablesideApp(App):
             "setup_bhukhar": lambda: BhukharSetupScreen(name="setup_bhukhar"),
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
+            "parts": lambda: PartsScreen(
+                self.services.startup_faults,
+                lambda: self.show(getattr(self, "_after_parts", "home")),
+                self.services.retry_parts,
+                name="parts",
+            ),
+            "pins": lambda: PinsScreen(name="pins"),  # roles: the director changes the PINs
         }
         manager.add_widget(self._factories["home"]())
         self.manager = manager
+        install_roles(self)  # the console's gate and the first start (kiosk/ui/lock.py)
         self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
@@ -137,6 +150,7 @@ class TablesideApp(App):
             self.manager.add_widget(self._factories[name]())
             # hall: the "Call director" button on the umpire screens (docs/hall.md)
             add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
+            gc.freeze()  # a screen lives as long as the app: see _first_frame
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:
@@ -172,41 +186,53 @@ class TablesideApp(App):
 
     def on_start(self) -> None:
         self.refresh_home()
+        if self.services.startup_faults:  # a part is missing: say so before anything else
+            assert self.manager is not None
+            self._after_parts = self.manager.current  # home, or the first start's PINs
+            self.show("parts")
         Window.bind(on_flip=self._first_frame)
 
     def _first_frame(self, *_: object) -> None:
         """READY=1 to systemd once the home screen is on the glass (the first frame drawn);
         the watchdog pings start from here."""
         Window.unbind(on_flip=self._first_frame)
+        # What start-up made (Kivy, the screens, the fonts, the catalogues: about 120,000
+        # objects) lives as long as the app; out of the collector's sight, a full collection
+        # no longer stalls the loop for 30-50 ms in the middle of a stroke.
+        gc.freeze()
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:
-        """Offer the unfinished match on the home screen, if the journal holds one; a journal
-        that cannot be opened (damaged, shortened, held by another kiosk) is said there."""
-        try:
-            kind = self.services.unfinished()
-        except JournalError as exc:
-            self.screen("home").problem = str(exc)
-            return
-        words = {
-            "carrom": tr._("Resume the unfinished carrom match"),
-            "backgammon": tr._("Resume the unfinished backgammon clock"),
-            "bhukhar": tr._("Resume the unfinished Bhukhar session"),
-        }
+        """List every unfinished table on the home screen (kiosk/ui/home.py); a journal that
+        cannot be opened (damaged, shortened, held by another kiosk) is said there."""
         home = self.screen("home")
-        home.resume_text = words.get(kind, kind) if kind else ""
-
-    def resume(self) -> None:
-        """Home's resume button: the journal's unfinished match, exactly where it was; a
-        journal that cannot be read or replayed is said on home, not a traceback."""
         try:
-            self._resume()
+            home.show_tables(self.services.unfinished_tables())
+        except JournalError as exc:
+            home.show_tables([])
+            home.problem = str(exc)
+
+    def resume(self, kind: str | None = None) -> None:
+        """Home's resume buttons: the unfinished table of `kind` (default: the latest),
+        exactly where it was; a journal that cannot be read or replayed is said on home, not
+        a traceback."""
+        try:
+            self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
             self.screen("home").problem = str(exc)
 
-    def _resume(self) -> None:
-        kind = self.services.unfinished()
+    def close_table(self, match_id: int) -> None:
+        """The director closes an unfinished table from home; one in play stops being polled."""
+        if not allowed(self, "close_table", lambda: self.close_table(match_id)):  # roles
+            return
+        if getattr(self.runner.table, "match_id", None) == match_id:
+            self.runner.table = None
+            self.game_screen = None
+        self.services.close_table(match_id)
+        self.refresh_home()
+
+    def _resume(self, kind: str | None) -> None:
         if kind == "carrom":
             session = self.services.carrom_session()
             self.screen("carrom").attach(session)
@@ -247,6 +273,8 @@ class TablesideApp(App):
 
     def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
         """The setup's Start: a new session record with teams of three (rule 2)."""
+        if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
+            return
         teams = tuple(
             Team(tid, tuple(f"{tid}{n}" for n in (1, 2, 3))) for tid in TEAM_IDS[: int(setup.teams)]
         )
@@ -262,6 +290,8 @@ class TablesideApp(App):
 
     def start_carrom(self, setup: CarromSetupScreen) -> None:
         """The setup's Start: the record's first line goes to a carrom session."""
+        if not allowed(self, "start_match", lambda: self.start_carrom(setup)):  # roles
+            return
         try:
             start = setup.match_start()
             session = self.services.carrom_session(float(setup.stroke_s))
@@ -275,6 +305,8 @@ class TablesideApp(App):
 
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        if not allowed(self, "start_match", lambda: self.start_backgammon(setup)):  # roles
+            return
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
@@ -296,7 +328,8 @@ class TablesideApp(App):
         self._playing("backgammon", table)
 
     def open_settings_pin(self) -> None:
-        self.show("pin")
+        if allowed(self, "settings", lambda: self.show("settings")):  # roles: the director's
+            self.show("settings" if gate_of(self) else "pin")
 
     def open_settings(self, *_: object) -> bool:
         # Kivy's own settings panel (F1) would bypass the PIN: send it to the pad instead.
@@ -326,6 +359,9 @@ class TablesideApp(App):
         follow = getattr(self.manager.current_screen, "follow", None)
         if follow is not None:
             follow(now)
+        gate = gate_of(self)
+        if gate is not None:
+            gate.refresh()
         self._schedule_tick(now)
 
     def _schedule_tick(self, now: float) -> None:

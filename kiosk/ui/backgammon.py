@@ -32,6 +32,7 @@ from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.lock import allowed
 from kiosk.ui.words import Words
 
 
@@ -154,7 +155,7 @@ class BackgammonScreen(Screen):
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, command: str, *args: Any) -> None:
-        if self.table is None:
+        if self.table is None or not allowed(self, command, lambda: self._do(command, *args)):
             return
         try:
             getattr(self.table, command)(*args)  # the new view comes as an output

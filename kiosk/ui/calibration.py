@@ -25,7 +25,7 @@ from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import ConfigError, Settings, with_values
-from kiosk.ui.i18n import tr
+from kiosk.ui.i18n import Said, tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.words import N_
 
@@ -90,6 +90,7 @@ class CalibrationScreen(Screen):
         self._grab, self._get, self._put = grab, get, put
         self._keep_empty = keep_empty
         self._marks = InstructionGroup()
+        self._said = Said(self)
         self._frame: Any = None
         #: The picture of the empty board the umpire gave (RGB), if any.
         self.empty_board: Any = None
@@ -135,33 +136,33 @@ class CalibrationScreen(Screen):
         from vision.photo import auto_pockets, checked
 
         if self._frame is None:
-            self.message = tr._("No picture from the camera")
+            self._said.say(N_("No picture from the camera"))
             return False
         frame = self._frame[..., ::-1]  # RGB -> BGR
         try:
             found = checked(auto_pockets(frame), (frame.shape[1], frame.shape[0]))
         except CalibrationError as exc:
-            self.message = tr._("No board found ({error}): tap the four pockets", error=exc)
+            self._said.say(N_("No board found ({error}): tap the four pockets"), error=exc)
             return False
         self.points = [list(p) for p in found.pockets]
         self._draw_marks()
-        self.message = tr._("Suggested: check the four marks, then Save (or Clear and tap)")
+        self._said.say(N_("Suggested: check the four marks, then Save (or Clear and tap)"))
         return True
 
     def keep_empty(self) -> bool:
         """Keep the picture of the empty board as the detector's reference."""
         if self._frame is None:
-            self.message = tr._("No picture from the camera")
+            self._said.say(N_("No picture from the camera"))
             return False
         self.empty_board = self._frame.copy()
         if self._keep_empty is not None:
             self._keep_empty(self.empty_board)
-        self.message = tr._("Empty board kept")
+        self._said.say(N_("Empty board kept"))
         return True
 
     def save(self) -> bool:
         if len(self.points) != 4:
-            self.message = tr._("Mark all four pockets first")
+            self._said.say(N_("Mark all four pockets first"))
             return False
         from vision.calibration import check_square, order_pockets
 
@@ -169,8 +170,8 @@ class CalibrationScreen(Screen):
         if width and height:
             problem = check_square(order_pockets(self.points), (width, height)).problem()
             if problem:
-                self.message = tr._(
-                    "Not saved: {problem}. Clear and tap the four pockets", problem=problem
+                self._said.say(
+                    N_("Not saved: {problem}. Clear and tap the four pockets"), problem=problem
                 )
                 return False
         try:
@@ -179,17 +180,17 @@ class CalibrationScreen(Screen):
             )
             self._put(settings)
         except ConfigError as exc:
-            self.message = tr._(
-                "Not saved: {problems}",
+            self._said.say(
+                N_("Not saved: {problems}"),
                 problems="; ".join(f"{p.key} {p.message}" for p in exc.problems),
             )
             return False
         except OSError as exc:
-            self.message = tr._(
-                "Not saved: cannot write the settings ({error})", error=exc.strerror or exc
+            self._said.say(
+                N_("Not saved: cannot write the settings ({error})"), error=exc.strerror or exc
             )
             return False
-        self.message = tr._("Calibration saved")
+        self._said.say(N_("Calibration saved"))
         return True
 
     def _draw_marks(self) -> None:

@@ -15,21 +15,21 @@ from kivy.properties import (
     BooleanProperty,
     ListProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.clocks.patterns import Pattern
 from kiosk.engine.outputs import CallbackOutput
-from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
+from kiosk.ui.carrom_calls import CarromCalls, next_step
+from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
     "stroke": N_("Stroke (law 50)"),
@@ -39,22 +39,18 @@ TIMER_NAMES = {
     "change_sides": N_("Change sides (law 61)"),
     "interval": N_("Interval (law 138)"),
 }
-#: The timer that ran out, in the banner.
+#: The timer that ran out, in the banner, with what the umpire does next (the kiosk never
+#: calls a time foul itself); it goes once the umpire does anything.
 EXPIRED = {
-    "stroke": N_("Time! The stroke timer ran out: the umpire rules"),
-    "break": N_("Time! The break timer ran out: the umpire rules"),
-    "placing": N_("Time! The placing dues timer ran out: the umpire rules"),
-    "waive": N_("Time! The waive? timer ran out: the umpire rules"),
-    "change_sides": N_("Time! The change sides timer ran out: the umpire rules"),
-    "interval": N_("Time! The interval timer ran out: the umpire rules"),
+    "stroke": N_("Time! The stroke timer ran out (law 50): tap Foul, or Stop clock"),
+    "break": N_("Time! The break timer ran out (law 46): tap Foul, or Stop clock"),
+    "placing": N_("Time! The time to place the dues ran out (law 88): tap Dues placed"),
+    "waive": N_("Time! The time to say waive ran out (law 87 a): tap Waive or Dues placed"),
+    "change_sides": N_("Time! The change of sides is over (law 61): tap Play for the break"),
+    "interval": N_("Time! The interval is over (law 138): tap Play for the break"),
 }
-#: Who a picked player is for: the command and what the picker asks.
-PICKS = {
-    "foul": N_("Foul on whom? (law 63 technical / 64)"),
-    "concede": N_("Who concedes the match? (law 139)"),
-    "forfeit_board": N_("Who loses this board? (laws 51, 91, 121, 126)"),
-    "toss": N_("Who won the toss? (law 56 b)"),
-}
+#: While these timers run, the dues the core asks for are still to be placed.
+PLACING_TIMERS = ("placing", "waive")
 
 
 #: The side's colour on the scoreboard (carrom.kv words it).
@@ -98,10 +94,21 @@ def timer_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-class CarromScreen(Screen):
+class ScreenOutput(CallbackOutput):
+    """The screen as an output: the views, and each sound the buzzer is given (the screen
+    shows that it sounded, for a hall too noisy to hear it)."""
+
+    def __init__(self, on_change: Callable[[Any], None], on_sound: Callable[[], None]) -> None:
+        super().__init__(on_change)
+        self._on_sound = on_sound
+
+    def sound(self, pattern: Pattern) -> None:
+        self._on_sound()
+
+
+class CarromScreen(CarromCalls):
     """Mirrors a CarromView into properties the .kv binds to."""
 
-    session: Any = ObjectProperty(None, allownone=True)
     title = StringProperty("")
     status = StringProperty("")
     queen = StringProperty("")
@@ -135,16 +142,16 @@ class CarromScreen(Screen):
     banner = StringProperty("")
     banner_kind = StringProperty("")
     placing = StringProperty("")
-    error = StringProperty("")
+    #: A timer ran out: the clock and the border flash (`flash` toggles) until the umpire acts.
+    alarm = BooleanProperty(False)
+    flash = BooleanProperty(False)
+    #: The buzzer was given a sound since the alarm began (shown for a noisy hall).
+    buzzed = BooleanProperty(False)
     faults = StringProperty("")
     can_undo = BooleanProperty(False)
     over = BooleanProperty(False)
     #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
     toss_due = BooleanProperty(False)
-    # the player picker (foul, concede, forfeit, toss)
-    pick_action = StringProperty("")
-    pick_question = StringProperty("")
-    pick_players = ListProperty([])
     # the scoresheet
     sheet_rows = ListProperty([])
     sheet_totals = StringProperty("")
@@ -153,7 +160,9 @@ class CarromScreen(Screen):
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
         #: The screen is one of its table's outputs: the views come to `changed`.
-        self._output = CallbackOutput(self.changed)
+        self._output = ScreenOutput(self.changed, self._sounded)
+        self._heard = False
+        self._flasher = Clock.schedule_interval(self._flash, 0.4)
         self._latest: CarromView | None = None
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
@@ -164,6 +173,7 @@ class CarromScreen(Screen):
         """The language changed: word the latest view again."""
         self._shown = None
         self._redraw()
+        self.reword_rulings()
         grid = self.ids.get("sheet_grid")
         if grid is not None:
             grid.on_live(grid, grid.live)
@@ -192,10 +202,15 @@ class CarromScreen(Screen):
         self._show_state(view)
         self._show_timer(view)
         self._show_proposal(view)
+        self.follow_rulings(view)
         self.phase = view.phase
         self.can_undo = view.can_undo
-        self.error = view.last_error or ""
-        self.faults = "  ·  ".join(f.message for f in view.faults)
+        refusal = view.refusal
+        self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
+        self.alarm = bool(view.expired)
+        self.buzzed = self.alarm and (self.buzzed or self._heard)
+        self._heard = False
+        self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)
 
@@ -220,16 +235,25 @@ class CarromScreen(Screen):
         now = state.now
         self.is_break = bool(now and now.is_break)
         placing = ""
-        if now is not None and now.placer is not None:
+        timer = view.timer.kind if view.timer is not None else view.expired
+        if now is not None and now.placer is not None and timer in PLACING_TIMERS:
             coins = sum(now.placing.values())
             if coins:
                 placing = (
-                    tr._("{name} places {n} coins (law 88)", name=now.placer, n=coins)
+                    tr._(
+                        "{name} places {n} coins (law 88): tap Dues placed when done",
+                        name=now.placer,
+                        n=coins,
+                    )
                     if coins > 1
-                    else tr._("{name} places 1 coin (law 88)", name=now.placer)
+                    else tr._(
+                        "{name} places 1 coin (law 88): tap Dues placed when done",
+                        name=now.placer,
+                    )
                 )
         self.placing = placing
         self.banner, self.banner_kind = self._banner(view)
+        self.banner_next = next_step(self.banner_kind, view)
         self.sheet_rows = [
             [
                 str(r.game),
@@ -308,25 +332,21 @@ class CarromScreen(Screen):
         }.get(p.source, p.source)
         self.prop_review = p.review and p.source != "manual"
         self.prop_notes = "; ".join(p.notes) if p.source != "manual" else ""
-        seen = []
-        for pv in p.pockets:
-            beam = "-" if pv.beam is None else str(pv.beam)
-            cam = "" if pv.camera is None else "/" + "".join(c[0].upper() for c in pv.camera)
-            if pv.beam or pv.camera:
-                seen.append(f"P{pv.pocket}: {beam}{cam}")
-        self.prop_pockets = "  ".join(seen)
+        self.show_pockets(view)
+        self.prop_pockets = " · ".join(words for _pocket, words, _missing in self.pockets_seen)
         wait = view.auto_confirm_in
         self.auto_confirm = "" if wait is None else f"{wait:.0f} s"
 
-    # -- commands ----------------------------------------------------------------------
-    def _do(self, command: str, *args: Any, **kw: Any) -> None:
-        if self.session is None:
-            return
-        try:
-            getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except (IllegalEvent, ValueError) as exc:
-            self.error = str(exc)
+    # -- the alarm ----------------------------------------------------------------------
+    def _sounded(self) -> None:
+        """The buzzer was given a sound: the expiry's comes just before its view."""
+        self._heard = True
+        self._redraw()
 
+    def _flash(self, _dt: float) -> None:
+        self.flash = self.alarm and not self.flash
+
+    # -- commands ----------------------------------------------------------------------
     def _pocketed(self) -> list[str]:
         return list(self._latest.proposal.pocketed) if self._latest is not None else []
 
@@ -367,22 +387,6 @@ class CarromScreen(Screen):
         """A plain call: waive, pass_turn, undo, void_board, play, striker_lifted,
         dues_placed, ask_waive, stop_clock, restart_clock."""
         self._do(name)
-
-    def ask(self, action: str) -> None:
-        """Open the player picker for `action` (foul, concede, forfeit_board, toss)."""
-        state = self._latest.state if self._latest is not None else None
-        if state is None:
-            return
-        self.pick_players = list(state.players)
-        self.pick_question = tr._(PICKS[action])
-        self.pick_action = action
-
-    def picked(self, player: str) -> None:
-        action, self.pick_action = self.pick_action, ""
-        if action == "toss":
-            self._do("toss", player)
-        elif action:
-            self._do(action, by=player)
 
 
 load_kv(__file__)

@@ -1,19 +1,151 @@
-"""The home screen: choose the table's game, resume the unfinished match, or open settings."""
+"""The home screen: choose the table's game, resume any unfinished table, or open settings.
+
+Every unfinished table (carrom, backgammon, Bhukhar: kiosk/tables/unfinished.py) has a row
+with its players, score and start, a Resume button, and a Close button for the director
+(asked again: a closed match can no longer be resumed; the journal keeps its record).
+Before a new game is set up while a table is unfinished, home says what becomes of it.
+"""
 
 from __future__ import annotations
 
-from kivy.properties import StringProperty
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.tables.unfinished import Unfinished
+from kiosk.ui.carrom_rulings import capital
+from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
+
+#: The rows home has room for: one per game.
+ROWS = 3
+RESUME = {
+    "carrom": N_("Resume the unfinished carrom match"),
+    "backgammon": N_("Resume the unfinished backgammon clock"),
+    "bhukhar": N_("Resume the unfinished Bhukhar session"),
+}
+WHAT = {
+    "carrom": N_("the carrom match {players}"),
+    "backgammon": N_("the backgammon clock {players}"),
+    "bhukhar": N_("the Bhukhar session of {players}"),
+}
+
+
+def _players(table: Unfinished) -> str:
+    names = table.players
+    if table.kind == "bhukhar":
+        return ", ".join(names)
+    if len(names) == 4:  # doubles: partners sit opposite (0 & 2 against 1 & 3)
+        return f"{names[0]} & {names[2]} v {names[1]} & {names[3]}"
+    return " v ".join(names)
+
+
+def details(table: Unfinished) -> str:
+    """Players, score and start of an unfinished table, in the console's language."""
+    started = time.strftime("%H:%M", time.localtime(table.started))
+    players = _players(table)
+    if table.problem:
+        return tr._("{players} · cannot be read: {problem}", players=players, problem=table.problem)
+    if table.kind == "carrom":
+        return tr._(
+            "{players} · games {games} · points {points} · started {time}",
+            players=players,
+            games="-".join(map(str, table.score)),
+            points="-".join(map(str, table.points)),
+            time=started,
+        )
+    if table.kind == "backgammon":
+        return tr._(
+            "{players} · {score} of {length} points · started {time}",
+            players=players,
+            score="-".join(map(str, table.score)),
+            length=table.length or "?",
+            time=started,
+        )
+    return tr._("{players} · started {time}", players=players, time=started)
 
 
 class HomeScreen(Screen):
-    """Four big game buttons; `resume_text` is empty when nothing is unfinished."""
+    """The four game buttons and the unfinished tables. `resume_text` is the first row's
+    button (empty when nothing is unfinished); `rows` holds, per table, [kind, button text,
+    closable]."""
 
     resume_text = StringProperty("")
     #: Why the unfinished match cannot be resumed (a damaged record names its line).
     problem = StringProperty("")
+    rows = ListProperty([])
+    #: Asked before a new game: what becomes of the unfinished table ("" : not asking).
+    ask_text = StringProperty("")
+    ask_game = StringProperty("")
+    #: The row the director is closing (-1: none) and the question.
+    closing = NumericProperty(-1)
+    close_text = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        self.tables: list[Unfinished] = []
+        super().__init__(**kw)
+
+    def show_tables(self, tables: list[Unfinished]) -> None:
+        self.tables = tables[:ROWS]
+        self.rows = [
+            [t.kind, tr._(RESUME[t.kind]) + "\n" + details(t), t.match_id is not None]
+            for t in self.tables
+        ]
+        self.resume_text = self.rows[0][1] if self.rows else ""
+        self.problem = ""
+
+    def _what(self, table: Unfinished) -> str:
+        return tr._(WHAT[table.kind], players=_players(table))
+
+    # -- a new game ---------------------------------------------------------------------
+    def choose(self, game: str) -> None:
+        """A game button: straight to its setup, or first say what becomes of the unfinished
+        table (one of the same game is closed by the new match; another stays here)."""
+        kind = "carrom" if game.startswith("carrom") else game
+        if not self.tables:
+            App.get_running_app().choose_game(game)
+            return
+        same = [t for t in self.tables if t.kind == kind]
+        table = same[0] if same else self.tables[0]
+        if same:
+            self.ask_text = capital(
+                tr._(
+                    "{what} is unfinished. A new one closes it: it can no longer be resumed.",
+                    what=self._what(table),
+                )
+            )
+        else:
+            what = self._what(table)
+            self.ask_text = capital(
+                tr._("{what} is unfinished. It stays here, to resume later.", what=what)
+            )
+        self.ask_game = game
+
+    def go_on(self) -> None:
+        game, self.ask_game = self.ask_game, ""
+        if game:
+            App.get_running_app().choose_game(game)
+
+    # -- closing a table ------------------------------------------------------------------
+    def ask_close(self, row: int) -> None:
+        if row >= len(self.tables) or self.tables[row].match_id is None:
+            return
+        self.close_text = tr._(
+            "Close {what}? It can no longer be resumed; the journal keeps its record.",
+            what=self._what(self.tables[row]),
+        )
+        self.closing = row
+
+    def close_confirmed(self) -> None:
+        row, self.closing = int(self.closing), -1
+        if 0 <= row < len(self.tables):
+            match_id = self.tables[row].match_id
+            if match_id is not None:
+                App.get_running_app().close_table(match_id)
 
 
 load_kv(__file__)

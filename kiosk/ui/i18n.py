@@ -197,6 +197,41 @@ tr = Translator()
 ptr = Translator()
 
 
+class Said:
+    """A widget's status line (`prop`, a StringProperty) worded from its message id and values,
+    not kept as words: a language switch words it again. `say(message, **values)` shows it
+    (mark the message `N_`); a value that is a `(message, values)` pair is worded too. A line
+    set by other code since (`widget.message = ""`) is left alone."""
+
+    def __init__(self, widget: Any, prop: str = "message", translator: Translator = tr) -> None:
+        self._widget = widget
+        self._prop = prop
+        self._tr = translator
+        self._said: tuple[str, dict[str, Any]] | None = None
+        self._shown = ""
+        translator.on_switch(self._reword)
+
+    def say(self, message: str, /, **values: Any) -> None:
+        self._said = (message, values)
+        self._show()
+
+    def _word(self, message: str, values: dict[str, Any]) -> str:
+        filled = {
+            key: self._word(*value) if isinstance(value, tuple) else value
+            for key, value in values.items()
+        }
+        return self._tr._(message, **filled)
+
+    def _show(self) -> None:
+        assert self._said is not None
+        self._shown = self._word(*self._said)
+        setattr(self._widget, self._prop, self._shown)
+
+    def _reword(self) -> None:
+        if self._said is not None and getattr(self._widget, self._prop) == self._shown:
+            self._show()
+
+
 def apply_languages(console: str, display: str = "") -> None:
     """The console's language, and the player display's ("": the console's), at once."""
     tr.language = console

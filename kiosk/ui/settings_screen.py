@@ -17,9 +17,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config import ConfigError, Settings, with_values
-from kiosk.ui.i18n import LANGUAGES, apply_languages, ptr, tr
+from kiosk.ui.i18n import LANGUAGES, Said, apply_languages, ptr, tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.widgets import ToggleChip
+from kiosk.ui.words import N_
 
 #: The timer keys the screen edits, with their labels (laws 50, 46, 88, 87 a).
 TIMERS = (
@@ -103,6 +104,7 @@ class SettingsScreen(Screen):
         self._put = put
         #: Sounds the kiosk's buzzers at a volume (0-1); how many there are.
         self._sound = sound
+        self._said = Said(self)
 
     def on_pre_enter(self, *_: object) -> None:
         self.load(self._get())
@@ -186,8 +188,8 @@ class SettingsScreen(Screen):
             )
         except ConfigError as exc:
             self.refused = True
-            self.message = tr._(
-                "Not saved: {problems}",
+            self._said.say(
+                N_("Not saved: {problems}"),
                 problems="; ".join(f"{p.key} {p.message}" for p in exc.problems),
             )
             return False
@@ -195,12 +197,12 @@ class SettingsScreen(Screen):
             self._put(settings)
         except OSError as exc:
             self.refused = True
-            self.message = tr._(
-                "Not saved: cannot write the settings ({error})", error=exc.strerror or exc
+            self._said.say(
+                N_("Not saved: cannot write the settings ({error})"), error=exc.strerror or exc
             )
             return False
         self.refused = False
-        self.message = tr._("Saved. Pins and ports take effect at the next start.")
+        self._said.say(N_("Saved. Pins and ports take effect at the next start."))
         return True
 
 

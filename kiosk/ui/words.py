@@ -18,6 +18,24 @@ def english(message: str, /, **values: Any) -> str:
     return message.format(**values) if values else message
 
 
+class Reasoned(Protocol):
+    """A core's structured refusal (kiosk/rules/carrom/errors.py Reason and its kind): the
+    English message with placeholders, the facts, and which facts are messages themselves."""
+
+    @property
+    def message(self) -> str: ...
+    @property
+    def worded(self) -> tuple[str, ...]: ...
+    def values(self) -> dict[str, object]: ...
+
+
+def reason_words(reason: Reasoned, words: Words) -> str:
+    """A core's refusal worded: its message and the facts that are messages, in `words`'s
+    language (the law number as that language's law text numbers it)."""
+    values = {k: words(str(v)) if k in reason.worded else v for k, v in reason.values().items()}
+    return words(reason.message, **values)
+
+
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is worded later (a table of names)."""
     return message

@@ -39,7 +39,11 @@ def test_export_match_record_replays_to_the_session_state(
     s = carrom_journal(path, clock, wall)
     assert cli_main(["export", str(path)]) == 0
     text = capsys.readouterr().out
-    lines = [json.loads(line) for line in text.splitlines()]
+    # Comment lines (the spec skips them) name each correction's role: here the umpire's undo.
+    lines = [json.loads(line) for line in text.splitlines() if not line.startswith("#")]
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# t=10.5 correction by the umpire: undo"
+    ]
     assert lines[0] == {
         "event": "match",
         "rules": "icf",

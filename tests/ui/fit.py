@@ -75,7 +75,7 @@ def widget_ids(root: Widget) -> dict[int, str]:
     names: dict[int, str] = {}
     for widget in root.walk(restrict=True):
         for key, value in getattr(widget, "ids", {}).items():
-            names.setdefault(id(value), key)
+            names.setdefault(id(getattr(value, "__self__", value)), key)  # ids hold proxies
     return names
 
 

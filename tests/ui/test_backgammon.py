@@ -85,7 +85,7 @@ def test_backgammon_resumes_from_the_journal(kiosk: Kiosk) -> None:
     kiosk.tap("back")
     assert kiosk.current == "backgammon"
     kiosk.tap("home")
-    assert kiosk.widget("resume").text == "Resume the unfinished backgammon clock"
+    assert kiosk.widget("resume").text.startswith("Resume the unfinished backgammon clock\n")
     kiosk.tap("resume")
     assert kiosk.current == "backgammon"
     assert kiosk.screen().banks[0] == "5:52"

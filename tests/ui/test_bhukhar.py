@@ -59,6 +59,6 @@ def test_bhukhar_session_resumes_from_its_record(kiosk: Kiosk) -> None:
     kiosk.tap("start_round")
     kiosk.tap("home")
     kiosk.app.screen("bhukhar").table = None  # as after a restart: only the record remains
-    assert kiosk.widget("resume").text == "Resume the unfinished Bhukhar session"
+    assert kiosk.widget("resume").text.startswith("Resume the unfinished Bhukhar session\n")
     kiosk.tap("resume")
     assert kiosk.current == "bhukhar" and kiosk.screen().round_no == 1

@@ -151,7 +151,7 @@ def test_carrom_resume_after_a_restart_comes_back_to_the_last_confirmed_event(
     before = kiosk.screen().session.view().state
     kiosk.tap("home")
     kiosk.services._carrom = None  # as after a restart: only the journal on disk remains
-    assert kiosk.widget("resume").text == "Resume the unfinished carrom match"
+    assert kiosk.widget("resume").text.startswith("Resume the unfinished carrom match\n")
     kiosk.tap("resume")
     assert kiosk.current == "carrom"
     screen = kiosk.screen()
@@ -203,13 +203,18 @@ def test_carrom_law_73_due_is_placed_within_the_placing_countdown(kiosk: Kiosk) 
     kiosk.tap("white_plus")
     kiosk.tap("striker_in")
     kiosk.tap("confirm")  # own coin with the striker: it goes back with one due (law 73)
-    assert screen.placing == "Bina places 2 coins (law 88)"
+    assert screen.placing == "Bina places 2 coins (law 88): tap Dues placed when done"
     assert screen.timer_kind.startswith("Placing dues (law 88)") and screen.timer == "15"
     kiosk.advance(6.0)
     assert screen.timer == "9"
     kiosk.shot("carrom_placing")
     kiosk.tap("dues_placed")
     assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "15"
+    # Issue 16: the purple banner went on showing after the tap; now it goes at once.
+    assert screen.placing == "" and screen.ids.banner.text == screen.status
+    assert screen.rulings[-1] == (
+        "Dues placed: 2 coin(s) by Bina; the next stroke within 15 s (law 50)"
+    )
 
 
 def test_carrom_setup_stroke_timer_of_10_s_runs_after_the_striker_is_lifted(kiosk: Kiosk) -> None:

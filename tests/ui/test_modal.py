@@ -23,5 +23,6 @@ def test_carrom_a_tap_behind_the_concede_dialog_does_nothing(kiosk: Kiosk) -> No
     assert screen.banner != "Board void (law 140)"
     kiosk.tap("pick_cancel")
     assert screen.pick_action == ""
-    kiosk.tap("void")  # closed, the console acts again
+    kiosk.tap("void")  # closed, the console acts again (after its own confirmation)
+    kiosk.tap("confirm_yes")
     assert screen.banner == "Board void (law 140)"

@@ -78,6 +78,8 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     yield from _show(kiosk, "pin")
     yield from _show(kiosk, "settings")
     yield from _show(kiosk, "calibration")
+    yield from _show(kiosk, "pins")  # the PINs, first start or changed in the settings
+    yield from _show(kiosk, "parts")  # the parts that did not start
     # carrom: setup, the console, the foul dialog, the scoresheet
     app.choose_game("carrom_icf")
     pump(4)

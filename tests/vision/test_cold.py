@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from vision import board as B
 from vision.calibration import Calibration
 from vision.cold import classify_discs, detect_cold
 from vision.learn import LearnError, learn_opening
-from vision.photo import top_view
+from vision.photo import detect_photo, top_view
 from vision.sim import render as S
 from vision.sim.render import Look, Piece, Scene, start_arrangement
+from vision.sim.variations import random_home_scene
 
 SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
 
@@ -77,3 +80,23 @@ def test_law_41_learning_refuses_a_board_without_the_arrangement() -> None:
         assert "opening arrangement" in str(exc)
     else:
         raise AssertionError("an empty board taught something")
+
+
+def test_law_i_white_men_touching_are_men_not_a_small_striker() -> None:
+    """Two or three men touching, with their shadows, can fill a small striker's disc; a
+    man overlapping that disc, or a region far larger than it, says they are men (home
+    board 48 of the tuning set: two men touching by the left edge, no striker)."""
+    scene = random_home_scene(48)
+    assert not any(p.colour == "striker" for p in scene.pieces)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["striker"] == 0
+
+
+@pytest.mark.parametrize("seed", [16, 40])
+def test_law_i_light_men_on_the_printed_lines_and_circles_are_found(seed: int) -> None:
+    """The print is dark: a light man lying across a line or circle is brighter than the
+    plywood there, and must not be cut in two by the print (law I अ.4-अ.7; tuning boards
+    16 and 40: a man on an arrow's line, one on the outer centre circle)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)

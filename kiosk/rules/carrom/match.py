@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.errors import N_, IllegalEvent, refusal, worded
 from kiosk.rules.carrom.events import (
     Concede,
     Event,
@@ -141,28 +141,38 @@ class Match:
         index = self._index.get(name)
         if index is None:
             known = ", ".join(self.start.players)
-            raise IllegalEvent(f"{role} {name!r} is not a player of this match ({known})")
+            raise refusal(
+                "not_a_player",
+                N_("{role} {name!r} is not a player of this match ({known})"),
+                role=worded(role),
+                name=name,
+                known=known,
+            )
         return index
 
     def _apply(self, event: Event) -> None:
         c = self._core
         if c.winner != NO_ONE:
-            raise IllegalEvent(
-                f"the match is over ({c.side_names[c.winner]} won): no event may follow"
+            raise refusal(
+                "match_over",
+                N_("the match is over ({winner} won): no event may follow"),
+                winner=c.side_names[c.winner],
             )
         placed_before = c.placing
         c.calls = []
         c.outcome = Outcome()
         c.clear_placing()
         if isinstance(event, Concede):
-            self._concede(self._player(event.by, "the conceding player"))
+            self._concede(self._player(event.by, N_("the conceding player")))
             return
         if isinstance(event, Toss):
-            self._toss(self._player(event.winner, "the toss winner"))
+            self._toss(self._player(event.winner, N_("the toss winner")))
             return
         if c.toss_due:
-            raise IllegalEvent(
-                "a toss is due first: the game is level at the board limit (law 56 b)"
+            raise refusal(
+                "toss_due",
+                N_("a toss is due first: the game is level at the board limit (law {law})"),
+                law="56 b",
             )
         if isinstance(event, Stroke):
             self._check_stroke(event)
@@ -172,14 +182,18 @@ class Match:
             if decided is not None:
                 self._finish(decided)
         elif isinstance(event, Foul):
-            player = c.turn if event.by is None else self._player(event.by, "the foul's player")
+            player = c.turn if event.by is None else self._player(event.by, N_("the foul's player"))
             self._begin()
             self.rules.foul(c, player)
         elif isinstance(event, Waive):
             self._waive(event, placed_before)
         elif isinstance(event, Pass):
             if not c.broken:
-                raise IllegalEvent("the break cannot be passed: the breaker must strike (law 46)")
+                raise refusal(
+                    "break_not_passed",
+                    N_("the break cannot be passed: the breaker must strike (law {law})"),
+                    law="46",
+                )
             self._begin()
             c.passes += 1
             c.call(f"{c.names[c.turn]} passes")
@@ -189,11 +203,13 @@ class Match:
                 c.call("law 137: three rounds of passes: the board is void and replayed")
         elif isinstance(event, VoidBoard):
             if not c.began:
-                raise IllegalEvent("no board is in progress: there is nothing to void")
+                raise refusal(
+                    "nothing_to_void", N_("no board is in progress: there is nothing to void")
+                )
             c.void_board("140", "voided by the umpire")
             c.call("laws 137, 140, 142: the board is void and replayed by the same breaker")
         elif isinstance(event, ForfeitBoard):
-            loser = c.side(self._player(event.by, "the forfeiting player"))
+            loser = c.side(self._player(event.by, N_("the forfeiting player")))
             self._begin()
             self._finish(self.rules.forfeit(c, loser))
         else:  # pragma: no cover - the Event union is exhausted above
@@ -212,24 +228,43 @@ class Match:
         for colour, on in zip(COLOUR_NAMES, c.on, strict=True):
             gone = s.pocketed.count(colour) + s.off_board.count(colour)
             if gone > on:
-                raise IllegalEvent(
-                    f"{gone} {colour} coin(s) pocketed or off the board, "
-                    f"but only {on} {colour} are on the board"
+                raise refusal(
+                    "more_coins_than_on_board",
+                    N_(
+                        "{gone} {colour} coin(s) pocketed or off the board, "
+                        "but only {on} {colour} are on the board"
+                    ),
+                    gone=gone,
+                    colour=worded(colour),
+                    on=on,
                 )
         queens = s.pocketed.count("queen") + s.off_board.count("queen")
         if queens > (1 if c.queen_on else 0):
-            where = "is on the board once" if c.queen_on else "is not on the board"
-            raise IllegalEvent(f"the queen {where}: it cannot be pocketed or go off that often")
+            if c.queen_on:
+                raise refusal(
+                    "queen_twice",
+                    N_(
+                        "the queen is on the board once: it cannot be pocketed or go off that often"
+                    ),
+                )
+            raise refusal(
+                "queen_not_on_board",
+                N_("the queen is not on the board: it cannot be pocketed or go off that often"),
+            )
         if not c.broken and not s.touched and (s.pocketed or set(s.off_board) - {"striker"}):
-            raise IllegalEvent(
-                "a break that touched no coin cannot pocket a coin or throw one off (law 44)"
+            raise refusal(
+                "untouched_break_pockets",
+                N_(
+                    "a break that touched no coin cannot pocket a coin or throw one off (law {law})"
+                ),
+                law="44",
             )
 
     def _waive(self, event: Waive, placed_before: list[int]) -> None:
         """Law 87 a: the placing side gives up all the opponent's dues and penalties."""
         c = self._core
         if event.by is not None:
-            debtors = [1 - c.side(self._player(event.by, "the waiving player"))]
+            debtors = [1 - c.side(self._player(event.by, N_("the waiving player")))]
         else:
             debtors = [s for s in (1 - c.side(c.turn), c.side(c.turn)) if c.owed[s]]
             debtors += [s for s in (0, 1) if placed_before[s] and s not in debtors]
@@ -240,13 +275,23 @@ class Match:
                 c.owed[debtor] = 0
                 c.call(f"law 87 a: {c.side_names[1 - debtor]} waives {waived} coin(s)")
                 return
-        who = c.side_names[debtors[0]] if debtors else "no side"
-        raise IllegalEvent(f"nothing to waive: {who} owes nothing and has nothing to place")
+        if not debtors:
+            raise refusal(
+                "nothing_to_waive_at_all",
+                N_("nothing to waive: no side owes nothing and has nothing to place"),
+            )
+        raise refusal(
+            "nothing_to_waive",
+            N_("nothing to waive: {side} owes nothing and has nothing to place"),
+            side=c.side_names[debtors[0]],
+        )
 
     def _toss(self, winner: int) -> None:
         c = self._core
         if not c.toss_due:
-            raise IllegalEvent("no toss is due: a toss only settles a tie at the board limit")
+            raise refusal(
+                "no_toss_due", N_("no toss is due: a toss only settles a tie at the board limit")
+            )
         c.toss_due = False
         c.toss_breaker = winner
         c.new_board(winner)

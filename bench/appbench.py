@@ -1,0 +1,81 @@
+"""What the kiosk app's benchmarks share (bench/bench_ui.py, bench/bench_i18n.py): the cold
+start to the home screen, the process's resident memory, and a virtual screen when there is
+no display. Not a benchmark itself (`make bench` runs only bench/bench_*.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def time_to_home(runs: int, config_text: str | None = None) -> list[float]:
+    """Seconds from spawning `tableside run --simulate` to its READY=1 on a notify socket (the
+    kiosk sends it on the first frame drawn after the home screen is built), `runs` times.
+    `config_text`: a settings file to start with (e.g. `[ui] language`), else the defaults."""
+    out: list[float] = []
+    for _ in range(runs):
+        folder = Path(tempfile.mkdtemp(prefix="bench-start-"))
+        address = str(folder / "notify.sock")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(address)
+        listener.settimeout(0.2)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "KIVY_HOME": str(folder / "kivy")}
+        command = [sys.executable, "-m", "kiosk.cli", "run", "--simulate"]
+        if config_text is not None:
+            config = folder / "settings.toml"
+            config.write_text(config_text, encoding="utf-8")
+            command += ["--config", str(config)]
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [*command, "--data", str(folder / "data")],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            while time.monotonic() - started < 60:
+                try:
+                    if b"READY=1" in listener.recv(4096):
+                        out.append(time.monotonic() - started)
+                        break
+                except TimeoutError:
+                    if proc.poll() is not None:
+                        raise RuntimeError(f"tableside run exited {proc.returncode}") from None
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+            listener.close()
+            shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def rss_mb() -> float:
+    """This process's resident memory (VmRSS), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def under_display(script: str, argv: list[str]) -> int | None:
+    """Re-run `script` under xvfb-run when there is no display (its exit code); None: there
+    is one, go on."""
+    if os.environ.get("DISPLAY"):
+        return None
+    if shutil.which("xvfb-run") is None:
+        print(f"{Path(script).stem}: no display and no xvfb-run", file=sys.stderr)
+        return 1
+    command = ["xvfb-run", "-a", "-s", "-screen 0 1024x600x24", sys.executable, script, *argv]
+    return subprocess.call(command)
+
+
+def load_average() -> str:
+    """The machine's 1-minute load average, to print beside wall-clock figures."""
+    return f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"

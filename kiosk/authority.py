@@ -1,0 +1,220 @@
+"""Who may do what at the console: players, the umpire, the director (issue 15).
+
+A pure model (standard library only; every time is passed in, never read): the console is
+locked (a player's role) until the umpire's PIN unlocks it; it locks itself again after
+`idle_s` without an action and whenever the player display is shown. The director's PIN
+opens a window of `director_s` seconds (0: each director action asks for the PIN). After
+`FREE_TRIES` wrong PINs in a row every further one is refused for a back-off that doubles
+(`BACKOFF_S`, then twice that, ...; at most `BACKOFF_MAX_S`); the right PIN ends it.
+
+Every unlock, lock, refusal and director action is handed to `note` as a `Note`, for the
+journal. Checking a PIN is injected (`check(role, pin)`): the hashing lives in the config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Role(IntEnum):
+    """Ordered: a higher role may do all a lower one may."""
+
+    PLAYER = 0
+    UMPIRE = 1
+    DIRECTOR = 2
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+#: What each console action needs. Unknown actions need the director (fail closed).
+ACTIONS: dict[str, Role] = {
+    # carrom (kiosk/ui/carrom.py): the umpire's calls
+    "edit": Role.UMPIRE,
+    "confirm": Role.UMPIRE,
+    "foul": Role.UMPIRE,
+    "waive": Role.UMPIRE,
+    "pass_turn": Role.UMPIRE,
+    "toss": Role.UMPIRE,
+    "undo": Role.UMPIRE,
+    "play": Role.UMPIRE,
+    "striker_lifted": Role.UMPIRE,
+    "dues_placed": Role.UMPIRE,
+    "ask_waive": Role.UMPIRE,
+    "stop_clock": Role.UMPIRE,
+    "restart_clock": Role.UMPIRE,
+    # carrom: the director's decisions (laws 137-143)
+    "undo_past_board": Role.DIRECTOR,
+    "void_board": Role.DIRECTOR,
+    "forfeit_board": Role.DIRECTOR,
+    "concede": Role.DIRECTOR,
+    # backgammon (kiosk/ui/backgammon.py): the players press their own clock (3.5)
+    "press": Role.PLAYER,
+    "start": Role.UMPIRE,
+    "pause": Role.UMPIRE,
+    "resume_clock": Role.UMPIRE,
+    "restart_delay": Role.UMPIRE,
+    "take_break": Role.UMPIRE,
+    "game_end": Role.UMPIRE,
+    # backgammon: the director's (2.2 (iv), 4.1 (v), 4.3)
+    "adjust": Role.DIRECTOR,
+    "overrule": Role.DIRECTOR,
+    "early_pickup": Role.DIRECTOR,
+    "late": Role.DIRECTOR,
+    "penalty": Role.DIRECTOR,
+    # the kiosk: a new match is the umpire's; closing an unfinished one, the director's
+    "start_match": Role.UMPIRE,
+    "close_table": Role.DIRECTOR,
+    "settings": Role.DIRECTOR,
+    "records": Role.DIRECTOR,
+}
+
+#: Wrong PINs in a row allowed before the back-off starts.
+FREE_TRIES = 5
+#: The first back-off (seconds); each further wrong PIN doubles it, up to BACKOFF_MAX_S.
+BACKOFF_S = 30.0
+BACKOFF_MAX_S = 3600.0
+
+
+def needs(action: str) -> Role:
+    """The role `action` needs (the director for an action nobody listed)."""
+    return ACTIONS.get(action, Role.DIRECTOR)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One thing to journal. `what`: "unlock", "lock", "refused" or "allowed" (a director
+    action); `role`: who acted (or was unlocked); `action`: the console action, if any;
+    `reason`: why (a lock's cause, a refusal's)."""
+
+    t: float
+    what: str
+    role: str
+    action: str = ""
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        out = {"what": self.what, "role": self.role}
+        if self.action:
+            out["action"] = self.action
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A PIN's outcome: `role` unlocked (None: refused); `reason` for a refusal ("wrong",
+    "wrong_role", "backoff"); `wait_s`: the back-off left, if any."""
+
+    role: Role | None
+    reason: str = ""
+    wait_s: float = 0.0
+
+
+class Authority:
+    """The console's lock. `check(role, pin)` says whether `pin` is `role`'s PIN."""
+
+    def __init__(
+        self,
+        check: Callable[[Role, str], bool],
+        *,
+        idle_s: float,
+        director_s: float,
+        note: Callable[[Note], None] = lambda _note: None,
+    ) -> None:
+        if idle_s <= 0 or director_s < 0:
+            raise ValueError(
+                f"idle_s must be above 0 and director_s at least 0: {idle_s}, {director_s}"
+            )
+        self._check = check
+        self.idle_s = idle_s
+        self.director_s = director_s
+        self.note = note
+        self._unlocked = False
+        self._last_action = 0.0
+        self._director_until = 0.0
+        self.failures = 0
+        self._blocked_until = 0.0
+        #: The director action the director's PIN was just typed for: allowed once, even
+        #: with no window (`director_s` 0), at the very next `may`.
+        self._granted = ""
+
+    # -- the state ---------------------------------------------------------------------
+    def role(self, now: float) -> Role:
+        """The console's role at `now` (locking it if it has been idle too long)."""
+        if self._unlocked and now - self._last_action >= self.idle_s:
+            self.lock(self._last_action + self.idle_s, "idle")
+        if not self._unlocked:
+            return Role.PLAYER
+        return Role.DIRECTOR if now < self._director_until else Role.UMPIRE
+
+    def wait_s(self, now: float) -> float:
+        """The back-off left at `now` (0: a PIN may be tried)."""
+        return max(0.0, self._blocked_until - now)
+
+    # -- actions -----------------------------------------------------------------------
+    def may(self, action: str, now: float) -> bool:
+        """Whether `action` is allowed at `now`. Allowed: the idle time starts again and a
+        director action is noted; refused: the refusal is noted, nothing else changes."""
+        wanted = needs(action)
+        have = self.role(now)
+        granted, self._granted = self._granted, ""
+        if have >= Role.UMPIRE and granted == action:
+            have = Role.DIRECTOR
+        if have < wanted:
+            self.note(Note(now, "refused", have.word, action, f"needs the {wanted.word}"))
+            return False
+        if self._unlocked:
+            self._last_action = now
+        if wanted is Role.DIRECTOR:
+            self.note(Note(now, "allowed", have.word, action))
+        return True
+
+    def enter(self, pin: str, wanted: Role, now: float, action: str = "") -> Attempt:
+        """A PIN typed for `wanted` (the umpire's or the director's). The director's PIN
+        also serves where the umpire's is asked; the umpire's never opens the director's
+        window. While the back-off runs no PIN is even checked."""
+        wait = self.wait_s(now)
+        if wait > 0:
+            self.note(Note(now, "refused", self.role(now).word, action, "backoff"))
+            return Attempt(None, "backoff", wait)
+        if self._check(Role.DIRECTOR, pin):
+            got = Role.DIRECTOR
+        elif self._check(Role.UMPIRE, pin):
+            got = Role.UMPIRE
+        else:
+            return self._wrong(now, action, "wrong")
+        if got < wanted:
+            return self._wrong(now, action, "wrong_role")
+        self.failures = 0
+        self._unlocked = True
+        self._last_action = now
+        if got is Role.DIRECTOR:
+            self._director_until = now + self.director_s
+            self._granted = action
+        self.note(Note(now, "unlock", got.word, action))
+        return Attempt(got)
+
+    def lock(self, now: float, reason: str) -> None:
+        """Lock the console (the player display shown, idle, the umpire's own tap); the
+        director's window closes with it. Noted only if it was unlocked."""
+        was = self._unlocked
+        self._unlocked = False
+        self._director_until = 0.0
+        self._granted = ""
+        if was:
+            self.note(Note(now, "lock", Role.PLAYER.word, "", reason))
+
+    def _wrong(self, now: float, action: str, reason: str) -> Attempt:
+        self.failures += 1
+        over = self.failures - FREE_TRIES
+        wait = 0.0
+        if over >= 0:
+            wait = min(BACKOFF_MAX_S, BACKOFF_S * 2.0 ** min(over, 32))
+            self._blocked_until = now + wait
+        self.note(Note(now, "refused", self.role(now).word, action, reason))
+        return Attempt(None, reason, wait)

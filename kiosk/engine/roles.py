@@ -1,0 +1,119 @@
+"""The console's authority wired to the settings and the journal (kiosk/authority.py is the
+pure model; this is where its PINs, limits and notes meet the kiosk's files).
+
+- `SettingsAuthority` checks PINs against the hashes in the settings in force, and takes its
+  idle lock and director window from them, so a change in the settings applies at once.
+- `simulated_pins`: under `--simulate` a missing PIN is "1234" (umpire) or "4321" (director);
+  a real kiosk has none until its first start asks (`needs_pins`).
+- `journal_note`: one "authority" entry in the journal, in the match in play if any.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kiosk.authority import Authority, Note, Role
+from kiosk.config import DEFAULT_PIN_HASH, Settings, check_pin, with_values
+from kiosk.engine.journal import Journal
+
+#: The journal entries' kind for the notes.
+KIND = "authority"
+#: The director's PIN under --simulate ("4321"), hashed like DEFAULT_PIN_HASH.
+SIMULATED_DIRECTOR_HASH = (
+    "pbkdf2_sha256$20000$7461626c65736964652d6469726563746f72"
+    "$9d2730648a19591ee96573fb47dda9ee75abd4f4bd48e544477c659ee0f6d25d"
+)
+
+
+class SettingsAuthority(Authority):
+    """An Authority whose PINs and limits are those of `settings()` at each use."""
+
+    def __init__(self, settings: Callable[[], Settings], note: Callable[[Note], None]) -> None:
+        self._settings = settings
+        umpire = settings().umpire
+        super().__init__(
+            self._check_pin,
+            idle_s=umpire.lock_after_min * 60.0,
+            director_s=umpire.director_window_s,
+            note=note,
+        )
+
+    def role(self, now: float) -> Role:
+        umpire = self._settings().umpire
+        self.idle_s, self.director_s = umpire.lock_after_min * 60.0, umpire.director_window_s
+        return super().role(now)
+
+    def _check_pin(self, role: Role, pin: str) -> bool:
+        umpire = self._settings().umpire
+        stored = umpire.director_pin_hash if role is Role.DIRECTOR else umpire.pin_hash
+        return bool(stored) and check_pin(pin, stored)
+
+
+def needs_pins(settings: Settings) -> bool:
+    """Whether the umpire's or the director's PIN is still missing (the first start)."""
+    return not (settings.umpire.pin_hash and settings.umpire.director_pin_hash)
+
+
+def simulated_pins(settings: Settings) -> Settings:
+    """`settings` with the simulation's PINs where none is set."""
+    umpire = settings.umpire
+    return with_values(
+        settings,
+        umpire={
+            "pin_hash": umpire.pin_hash or DEFAULT_PIN_HASH,
+            "director_pin_hash": umpire.director_pin_hash or SIMULATED_DIRECTOR_HASH,
+        },
+    )
+
+
+def journal_note(journal: Journal, table: Any, note: Note, wall: float | None = None) -> None:
+    """Journal `note` in the match of `table` (the table in play) at its match time, or
+    outside any match at the kiosk's monotonic time. The source is the role that acted."""
+    match_id = getattr(table, "match_id", None)
+    match_time = getattr(table, "_time", None)  # the table's MatchTime: its record's "t"
+    if match_id is not None and match_time is not None:
+        t = match_time.t(note.t)
+    else:
+        match_id, t = None, round(note.t, 6)
+    at = wall if wall is not None else getattr(table, "wall", time.time)()
+    journal.append(match_id, t, at, note.role, KIND, note.as_dict())
+
+
+#: A lock's cause, in words.
+_LOCKS = {"idle": "idle too long", "display": "the player display shown", "umpire": "by hand"}
+
+
+def describe(data: dict[str, Any]) -> tuple[str, str]:
+    """(class, words) of an "authority" entry, for the protest record."""
+    what, role = data.get("what", ""), data.get("role", "")
+    action, reason = data.get("action", ""), data.get("reason", "")
+    if what == "unlock":
+        return "tap", f"{role}'s PIN unlocks the console" + (f" for {action}" if action else "")
+    if what == "lock":
+        return "tap", f"console locked: {_LOCKS.get(reason, reason)}"
+    if what == "allowed":
+        return "edit", f"correction by the {role}: {action}"
+    words = {"wrong": "wrong PIN", "wrong_role": "not the director's PIN", "backoff": "back-off"}
+    why = words.get(reason, reason)
+    return "refused", f"refused {action or 'a PIN'} on a console held by the {role}: {why}"
+
+
+def correction_comments(journal: Journal, match_id: int) -> list[str]:
+    """The match's corrections with the role that made them, as match-record comment lines
+    (shared/spec/match-record.md: lines starting with `#` are skipped by readers): each
+    director action, and each undo (the umpire's within a board, the director's past its end)."""
+    lines: list[str] = []
+    director_undo = False
+    for entry in journal.entries(match_id):
+        d = entry.data
+        if entry.kind == KIND and d.get("what") == "allowed":
+            director_undo = d.get("action") == "undo_past_board"
+            action = "undo" if director_undo else d.get("action", "")
+            lines.append(f"# t={entry.t:g} correction by the {d.get('role')}: {action}")
+        elif entry.kind == "undo":
+            if not director_undo:
+                lines.append(f"# t={entry.t:g} correction by the umpire: undo")
+            director_undo = False
+    return lines

@@ -1,0 +1,49 @@
+"""What an umpire's call would do, asked of the rules core before it is made.
+
+A destructive call (concede, forfeit a board, void it) is confirmed by the umpire with its
+consequence in words, and the foul dialog says per player whether the foul is technical
+(law 63) or ends the turn (law 64). Neither is guessed by the screen: the core takes the
+event, is read and is set back exactly (push, look, pop), as `timing.turn_goes_on` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import Event
+from kiosk.rules.carrom.match import Match
+from kiosk.rules.carrom.state import MatchState, Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """The match as it would be after the event (`state`, `outcome`, the core's `calls`),
+    or `refused`: the core's reason it cannot be (then `state` and `outcome` are None)."""
+
+    state: MatchState | None
+    outcome: Outcome | None
+    calls: tuple[str, ...]
+    refused: str | None = None
+
+
+def preview(match: Match, event: Event) -> Preview:
+    """`event` pushed, read and popped: the match is left exactly as it was."""
+    try:
+        match.push(event)
+    except IllegalEvent as exc:
+        return Preview(None, None, (), str(exc))
+    try:
+        state = match.state
+        return Preview(state, match.outcome(), state.calls)
+    finally:
+        match.pop()
+
+
+def foul_law(calls: tuple[str, ...]) -> str | None:
+    """The law the core called a foul by ("63 a", "63 b", "64 a", "club IV i"), or None."""
+    for call in calls:
+        head, _, rest = call.partition(": ")
+        if "foul on" in rest and not rest.startswith("the "):
+            return head.removeprefix("law ")
+    return None

@@ -1,0 +1,259 @@
+"""The carrom console's dialogs and its ruling strip (the base of CarromScreen).
+
+- The player picker (foul, concede, forfeit, toss). For a foul it says per player what the
+  core would call: a technical foul (law 63) or a foul (law 64).
+- A destructive call (concede, forfeit the board, void it) is never made by the first tap: a
+  second dialog, placed apart from the picker (across the top of the screen, where no
+  picker button was), names its consequence as the core works it out (push, look, pop:
+  kiosk/tables/carrom_preview.py), "Κώστας concedes the match: Rajesh wins, games 1-0".
+- The ruling strip: the last rulings in plain words with their laws (kiosk/ui/carrom_rulings.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.screenmanager import Screen
+
+from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.events import Concede, Event, ForfeitBoard, Foul, VoidBoard
+from kiosk.tables.carrom_preview import foul_law, preview
+from kiosk.tables.carrom_view import CarromView
+from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
+from kiosk.ui.i18n import tr
+from kiosk.ui.lock import allowed
+from kiosk.ui.parts_screen import PARTS
+from kiosk.ui.words import N_, reason_words
+
+#: Who a picked player is for: the command and what the picker asks.
+PICKS = {
+    "foul": N_("Foul on whom? (law 63 technical / 64)"),
+    "concede": N_("Who concedes the match? (law 139)"),
+    "forfeit_board": N_("Who loses this board? (laws 51, 91, 121, 126)"),
+    "toss": N_("Who won the toss? (law 56 b)"),
+}
+#: The calls that cannot be taken back by a tap: each asks again with its consequence.
+DESTRUCTIVE = {
+    "concede": N_("Yes: concede the match"),
+    "forfeit_board": N_("Yes: forfeit the board"),
+    "void_board": N_("Yes: void the board"),
+}
+#: What the foul picker says under each name, by the law the core called.
+FOUL_KINDS = {
+    "63 a": N_("technical foul (law 63): turn goes on"),
+    "63 b": N_("technical foul (law 63): out of turn"),
+    "64 a": N_("foul (law 64): the turn ends"),
+    "club IV i": N_("foul (club rule IV i)"),
+}
+
+#: What the umpire does next, after a banner's own words (the expiry's carry their own).
+NEXT_STEPS = {
+    "sides": N_("tap Play once the players have changed sides"),
+    "interval": N_("tap Play when the interval is over"),
+    "toss": N_("tap Toss and choose who won it"),
+    "board": N_("tap Play for the next board"),
+    "game": N_("tap Play for the next game"),
+    "over": N_("tap Sheet to check the result, then Home"),
+}
+
+
+def next_step(kind: str, view: CarromView) -> str:
+    """The next step for the banner of `kind`; none once the umpire has called "play" for
+    the next break (its count runs) or where the banner says it already."""
+    if kind in ("board", "game") and view.timer is not None and view.timer.kind == "break":
+        return ""
+    return tr._(NEXT_STEPS[kind]) if kind in NEXT_STEPS else ""
+
+
+class CarromCalls(Screen):
+    """The dialogs' and the strip's side of the carrom console (see the module docstring).
+    `session` and `_latest` are the console's (kiosk/ui/carrom.py)."""
+
+    session: Any = ObjectProperty(None, allownone=True)
+    error = StringProperty("")
+    # the player picker (foul, concede, forfeit, toss)
+    pick_action = StringProperty("")
+    pick_question = StringProperty("")
+    pick_players = ListProperty([])
+    #: Under each name: what the core would call (the foul's law), or "".
+    pick_notes = ListProperty([])
+    # the second, destructive confirmation
+    confirm_action = StringProperty("")
+    confirm_by = StringProperty("")
+    confirm_text = StringProperty("")
+    confirm_yes = StringProperty("")
+    # the ruling strip, newest last
+    rulings = ListProperty([])
+    # the proposal pocket by pocket: [(pocket, words, colour missing)], and the pocket
+    # whose colour the umpire is choosing (0: none)
+    pockets_seen = ListProperty([])
+    colour_missing = BooleanProperty(False)
+    fixing = NumericProperty(0)
+
+    # the parts' faults: every message in one line, the line the chip shows, the details
+    #: What the umpire does next after the banner's words ("" : nothing more to say).
+    banner_next = StringProperty("")
+    faults = StringProperty("")
+    fault_line = StringProperty("")
+    fault_details = StringProperty("")
+    show_fault_details = BooleanProperty(False)
+
+    _latest: CarromView | None = None
+
+    def __init__(self, **kw: Any) -> None:
+        self.log = RulingLog()
+        super().__init__(**kw)
+
+    def _do(self, command: str, *args: Any, **kw: Any) -> bool:
+        """One session command, past the roles' gate (kiosk/ui/lock.py)."""
+
+        def again() -> None:  # the same tap, once the PIN is given
+            self._do(command, *args, **kw)
+
+        return allowed(self, command, again) and self._run(command, *args, **kw)
+
+    def _run(self, command: str, *args: Any, **kw: Any) -> bool:
+        """One session command; a refusal is shown (with a capital) and False returned."""
+        if self.session is None:
+            return False
+        try:
+            getattr(self.session, command)(*args, **kw)  # the new view comes as an output
+        except IllegalEvent as exc:
+            self.error = capital(reason_words(exc.reason, tr._) if exc.reason else str(exc))
+            return False
+        except ValueError as exc:
+            self.error = capital(str(exc))
+            return False
+        return True
+
+    # -- the ruling strip -------------------------------------------------------------
+    def follow_rulings(self, view: CarromView) -> None:
+        match = None if self.session is None else self.session.match
+        events: tuple[Event, ...] = () if match is None else match.events
+        state = view.state
+        calls = () if state is None else state.calls
+        turn = None if state is None or state.now is None else state.now.turn
+        self.log.follow(view.match_id, events, calls, turn)
+        self.reword_rulings()
+
+    def reword_rulings(self) -> None:
+        self.rulings = self.log.words(tr._)
+
+    def dues_placed(self) -> None:
+        """Dues placed: the strip says by whom and how many (the core's `placing`), and the
+        purple banner goes at once (the placing timer gives way to the stroke's)."""
+        state = self._latest.state if self._latest is not None else None
+        now = None if state is None else state.now
+        n = 0 if now is None else sum(now.placing.values())
+        placer = None if now is None else now.placer
+        if not allowed(self, "dues_placed", self.dues_placed):  # roles: the strip too, after
+            return
+        if self._do("dues_placed"):
+            self.log.dues_placed(placer, n)
+            self.reword_rulings()
+
+    # -- the picker -------------------------------------------------------------------
+    def ask(self, action: str) -> None:
+        """Open the player picker for `action` (foul, concede, forfeit_board, toss)."""
+        state = self._latest.state if self._latest is not None else None
+        if state is None:
+            return
+        self.pick_players = list(state.players)
+        notes = []
+        match = None if self.session is None else self.session.match
+        for player in state.players:
+            law = None
+            if action == "foul" and match is not None:
+                law = foul_law(preview(match, Foul(by=player)).calls)
+            notes.append(tr._(FOUL_KINDS[law]) if law in FOUL_KINDS else "")
+        self.pick_notes = notes
+        self.pick_question = tr._(PICKS[action])
+        self.pick_action = action
+
+    def picked(self, index: int) -> None:
+        action, self.pick_action = self.pick_action, ""
+        if not action or index >= len(self.pick_players):
+            return
+        player = self.pick_players[index]
+        if action == "toss":
+            self._do("toss", player)
+        elif action in DESTRUCTIVE:
+            self.destructive(action, player)
+        else:
+            self._do(action, by=player)
+
+    # -- the destructive confirmation ---------------------------------------------------
+    def destructive(self, action: str, by: str = "") -> None:
+        """Ask again, naming what `action` by `by` would do (the core's answer); a call the
+        core refuses is said at once and asks nothing. The director's PIN comes first."""
+        if not allowed(self, action, lambda: self.destructive(action, by)):
+            return
+        match = None if self.session is None else self.session.match
+        if match is None:
+            self.error = tr._("No match: start one or resume")
+            return
+        yes = DESTRUCTIVE[action]
+        event: Event = (
+            Concede(by=by)
+            if action == "concede"
+            else ForfeitBoard(by=by)
+            if action == "forfeit_board"
+            else VoidBoard()
+        )
+        seen = preview(match, event)
+        if seen.refused is not None:
+            self.error = capital(seen.refused)
+            return
+        self.confirm_text = consequence(action, by, seen, tr._)
+        self.confirm_yes = tr._(yes)
+        self.confirm_by = by
+        self.confirm_action = action
+
+    def confirmed(self) -> None:
+        action, by = self.confirm_action, self.confirm_by
+        self.confirm_action = ""
+        if action == "void_board":  # the gate was passed when it was asked
+            self._run("void_board")
+        elif action:
+            self._run(action, by=by)
+
+    # -- the parts' faults ---------------------------------------------------------------
+    def show_faults(self, view: CarromView) -> None:
+        """A fault stays on the console (an icon and a line; a tap gives every message) until
+        the part works again: the table clears it, never the screen."""
+        faults = view.faults
+        self.faults = "  ·  ".join(f.message for f in faults)
+        if not faults:
+            self.fault_line = self.fault_details = ""
+            self.show_fault_details = False
+            return
+        part = faults[0].part
+        name = PARTS[part][0] if part in PARTS else capital(part)
+        first = tr._("{part}: not working", part=tr._(name))
+        more = len(faults) - 1
+        self.fault_line = tr._("{fault} (+{n} more)", fault=first, n=more) if more else first
+        self.fault_details = "\n".join(f"{f.part}: {f.message}" for f in faults)
+
+    # -- the proposal's colours ---------------------------------------------------------
+    def show_pockets(self, view: CarromView) -> None:
+        self.pockets_seen = [list(p) for p in pocket_words(view.proposal, tr._)]
+        self.colour_missing = any(missing for _p, _w, missing in self.pockets_seen)
+
+    def fix_first_missing(self) -> None:
+        """The proposal's pocket words were tapped: ask the colour at the first pocket whose
+        coin the camera did not see."""
+        missing = [pocket for pocket, _w, gone in self.pockets_seen if gone]
+        self.fixing = missing[0] if missing else 0
+
+    def fix_pocket(self, colour: str) -> None:
+        """The umpire names the colour the camera did not see at the pocket being fixed."""
+        self.fixing = 0
+        if self._latest is not None and colour:
+            self._do("edit", pocketed=fix_colour(self._latest.proposal, colour))

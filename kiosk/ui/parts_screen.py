@@ -1,0 +1,76 @@
+"""The parts that did not start, said plainly at start (issue 16: the kiosk started with its
+beams dead and showed only a tiny truncated red line).
+
+Shown before home when `Services.startup_faults` is not empty: a row per missing part (the
+pocket beams, the camera, the player display, the buzzer, the GPIO pins) with what the table
+does without it, and two choices: go on by hand, or retry (`Services.retry_parts` starts the
+parts again; without one, only going on is offered). The faults stay on the carrom console
+(an icon and a line, tap for details) until the part works again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty
+from kivy.uix.screenmanager import Screen
+
+from kiosk.ui.i18n import tr
+from kiosk.ui.kvload import load_kv
+from kiosk.ui.words import N_
+
+#: Each part's name and what the table does without it.
+PARTS = {
+    "beams": (N_("Pocket beams"), N_("no pockets are counted: the umpire enters each stroke")),
+    "gpio": (N_("GPIO pins"), N_("no beams and no buzzer: the umpire enters each stroke")),
+    "camera": (N_("Camera"), N_("no colours are seen: the umpire taps them")),
+    "display": (N_("Player display"), N_("the players read the clock on this screen")),
+    "buzzer": (N_("Buzzer"), N_("no sound: the screen flashes when time runs out")),
+}
+
+
+def part_rows(problems: list[tuple[str, str]]) -> list[list[str]]:
+    """[name, what it means, the part's own message] for each part that did not start."""
+    rows = []
+    for part, message in problems:
+        name, means = PARTS.get(part.split(" ")[0], (part, ""))
+        rows.append([tr._(name), tr._(means) if means else "", message])
+    return rows
+
+
+class PartsScreen(Screen):
+    """`problems` the parts that did not start; `go_on` leaves for home, `retry` (None: not
+    offered) starts the parts again and returns what still does not start."""
+
+    rows = ListProperty([])
+    can_retry = BooleanProperty(False)
+
+    def __init__(
+        self,
+        problems: list[tuple[str, str]],
+        go_on: Callable[[], None],
+        retry: Callable[[], list[tuple[str, str]]] | None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self._go_on = go_on
+        self._retry = retry
+        self.can_retry = retry is not None
+        self.problems = list(problems)
+        self.rows = part_rows(self.problems)
+        tr.on_switch(lambda: setattr(self, "rows", part_rows(self.problems)))
+
+    def go_on(self) -> None:
+        self._go_on()
+
+    def retry(self) -> None:
+        if self._retry is None:
+            return
+        self.problems = list(self._retry())
+        self.rows = part_rows(self.problems)
+        if not self.problems:
+            self._go_on()
+
+
+load_kv(__file__)

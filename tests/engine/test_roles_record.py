@@ -1,0 +1,111 @@
+"""Every correction with its role (issue 15): the console's authority notes in the journal,
+shown in `tableside protest`, and in the carrom match record's comment lines (the spec lets
+readers skip `#` lines; the clock record has no comments, so it stays as it was)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kiosk.authority import Authority, Role
+from kiosk.cli import main as cli_main
+from kiosk.engine.journal import Journal
+from kiosk.engine.roles import KIND, journal_note
+from kiosk.rules.carrom.events import MatchStart
+from kiosk.rules.carrom.record import parse_record, replay
+from kiosk.tables.backgammon_table import ClockTable, export_clock_record
+from kiosk.tables.carrom_table import CarromSession, export_match_record
+
+from .conftest import FakeClock
+
+
+def _desk(journal: Journal, table: object, wall: FakeClock) -> Authority:
+    pins = {Role.UMPIRE: "1357", Role.DIRECTOR: "8642"}
+    return Authority(
+        lambda role, pin: pins[role] == pin,
+        idle_s=300.0,
+        director_s=120.0,
+        note=lambda note: journal_note(journal, table, note, wall()),
+    )
+
+
+def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
+    """A board with a refused void, the umpire's undo, then the director's void."""
+    s = CarromSession(Journal(path), clock=clock, wall=wall)
+    a = _desk(s.journal, s, wall)
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    a.enter("1357", Role.UMPIRE, clock())
+    clock.advance(5.0)
+    assert a.may("confirm", clock())
+    s.confirm(s.proposal.edited(pocketed=["white"]))
+    clock.advance(2.0)
+    assert a.may("undo", clock())
+    s.undo()
+    assert a.may("confirm", clock())
+    s.confirm(s.proposal.edited(pocketed=[]))
+    assert not a.may("void_board", clock())  # the umpire's console: refused, journaled
+    clock.advance(1.0)
+    a.enter("8642", Role.DIRECTOR, clock(), "void_board")
+    assert a.may("void_board", clock())
+    s.void_board()
+    return s
+
+
+def test_roles_every_correction_is_journaled_with_its_role(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = _played(tmp_path / "j.db", clock, wall)
+    assert s.match_id is not None
+    notes = [(e.source, e.data) for e in s.journal.entries(s.match_id, [KIND])]
+    assert notes == [
+        ("umpire", {"what": "unlock", "role": "umpire"}),
+        ("umpire", {"what": "refused", "role": "umpire", "action": "void_board",
+                    "reason": "needs the director"}),
+        ("director", {"what": "unlock", "role": "director", "action": "void_board"}),
+        ("director", {"what": "allowed", "role": "director", "action": "void_board"}),
+    ]  # fmt: skip
+    times = [e.t for e in s.journal.entries(s.match_id)]
+    assert times == sorted(times)  # match time, in order with the events
+
+
+def test_roles_match_record_comments_name_each_corrections_role(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = _played(tmp_path / "j.db", clock, wall)
+    text = export_match_record(s.journal)
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    assert comments == [
+        "# t=7 correction by the umpire: undo",
+        "# t=8 correction by the director: void_board",
+    ]
+    rebuilt = replay(parse_record(text))  # readers skip the comments (the spec)
+    assert rebuilt.state.now is not None and s.match is not None
+    assert len(rebuilt.events) == len(s.match.events)
+
+
+def test_roles_protest_record_shows_refusals_unlocks_and_the_directors_correction(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.db"
+    _played(path, clock, wall).journal.close()
+    assert cli_main(["protest", str(path), "-o", str(tmp_path / "out")]) == 0
+    page = Path(capsys.readouterr().out.strip()).read_text(encoding="utf-8")
+    assert "umpire&#x27;s PIN unlocks the console" in page
+    assert "refused void_board on a console held by the umpire: needs the director" in page
+    assert "correction by the director: void_board" in page
+    assert "Hash chain verified" in page
+
+
+def test_roles_clock_record_has_no_comment_lines(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    a = _desk(table.journal, table, wall)
+    table.start_match(("Nikos", "Eleni"), 7, (0, 0))
+    a.enter("8642", Role.DIRECTOR, clock(), "adjust")
+    assert a.may("adjust", clock())
+    table.adjust("Nikos", 600.0)
+    lines = export_clock_record(table.journal).splitlines()
+    assert [json.loads(line)["event"] for line in lines] == ["clock", "adjust"]

@@ -1,0 +1,334 @@
+"""Roles and PINs by real taps (issue 15): each role's actions refused on a locked console
+and allowed after its PIN, the lock after idle minutes (fake clock) and when the player
+display is shown, the doubling back-off after five wrong PINs, the first start's PINs.
+Every refusal, unlock and director action is in the journal."""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.authority import BACKOFF_S
+from kiosk.config import Settings, check_pin, hash_pin, with_values
+from kiosk.config import save_settings as write_settings
+from kiosk.engine.roles import KIND, SettingsAuthority
+from kiosk.pins import MIN_PIN_ITERATIONS
+
+from .harness import (
+    FakeClock,
+    Kiosk,
+    Services,
+    confirmed_events,
+    make_kiosk,
+)
+
+UMPIRE, DIRECTOR = "1357", "8642"
+
+
+def _settings(umpire: str = UMPIRE, director: str = DIRECTOR) -> Settings:
+    def pin(p: str) -> str:
+        return hash_pin(p, iterations=MIN_PIN_ITERATIONS) if p else ""
+
+    return with_values(
+        Settings(),
+        umpire={
+            "pin_hash": pin(umpire),
+            "director_pin_hash": pin(director),
+            "lock_after_min": 5.0,
+            "director_window_s": 120.0,
+        },
+    )
+
+
+@pytest.fixture
+def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
+    services = Services(
+        data_dir=tmp_path, check_pin=lambda _pin: False, clock=fake_clock, settings=_settings()
+    )
+    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    return services
+
+
+def _type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
+    pad = pad or kiosk.app.gate.pad
+    for digit in pin:
+        kiosk.tap(pad.ids[f"pad_{digit}"])
+    kiosk.tap(pad.ids.pad_ok)
+
+
+def _notes(services: Services) -> list[dict[str, Any]]:
+    journal = services.journal()
+    rows = journal.entries(None) + [e for m in journal.matches() for e in journal.entries(m.id)]
+    rows.sort(key=lambda e: e.seq)
+    return [dict(e.data, source=e.source) for e in rows if e.kind == KIND]
+
+
+def _start_carrom(kiosk: Kiosk) -> Any:
+    """A carrom match started by the umpire (a new match needs the umpire's PIN)."""
+    kiosk.tap("carrom_icf")
+    kiosk.tap("start")
+    _type_pin(kiosk, UMPIRE)
+    assert kiosk.current == "carrom"
+    return kiosk.screen()
+
+
+def _tap_beside_the_pad(kiosk: Kiosk) -> None:
+    from kivy.core.window import Window
+
+    for x in (0.05, 0.95):  # the pad's dimmed margins, over the screen's buttons
+        for y in (0.1, 0.5, 0.9):
+            kiosk.tap_at(Window.width * x, Window.height * y)
+    assert kiosk.app.gate.is_open
+
+
+def _lock_by_the_display(kiosk: Kiosk) -> None:
+    kiosk.tap("players")  # the player display shown: the console locks
+    kiosk.app.show("carrom")
+
+
+def test_roles_umpire_action_refused_when_locked_then_allowed_after_umpire_pin(
+    kiosk: Kiosk,
+) -> None:
+    gate = kiosk.app.gate
+    kiosk.tap("carrom_icf")
+    kiosk.tap("start")  # a new match: the umpire's
+    assert gate.is_open and kiosk.current == "setup_carrom"
+    assert gate.pad.message == "Locked: the umpire's PIN unlocks the console"
+    _tap_beside_the_pad(kiosk)  # on the setup screen behind it: acts on nothing
+    assert kiosk.current == "setup_carrom"
+    _type_pin(kiosk, "1111")
+    assert gate.is_open and gate.pad.message == "Wrong PIN: nothing was changed"
+    _type_pin(kiosk, UMPIRE)  # unlocked: the tap that was refused runs
+    assert not gate.is_open and kiosk.current == "carrom"
+    screen = kiosk.screen()
+    _lock_by_the_display(kiosk)
+    kiosk.tap("white_plus")  # locked: the PIN pad, nothing changed
+    assert gate.is_open and screen.prop_white == 0
+    _tap_beside_the_pad(kiosk)
+    assert confirmed_events(screen.session) == []
+    kiosk.shot("roles_locked_pad")
+    _type_pin(kiosk, UMPIRE)
+    assert not gate.is_open and screen.prop_white == 1
+    kiosk.tap("confirm")
+    assert confirmed_events(screen.session)[0]["event"] == "stroke"
+    notes = _notes(kiosk.services)
+    assert [n["what"] for n in notes] == [
+        "refused",
+        "refused",
+        "unlock",
+        "lock",
+        "refused",
+        "unlock",
+    ]
+    assert notes[0]["action"] == "start_match" and notes[0]["reason"] == "needs the umpire"
+    assert notes[1]["reason"] == "wrong" and notes[2]["role"] == "umpire"
+    assert notes[4]["action"] == "edit" and notes[5]["role"] == "umpire"
+
+
+def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_director_pin(
+    kiosk: Kiosk,
+) -> None:
+    screen = _start_carrom(kiosk)
+    gate = kiosk.app.gate
+    kiosk.tap("white_plus")  # the umpire's PIN was typed for the new match
+    kiosk.tap("confirm")
+    before = confirmed_events(screen.session)
+    kiosk.tap("void")  # the umpire may not void a board (the director's, laws 137-142)
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    _type_pin(kiosk, UMPIRE)
+    assert gate.pad.message == "That is not the director's PIN: nothing was changed"
+    assert confirmed_events(screen.session) == before
+    _type_pin(kiosk, DIRECTOR)
+    assert not gate.is_open
+    kiosk.tap("confirm_yes")  # the second confirmation, naming the consequence (issue 16)
+    assert confirmed_events(screen.session)[-1] == {"event": "void_board"}
+    # The director's window (2 min): a forfeit needs no PIN again...
+    kiosk.advance(60.0)
+    kiosk.tap("forfeit")
+    kiosk.tap("pick_0")
+    assert not gate.is_open
+    kiosk.tap("confirm_yes")
+    assert confirmed_events(screen.session)[-1]["event"] == "forfeit_board"
+    # ...until it closes: the umpire's console stays unlocked, a concede asks again.
+    kiosk.advance(61.0)
+    kiosk.tap("concede")
+    kiosk.tap("pick_0")
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    kiosk.tap(gate.pad.ids.pad_cancel)
+    assert not gate.is_open
+    assert confirmed_events(screen.session)[-1]["event"] == "forfeit_board"
+    notes = _notes(kiosk.services)
+    allowed = [n for n in notes if n["what"] == "allowed"]
+    assert [(n["action"], n["role"]) for n in allowed] == [
+        ("void_board", "director"),
+        ("forfeit_board", "director"),
+    ]
+    refused = [n for n in notes if n["what"] == "refused"]
+    assert ("void_board", "wrong_role") in [(n["action"], n["reason"]) for n in refused]
+    assert refused[-1]["action"] == "concede" and refused[-1]["reason"] == "needs the director"
+
+
+def test_roles_undo_past_a_boards_end_needs_the_director(kiosk: Kiosk) -> None:
+    screen = _start_carrom(kiosk)
+    gate = kiosk.app.gate
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")
+    kiosk.tap("undo")  # within the board: the umpire's
+    assert not gate.is_open and confirmed_events(screen.session) == []
+    kiosk.tap("white_plus")
+    kiosk.tap("queen_in")
+    kiosk.tap("confirm")
+    for _ in range(8):
+        kiosk.tap("white_plus")
+    kiosk.tap("confirm")  # the queen covered, nine whites: the board is over
+    assert screen.points == [12, 0]
+    kiosk.tap("undo")  # past the board's end: the director's
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    _type_pin(kiosk, DIRECTOR)
+    assert len(confirmed_events(screen.session)) == 1 and screen.points == [0, 0]
+    assert _notes(kiosk.services)[-1]["action"] == "undo_past_board"
+
+
+def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display(
+    kiosk: Kiosk,
+) -> None:
+    screen = _start_carrom(kiosk)
+    gate = kiosk.app.gate
+    kiosk.tap("white_plus")
+    kiosk.advance(4 * 60.0)  # 4 minutes idle: still open
+    kiosk.tap("white_plus")
+    assert not gate.is_open and screen.prop_white == 2
+    kiosk.advance(5 * 60.0)  # 5 idle minutes: locked, timing went on
+    kiosk.tap("white_plus")
+    assert gate.is_open and screen.prop_white == 2
+    _type_pin(kiosk, UMPIRE)
+    assert screen.prop_white == 3
+    _lock_by_the_display(kiosk)
+    kiosk.tap("white_plus")
+    assert gate.is_open and screen.prop_white == 3
+    kiosk.tap(gate.pad.ids.pad_cancel)
+    locks = [n["reason"] for n in _notes(kiosk.services) if n["what"] == "lock"]
+    assert locks == ["idle", "display"]
+
+
+def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kiosk) -> None:
+    screen = _start_carrom(kiosk)
+    gate = kiosk.app.gate
+    _lock_by_the_display(kiosk)
+    kiosk.tap("white_plus")
+    for _ in range(4):
+        _type_pin(kiosk, "0000")
+        assert gate.pad.message == "Wrong PIN: nothing was changed"
+    _type_pin(kiosk, "0000")  # the fifth: 30 s to wait
+    assert gate.pad.message == f"Too many wrong PINs: try again in {BACKOFF_S:.0f} s"
+    kiosk.shot("roles_backoff")
+    _type_pin(kiosk, UMPIRE)  # the right PIN, too soon: not even checked
+    assert gate.is_open and screen.prop_white == 0
+    kiosk.advance(10.0)
+    assert gate.pad.message == "Too many wrong PINs: try again in 20 s"  # the countdown
+    kiosk.advance(20.0)
+    _type_pin(kiosk, "0000")  # the sixth: twice as long
+    assert gate.pad.message == f"Too many wrong PINs: try again in {2 * BACKOFF_S:.0f} s"
+    kiosk.advance(2 * BACKOFF_S)
+    _type_pin(kiosk, UMPIRE)
+    assert not gate.is_open and screen.prop_white == 1
+    reasons = [n.get("reason") for n in _notes(kiosk.services) if n["what"] == "refused"]
+    assert reasons.count("wrong") == 6 and reasons.count("backoff") == 1
+
+
+def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
+    kiosk: Kiosk,
+) -> None:
+    gate = kiosk.app.gate
+    kiosk.tap("backgammon")
+    kiosk.tap("start")
+    assert gate.is_open  # a new match is the umpire's
+    _type_pin(kiosk, UMPIRE)
+    assert kiosk.current == "backgammon"
+    screen = kiosk.screen()
+    kiosk.tap("start_0")
+    assert not gate.is_open and screen.running
+    bank = screen.banks[0]
+    kiosk.advance(6 * 60.0)  # the console locks; the clock runs on
+    assert screen.running and screen.banks[0] != bank
+    kiosk.tap("half_0")  # a player's own press: allowed on a locked console
+    assert not gate.is_open and screen.on_turn == [False, True]
+    kiosk.tap("director")
+    kiosk.tap("adj_0_p60")
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    _type_pin(kiosk, DIRECTOR)
+    assert not gate.is_open
+    assert confirmed_events(screen.table)[-1]["event"] == "adjust"
+
+
+def test_roles_settings_need_the_director(kiosk: Kiosk) -> None:
+    gate = kiosk.app.gate
+    kiosk.tap("settings")
+    assert gate.is_open and kiosk.current == "home"
+    _type_pin(kiosk, UMPIRE)
+    assert gate.is_open and kiosk.current == "home"
+    _type_pin(kiosk, DIRECTOR)
+    assert kiosk.current == "settings"
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, fake_clock: FakeClock) -> Services:
+    """A kiosk on its first start: no PIN yet, a settings file the installer made 0640."""
+    path = tmp_path / "settings.toml"
+    write_settings(Settings(), path)
+    path.chmod(0o640)
+    services = Services(
+        data_dir=tmp_path / "data",
+        check_pin=lambda _pin: False,
+        clock=fake_clock,
+        save_settings=lambda s: write_settings(s, path),
+        first_start=True,
+    )
+    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    return services
+
+
+@pytest.fixture
+def first_kiosk(fresh: Services, fake_clock: FakeClock) -> Iterator[Kiosk]:
+    yield from make_kiosk(fresh, fake_clock)
+
+
+def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
+    first_kiosk: Kiosk, fresh: Services, tmp_path: Path
+) -> None:
+    kiosk = first_kiosk
+    assert kiosk.current == "pins"
+    pad = kiosk.screen().ids.pad
+    _type_pin(kiosk, "12", pad)
+    assert pad.message.startswith("At least 4 digits")
+    _type_pin(kiosk, UMPIRE, pad)
+    _type_pin(kiosk, "9999", pad)  # not the same twice: choose again
+    assert pad.message.startswith("The two did not match")
+    _type_pin(kiosk, UMPIRE, pad)
+    _type_pin(kiosk, UMPIRE, pad)
+    _type_pin(kiosk, UMPIRE, pad)  # the director's may not be the umpire's
+    assert pad.message.startswith("The director's PIN must differ")
+    kiosk.shot("roles_first_start")
+    _type_pin(kiosk, DIRECTOR, pad)
+    _type_pin(kiosk, DIRECTOR, pad)
+    assert kiosk.current == "home"
+    text = (tmp_path / "settings.toml").read_text()
+    assert UMPIRE not in text and DIRECTOR not in text
+    umpire = fresh.settings.umpire
+    assert check_pin(UMPIRE, umpire.pin_hash) and check_pin(DIRECTOR, umpire.director_pin_hash)
+    assert stat.S_IMODE((tmp_path / "settings.toml").stat().st_mode) == 0o640
+    # The director changes them from the settings (after the director's PIN).
+    kiosk.tap("settings")
+    _type_pin(kiosk, DIRECTOR)
+    kiosk.tap("change_pins")
+    assert kiosk.current == "pins"
+    pad = kiosk.screen().ids.pad
+    for pin in ("2468", "2468", "9753", "9753"):
+        _type_pin(kiosk, pin, pad)
+    assert kiosk.current == "settings"
+    umpire = fresh.settings.umpire
+    assert check_pin("2468", umpire.pin_hash) and check_pin("9753", umpire.director_pin_hash)
