@@ -13,10 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kivy.core.window import Window
-
-from kiosk.ui.i18n import apply_languages
-
+# The harness first: it chooses Kivy's text provider and window before Kivy is imported.
 from .harness import FakeClock, Services, make_kiosk, pump
 from .tour import tour
 
@@ -26,6 +23,8 @@ LANGUAGES = ("en", "hi", "gu", "el")
 
 
 def shot(path: Path) -> None:
+    from kivy.core.window import Window
+
     pump(4)
     path.parent.mkdir(parents=True, exist_ok=True)
     made = Window.screenshot(name=str(path.with_name(path.stem + "-tmp.png")))
@@ -33,6 +32,10 @@ def shot(path: Path) -> None:
 
 
 def main() -> int:
+    from kivy.core.window import Window
+
+    from kiosk.ui.i18n import apply_languages
+
     clock = FakeClock(1000.0)
     data = Path(tempfile.mkdtemp(prefix="tableside-shots-"))
     services = Services(data_dir=data, check_pin=lambda pin: False, clock=clock)
