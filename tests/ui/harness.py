@@ -252,6 +252,8 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     finally:
         app.dispatch("on_stop")
         Window.remove_widget(app.root)
+        for left in list(Window.children):  # a PIN pad the gate put over the window
+            Window.remove_widget(left)
         from kivy.clock import Clock
 
         Clock.unschedule(app.tick)

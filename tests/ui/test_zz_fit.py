@@ -50,6 +50,8 @@ def settle(frames: int = 3) -> None:
 def resize(width: int, height: int) -> None:
     Window.size = (width, height)
     pump(4)
+    Window.left, Window.top = 0, 0  # SDL may move a resized window: taps aim at 0,0
+    pump(2)
     assert tuple(Window.size) == (width, height), f"the window stayed {Window.size}"
 
 
