@@ -41,9 +41,13 @@ class BuzzerPlayer(Closing):
         sleep: Callable[[float], None] | None = None,
         mid_tone: str = "A6",
         octaves: int = 1,
+        volume: float = 1.0,
     ) -> None:
         self.tonal = tonal
         self.silent = silent
+        #: 0 to 1: a piezo's PWM duty (half of the period at 1, its loudest); an on/off
+        #: buzzer has one loudness, so it only mutes at 0. May be changed while playing.
+        self.volume = volume
         self.last_error: str | None = None
         self.played = 0  # patterns played to the end
         self._device: Any = None
@@ -133,8 +137,12 @@ class BuzzerPlayer(Closing):
         elif self.tonal:
             low = self._device.min_tone.frequency
             high = self._device.max_tone.frequency
-            self._device.play(GpioTone.from_frequency(min(max(tone.hz, low), high)))
-        else:
+            # As gpiozero's TonalBuzzer.play, but at the volume's duty (half: the loudest a
+            # piezo goes), set at once so no tone starts at full volume.
+            pwm = self._device.pwm_device
+            pwm.pin.frequency = min(max(tone.hz, low), high)
+            pwm.value = 0.5 * min(1.0, max(0.0, self.volume))
+        elif self.volume > 0:
             self._device.on()
 
     def _quiet(self) -> None:

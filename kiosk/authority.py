@@ -65,6 +65,10 @@ ACTIONS: dict[str, Role] = {
     "early_pickup": Role.DIRECTOR,
     "late": Role.DIRECTOR,
     "penalty": Role.DIRECTOR,
+    # Bhukhar (kiosk/ui/bhukhar.py): the umpire keeps the round timer and the scoresheet
+    "bhukhar_round": Role.UMPIRE,
+    "bhukhar_entry": Role.UMPIRE,
+    "bhukhar_enter": Role.UMPIRE,
     # the kiosk: a new match is the umpire's; closing an unfinished one, the director's
     "start_match": Role.UMPIRE,
     "close_table": Role.DIRECTOR,

@@ -94,6 +94,8 @@ class BuzzerSettings:
     pin: int = field(default=18, metadata=checked_by(whole(0, 27)))
     tonal: bool = field(default=False, metadata=checked_by(boolean))
     silent: bool = field(default=False, metadata=checked_by(boolean))
+    #: Percent: a piezo's loudness (tonal, by its PWM duty); 0 mutes an on/off buzzer.
+    volume: int = field(default=100, metadata=checked_by(whole(0, 100)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +187,17 @@ class UiSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayersSettings:
+    """The player display screen: `digits`, the height of its digits in percent of the
+    screen's (20: readable from 3 m); what it shows besides the names."""
+
+    digits: int = field(default=22, metadata=checked_by(whole(20, 30)))
+    show_score: bool = field(default=True, metadata=checked_by(boolean))
+    show_timer: bool = field(default=True, metadata=checked_by(boolean))
+    show_status: bool = field(default=True, metadata=checked_by(boolean))
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     table: TableSettings = TableSettings()
     rules: RulesSettings = RulesSettings()
@@ -201,3 +214,4 @@ class Settings:
     fusion: FusionSettings = FusionSettings()
     hall: HallSettings = HallSettings()  # noqa: RUF009 (frozen, as the others)
     ui: UiSettings = UiSettings()
+    players: PlayersSettings = PlayersSettings()

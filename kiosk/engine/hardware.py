@@ -213,7 +213,9 @@ def _buzzer(problems: Problems, settings: Settings, simulate: bool, factory: Any
             from gpiozero.pins.mock import MockFactory, MockPWMPin
 
             factory = MockFactory(pin_class=MockPWMPin) if b.tonal else MockFactory()
-        return BuzzerPlayer(b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory)
+        return BuzzerPlayer(
+            b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory, volume=b.volume / 100
+        )
     except Exception as exc:
         problems.append(("buzzer", f"buzzer did not start: {exc}"))
         return None

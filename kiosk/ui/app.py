@@ -25,6 +25,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
 from kiosk.engine.runner import Runner, Table
@@ -49,6 +50,7 @@ from kiosk.ui.lock import install as install_roles
 from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
+from kiosk.ui.scale import unit_for
 from kiosk.ui.settings_screen import SettingsScreen
 
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
@@ -61,8 +63,8 @@ GIL_SWITCH_S = 0.001
 
 
 class TablesideApp(App):
-    """The kiosk. `unit` is a sixtieth of the window's height: every size in the .kv files
-    is a multiple of it, so the layout fits 800x480 and 1024x600 alike."""
+    """The kiosk. `unit` follows the window (kiosk/ui/scale.py): every size in the .kv files
+    is a multiple of it, so the layout fits 800x480 to 1920x1080 alike."""
 
     unit = NumericProperty(10.0)
     #: The screen of the table in play (carrom, backgammon or bhukhar), or None.
@@ -96,7 +98,7 @@ class TablesideApp(App):
                 self.services.check_pin, lambda: self.show("settings"), name="pin"
             ),
             "settings": lambda: SettingsScreen(
-                self._settings, self._keep_settings, name="settings"
+                self._settings, self._keep_settings, self.test_buzzer, name="settings"
             ),
             "calibration": lambda: CalibrationScreen(
                 lambda: self.services.grab_frame(),
@@ -129,7 +131,7 @@ class TablesideApp(App):
         return manager
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
-        self.unit = max(6.0, size[1] / 60.0)
+        self.unit = unit_for(*size)
 
     # -- navigation -------------------------------------------------------------
     def show(self, name: str) -> None:
@@ -169,6 +171,15 @@ class TablesideApp(App):
     def _keep_settings(self, settings: Settings) -> None:
         self.services.save_settings(settings)
         self.services.settings = settings
+
+    def test_buzzer(self, volume: float) -> int:
+        """The settings' buzzer test: a double beep on each buzzer of the kiosk at `volume`
+        (0-1, kept for this run); how many buzzers there are."""
+        players = [o.player for o in self.services.outputs if getattr(o, "name", "") == "buzzer"]
+        for player in players:
+            player.volume = volume
+            player.play(DOUBLE_BEEP, interrupt=True)
+        return len(players)
 
     def on_stop(self) -> None:
         self.services.close()

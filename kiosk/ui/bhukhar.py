@@ -46,6 +46,7 @@ from kiosk.ui.bhukhar_words import (
 )
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.lock import allowed
 
 __all__ = ["ENDS", "END_WORDS", "BhukharScreen"]
 _T = TypeVar("_T")
@@ -230,16 +231,18 @@ class BhukharScreen(Screen):
         return result
 
     def _edit(self, change: Callable[[Draft], Draft]) -> None:
-        if self.table is not None:
+        if self.table is not None and allowed(self, "bhukhar_entry", lambda: self._edit(change)):
             self._call(lambda: self.table.edit(change))
             self._redraw_now()
 
     def start_round(self) -> None:
-        if self.table is not None and self._call(self.table.start_round) is not None:
+        if self.table is None or not allowed(self, "bhukhar_round", self.start_round):
+            return
+        if self._call(self.table.start_round) is not None:
             self.message = tr._("Round {n} started", n=self.table.round)
 
     def pause_or_resume(self) -> None:
-        if self.table is not None:
+        if self.table is not None and allowed(self, "bhukhar_round", self.pause_or_resume):
             self._call(self.table.resume if self.paused else self.table.pause)
 
     def cycle_team(self, side: int) -> None:
@@ -344,13 +347,13 @@ class BhukharScreen(Screen):
 
     def take_back(self) -> None:
         """Undo the panel's last change to this side's cards."""
-        if self.table is not None:
+        if self.table is not None and allowed(self, "bhukhar_entry", self.take_back):
             self.table.take_back_cards(int(self.cards_side))
             self.cards_message = ""
             self._redraw_now()
 
     def _cards(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
-        if self.table is None:
+        if self.table is None or not allowed(self, "bhukhar_entry", lambda: self._cards(change)):
             return
         try:
             self.table.edit_cards(int(self.cards_side), change)
@@ -363,7 +366,7 @@ class BhukharScreen(Screen):
     def enter(self) -> None:
         """Enter the draft; the message gives each team's total and master points."""
         table = self.table
-        if table is None:
+        if table is None or not allowed(self, "bhukhar_enter", self.enter):
             return
         table_no = int(self.table_no)
         result = self._call(table.enter_draft)

@@ -1,4 +1,6 @@
-"""Settings behind the umpire PIN: beam and buzzer pins, timer lengths, display port, camera.
+"""Settings behind the umpire PIN: beam and buzzer pins, the buzzer's volume and a test,
+timer lengths, the player display (its digits, what it shows, its language, its serial
+port), the console's language, the camera.
 
 The screen holds the values being edited; `save()` checks them all with
 kiosk.config.with_values (the same checks as a settings file, every problem named by
@@ -81,16 +83,27 @@ class SettingsScreen(Screen):
     #: The console's language and the player display's ("": the console's), [ui] settings.
     language = StringProperty("en")
     display_language = StringProperty("")
+    #: [buzzer] volume (percent); what the last buzzer test did.
+    volume = NumericProperty(100)
+    buzzer_seen = StringProperty("")
+    #: [players]: the digits' height in percent of the screen's, and what is shown.
+    digits = NumericProperty(22)
+    show_score = BooleanProperty(True)
+    show_timer = BooleanProperty(True)
+    show_status = BooleanProperty(True)
 
     def __init__(
         self,
         get: Callable[[], Settings],
         put: Callable[[Settings], None],
+        sound: Callable[[float], int] | None = None,
         **kw: object,
     ) -> None:
         super().__init__(**kw)
         self._get = get
         self._put = put
+        #: Sounds the kiosk's buzzers at a volume (0-1); how many there are.
+        self._sound = sound
         self._said = Said(self)
 
     def on_pre_enter(self, *_: object) -> None:
@@ -102,6 +115,13 @@ class SettingsScreen(Screen):
         for key, _ in TIMERS:
             setattr(self, key, getattr(settings.timers, key))
         self.display_port = settings.display.port
+        self.volume = settings.buzzer.volume
+        self.buzzer_seen = ""
+        players = settings.players
+        self.digits = players.digits
+        self.show_score = players.show_score
+        self.show_timer = players.show_timer
+        self.show_status = players.show_status
         # The languages in use (a tap switched them at once, before any save).
         self.language = tr.language
         self.display_language = "" if ptr.language == tr.language else ptr.language
@@ -119,6 +139,10 @@ class SettingsScreen(Screen):
         0-27); a timer key moves that timer by `delta` seconds (at least 1 s)."""
         if key == "buzzer":
             self.buzzer_pin = [(self.buzzer_pin[0] + delta) % 28]
+        elif key == "volume":
+            self.volume = min(100, max(0, int(self.volume) + 10 * delta))
+        elif key == "digits":
+            self.digits = min(30, max(20, int(self.digits) + delta))
         elif key.startswith("pin"):
             pins = list(self.pins)
             pocket = int(key[3:]) - 1
@@ -126,6 +150,16 @@ class SettingsScreen(Screen):
             self.pins = pins
         else:
             setattr(self, key, max(1.0, float(getattr(self, key)) + delta))
+
+    def test_buzzer(self) -> None:
+        """A double beep at the volume on screen (kept for this run; Save keeps it for good)."""
+        count = self._sound(int(self.volume) / 100) if self._sound is not None else 0
+        if not count:
+            self.buzzer_seen = tr._("No buzzer on this kiosk")
+        elif int(self.volume) == 0:
+            self.buzzer_seen = tr._("Volume 0: the buzzer is muted")
+        else:
+            self.buzzer_seen = tr._("Beep: the buzzer sounded ({n} percent)", n=int(self.volume))
 
     def choose_language(self, which: str, code: str) -> None:
         """A language chip: the switch takes effect at once; Save keeps it for the next start."""
@@ -141,10 +175,16 @@ class SettingsScreen(Screen):
             settings = with_values(
                 self._get(),
                 pockets={"pins": list(self.pins)},
-                buzzer={"pin": self.buzzer_pin[0]},
+                buzzer={"pin": self.buzzer_pin[0], "volume": int(self.volume)},
                 timers={key: float(getattr(self, key)) for key, _ in TIMERS},
                 display={"port": self.display_port.strip()},
                 ui={"language": self.language, "display_language": self.display_language},
+                players={
+                    "digits": int(self.digits),
+                    "show_score": self.show_score,
+                    "show_timer": self.show_timer,
+                    "show_status": self.show_status,
+                },
             )
         except ConfigError as exc:
             self.refused = True

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.ui.scale import text_px
+
 log = logging.getLogger(__name__)
 
 NOTO_DIR = Path("/usr/share/fonts/truetype/noto")
@@ -276,7 +278,7 @@ def _patch_pil_label(fonts: Fonts) -> None:
         )
 
     def _size(self: Any) -> int:
-        return int(self.options["font_size"])
+        return text_px(self.options["font_size"])  # the floor of kiosk/ui/scale.py
 
     def get_extents(self: Any, text: str) -> tuple[int, int]:
         size = _size(self)

@@ -161,3 +161,35 @@ def test_buzzer_default_sleep_is_cut_short_by_close() -> None:
     thread = player._thread
     player.close()
     assert not thread.is_alive()
+
+
+def test_buzzer_volume_sets_a_piezos_duty_cycle() -> None:
+    clock = ManualClock(0.0)
+    factory = ClockedMockFactory(clock, pwm=True)
+    with BuzzerPlayer(
+        12, tonal=True, pin_factory=factory, sleep=GatedSleep(clock), volume=0.4
+    ) as player:
+        pin = factory.pin(12)
+        pin.clear_states()
+        player.play((Tone(0.1, 2000.0),))
+        assert player.wait_idle(5.0)
+        loud = [s.state for s in pin.states if s.state > 0]
+        player.volume = 1.0
+        pin.clear_states()
+        player.play((Tone(0.1, 2000.0),))
+        assert player.wait_idle(5.0)
+        full = [s.state for s in pin.states if s.state > 0]
+    assert loud[-1] == pytest.approx(0.2)  # 40 % of the loudest, half duty
+    assert full[-1] == pytest.approx(0.5)
+
+
+def test_buzzer_volume_zero_mutes_an_on_off_buzzer() -> None:
+    clock = ManualClock(0.0)
+    factory = ClockedMockFactory(clock)
+    with BuzzerPlayer(18, pin_factory=factory, sleep=GatedSleep(clock), volume=0.0) as player:
+        pin = factory.pin(18)
+        pin.clear_states()
+        player.play(DOUBLE_BEEP)
+        assert player.wait_idle(5.0)
+        assert player.played == 1
+    assert not any(s.state for s in pin.states)

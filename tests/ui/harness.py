@@ -92,6 +92,20 @@ def _focus_under_pointer() -> None:
         _xdotool("windowfocus", "--sync", window)
 
 
+def _scroll_into_view(widget: Widget) -> None:
+    """A widget in a scroll view (the settings' rows) is scrolled to first, as a finger would."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    for _ in range(64):  # the window is its own parent: stop at the top
+        if parent is None or isinstance(parent, ScrollView):
+            break
+        parent = parent.parent
+    if isinstance(parent, ScrollView):
+        parent.scroll_to(widget, padding=10, animate=False)
+        pump(3)
+
+
 class _Seen:
     """Counts a Window event (a touch or a key) while in use; `wait` pumps until one came."""
 
@@ -142,6 +156,7 @@ class Kiosk:
         """Tap the centre of a widget (or the id of one on the current screen) with the pointer."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
         pump(2)
+        _scroll_into_view(widget)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
         self.tap_at(*widget.to_window(*widget.center))
@@ -237,6 +252,8 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     finally:
         app.dispatch("on_stop")
         Window.remove_widget(app.root)
+        for left in list(Window.children):  # a PIN pad the gate put over the window
+            Window.remove_widget(left)
         from kivy.clock import Clock
 
         Clock.unschedule(app.tick)

@@ -139,7 +139,7 @@ def test_the_umpire_switches_the_language_at_once_and_saves_it(kiosk: Kiosk) -> 
     assert kiosk.widget("carrom_icf").text == "केरम\nICF नियम"
     assert kiosk.widget("resume").text == "कोई अधूरा मैच नहीं"
     kiosk.app.show("players")
-    assert kiosk.screen().caption == "No table running"  # the display's English
+    assert kiosk.screen().status == "No table running"  # the display's English
     kiosk.app.show("home")
     # Back to Greek from the settings: the home screen follows at once.
     _open_settings(kiosk)

@@ -332,3 +332,30 @@ def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
     assert kiosk.current == "settings"
     umpire = fresh.settings.umpire
     assert check_pin("2468", umpire.pin_hash) and check_pin("9753", umpire.director_pin_hash)
+
+
+def test_roles_bhukhar_scoresheet_is_the_umpires_locked_after_idle(kiosk: Kiosk) -> None:
+    """The Bhukhar round timer and scoresheet take the umpire's PIN like the carrom console:
+    a locked console changes nothing, the PIN lets the same tap through."""
+    kiosk.tap("bhukhar")
+    kiosk.tap("start")  # a new session: the umpire's PIN
+    _type_pin(kiosk, UMPIRE)
+    assert kiosk.current == "bhukhar"
+    screen = kiosk.screen()
+    gate = kiosk.app.gate
+    kiosk.tap("start_round")
+    assert not gate.is_open and screen.round_no == 1
+    kiosk.advance(6 * 60.0)  # idle: the console locks, the round timer runs on
+    assert screen.clock_face == "24:00"
+    side_a = screen.ids.side_0
+    kiosk.tap(side_a.ids.points_p50)
+    assert gate.is_open and screen.points[0] == 0
+    _type_pin(kiosk, "0000")
+    assert gate.pad.message == "Wrong PIN: nothing was changed" and screen.points[0] == 0
+    _type_pin(kiosk, UMPIRE)
+    assert not gate.is_open and screen.points[0] == 50
+    kiosk.advance(6 * 60.0)
+    kiosk.tap("pause")
+    assert gate.is_open and not screen.paused
+    _type_pin(kiosk, UMPIRE)
+    assert screen.paused

@@ -1,0 +1,123 @@
+"""Every screen and dialog fits every screen size, in every language (issues 16 and 17).
+
+One kiosk for the module: the window is resized to each screen of kiosk/ui/scale.py and the
+language switched, then the tour (tour.py) lays out each screen and dialog and fit.py lists
+what does not fit. The seeded tests show that the check fails on a clipped label, a widget
+off the window and a small tap target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from kiosk.ui.i18n import apply_languages
+from kiosk.ui.scale import MIN_TAP_PX, SCREENS
+
+from .fit import describe, problems
+from .harness import FakeClock, Kiosk, Services, make_kiosk, pump
+from .tour import tour
+
+LANGUAGES = ("en", "hi", "gu", "el")
+
+
+@pytest.fixture(scope="module")
+def kiosk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kiosk]:
+    clock = FakeClock(1000.0)
+    data = Path(tmp_path_factory.mktemp("fit"))
+    services = Services(data_dir=data, check_pin=lambda pin: pin == "2468", clock=clock)
+    try:
+        yield from make_kiosk(services, clock)
+    finally:
+        apply_languages("en", "")
+        resize(1024, 600)
+
+
+def settle(frames: int = 3) -> None:
+    """Kivy's clock without drawing: layouts and label textures follow their triggers (a
+    1920x1080 frame drawn by Xvfb's software GL costs more than the whole layout)."""
+    for _ in range(frames):
+        Clock.tick()
+        Clock.tick_draw()
+
+
+def resize(width: int, height: int) -> None:
+    Window.size = (width, height)
+    pump(4)
+    Window.left, Window.top = 0, 0  # SDL may move a resized window: taps aim at 0,0
+    pump(2)
+    assert tuple(Window.size) == (width, height), f"the window stayed {Window.size}"
+
+
+#: Problems found and reported, not yet fixed (their screens' owners are reworking them): at
+#: 800x480 the carrom console's proposal panel, under the ruling strip added beside it, has
+#: tap targets of 42 px (issue 16, reported by s16b). Only these widgets and only this much.
+KNOWN_SMALL = {
+    "carrom": (
+        ("white_minus", "white_plus", "black_minus", "black_plus"),
+        ("queen_in", "striker_in", "improper"),
+        ("off_white", "off_black", "off_striker", "off_clear"),
+    ),
+}
+KNOWN_MIN_PX = 40
+
+
+def known(line: str, where: str) -> bool:
+    """A reported problem: a tap target of the known widgets, at least KNOWN_MIN_PX."""
+    screen = where.split()[-1].split("/")[0]
+    ids = [wid for row in KNOWN_SMALL.get(screen, ()) for wid in row]
+    if " tap target " not in line or not any(f"#{wid} " in line for wid in ids):
+        return False
+    high = int(line.split(" tap target ")[1].split(" ")[0].split("x")[1])
+    return high >= KNOWN_MIN_PX
+
+
+@pytest.mark.parametrize("size", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_fits_in_every_language(kiosk: Kiosk, size: tuple[int, int]) -> None:
+    resize(*size)
+    smallest = size == SCREENS[0]
+    found: dict[str, str] = {}  # each problem once, with where it was seen first
+    for language in LANGUAGES:
+        apply_languages(language, "")
+        for state in tour(kiosk, settle):
+            for line in problems(kiosk.screen(), smallest):
+                found.setdefault(line, f"{size[0]}x{size[1]} {language} {state}")
+    found = {line: where for line, where in found.items() if not known(line, where)}
+    assert not found, "screens that do not fit:\n" + describe(found)
+
+
+def test_the_check_finds_a_clipped_label(kiosk: Kiosk) -> None:
+    resize(*SCREENS[0])
+    apply_languages("en", "")
+    kiosk.app.show("home")
+    screen = kiosk.screen()
+    seeded = [
+        Label(
+            text="a label far too long for its small box",
+            font_size=30,
+            size_hint=(None, None),
+            size=(120, 40),
+            pos=(10, 10),
+        ),
+        Label(text="off the edge", size_hint=(None, None), size=(200, 60), pos=(700, 10)),
+        Button(text="x", size_hint=(None, None), size=(MIN_TAP_PX - 10, 60), pos=(300, 10)),
+    ]
+    for widget in seeded:
+        screen.add_widget(widget)
+    try:
+        pump(4)
+        found = "\n".join(problems(screen, smallest=True))
+    finally:
+        for widget in seeded:
+            screen.remove_widget(widget)
+    assert "'a label far too long for its small box' clipped" in found
+    assert "'off the edge' outside the window" in found
+    assert f"Button 'x' tap target {MIN_TAP_PX - 10}x60" in found
+    pump(2)
+    assert not problems(screen, smallest=True), "home itself fits"
