@@ -28,6 +28,7 @@ def dead(tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch)
     if not started.services.startup_faults:  # a machine with GPIO: nothing is dead here
         started.close()
         pytest.skip("the GPIO pins start on this machine")
+    started.services.authority = None  # no roles here (tests/ui/test_roles.py has them)
     try:
         yield from make_kiosk(started.services, fake_clock)
     finally:
@@ -48,6 +49,7 @@ def test_dead_beams_at_start_are_named_with_go_on_by_hand(dead: Kiosk) -> None:
     dead.app.show("home")
     dead.tap("carrom_icf")
     dead.tap("start")
+    assert dead.current == "carrom", (dead.current, getattr(dead.screen(), "message", ""))
     console = dead.screen()
     # The fault stays in sight: a sign and a line, a tap for every message.
     assert console.ids.fault_icon.opacity == 1
