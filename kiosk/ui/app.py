@@ -14,7 +14,6 @@ away so the time left on the screen keeps moving.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -47,6 +46,7 @@ from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.lock import allowed, gate_of
 from kiosk.ui.lock import install as install_roles
+from kiosk.ui.memory import settle, trim
 from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
@@ -60,6 +60,8 @@ TICK_S = 0.05
 #: default is 5 ms). The camera's detection runs Python code on its own thread: at the
 #: default a tick waited 5-10 ms for it before the buzzer heard a due warning.
 GIL_SWITCH_S = 0.001
+#: Still glass (seconds) before freed memory is given back: a trim takes a few ms.
+TRIM_AFTER_S = 0.5
 
 
 class TablesideApp(App):
@@ -90,6 +92,10 @@ class TablesideApp(App):
         if ui is not None:  # [ui] language: the console's and the player display's
             apply_languages(ui.language, ui.display_language)
         tr.on_switch(self.refresh_home)
+        # Freed textures and shaped runs given back to the system once the glass has been
+        # still for half a second (kiosk/ui/memory.py): after a switch, a stroke, a screen.
+        self._trim_later = Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S)
+        Window.bind(on_flip=self._drawn)
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -130,6 +136,10 @@ class TablesideApp(App):
         Window.bind(on_key_down=self._key_down)
         return manager
 
+    def _drawn(self, *_: object) -> None:
+        self._trim_later.cancel()  # half a second after the last frame of a row
+        self._trim_later()
+
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = unit_for(*size)
 
@@ -150,7 +160,7 @@ class TablesideApp(App):
             self.manager.add_widget(self._factories[name]())
             # hall: the "Call director" button on the umpire screens (docs/hall.md)
             add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
-            gc.freeze()  # a screen lives as long as the app: see _first_frame
+            settle()  # a screen lives as long as the app: see _first_frame
         return self.manager.get_screen(name)
 
     def choose_game(self, game: str) -> None:
@@ -199,7 +209,7 @@ class TablesideApp(App):
         # What start-up made (Kivy, the screens, the fonts, the catalogues: about 120,000
         # objects) lives as long as the app; out of the collector's sight, a full collection
         # no longer stalls the loop for 30-50 ms in the middle of a stroke.
-        gc.freeze()
+        settle()
         self.runner.ready("home screen shown")
 
     def refresh_home(self) -> None:

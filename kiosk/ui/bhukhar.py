@@ -39,12 +39,16 @@ from kiosk.ui.bhukhar_cards import lines, summary
 from kiosk.ui.bhukhar_words import (
     END_WORDS,
     ENDS,
+    NOT_ENTERED,
+    Refusal,
     penalty_line,
     penalty_short,
+    refusal,
     result_words,
     total_lines,
+    word_refusal,
 )
-from kiosk.ui.i18n import tr
+from kiosk.ui.i18n import Said, tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import allowed
 
@@ -107,6 +111,8 @@ class BhukharScreen(Screen):
         self._last_result: GameResult | None = None  # the last game entered here
         self._redraw = Clock.create_trigger(self._show, -1)
         tr.on_switch(self.reword)
+        self._said = Said(self)  # "Not entered": worded again on a language switch
+        self._why: Refusal = ""  # the last refusal, for _said
 
     def on_kv_post(self, base_widget: Any) -> None:
         # The panels' buttons are reached by id from the screen, as when they were inline.
@@ -225,7 +231,8 @@ class BhukharScreen(Screen):
             result = action()
         except (SessionError, ScoreError, TableFileError, ValueError) as exc:
             self.refused = True
-            self.message = str(exc)
+            self._why = refusal(exc)
+            self.message = word_refusal(self._why, tr._)
             return None
         self.refused = False
         return result
@@ -358,7 +365,7 @@ class BhukharScreen(Screen):
         try:
             self.table.edit_cards(int(self.cards_side), change)
         except ValueError as exc:
-            self.cards_message = str(exc)
+            self.cards_message = word_refusal(refusal(exc), tr._)
             return
         self.cards_message = ""
         self._redraw_now()
@@ -372,7 +379,7 @@ class BhukharScreen(Screen):
         result = self._call(table.enter_draft)
         if result is None:
             # Nothing was written; what the umpire entered stays on screen to be put right.
-            self.message = tr._("Not entered: {reason}", reason=self.message)
+            self._said.say(NOT_ENTERED, reason=self._why)
             return
         self.message = result_words(table_no, result, tr._)
         self._last_result = result

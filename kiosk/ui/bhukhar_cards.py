@@ -13,7 +13,7 @@ from __future__ import annotations
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, parse_card, parse_cards
 from kiosk.rules.bhukhar.melds import MeldError, licence_form, meld
 from kiosk.tables.bhukhar_draft import MELD_SECTIONS, SECTIONS, SUIT_SIGNS, CardsEntry
-from kiosk.ui.words import N_, Words, english
+from kiosk.ui.words import N_, Words, english, reason_words
 
 __all__ = ["ALL_CARDS", "RED_SUITS", "SECTIONS", "card_face", "lines", "summary"]
 SECTION_WORDS = {
@@ -81,8 +81,9 @@ def _meld_words(cards: tuple[str, ...], _: Words, void: bool = False) -> str:
     try:
         m = meld(parse_cards(cards))
     except MeldError as exc:
-        reason = exc.reason
-        return f"{shown} [color={_BAD}]({_('not a meld: {reason}', reason=reason)})[/color]"
+        # Worded outside the f-string: Babel does not look inside one.
+        said = _("not a meld: {reason}", reason=reason_words(exc.why, _))
+        return f"{shown} [color={_BAD}]({said})[/color]"
     return (
         f"{shown} [color={_DIM}]({_(KIND_WORDS.get(m.kind.value, m.kind.value))} {m.value})[/color]"
     )
@@ -97,6 +98,17 @@ def _licence_words(licence: tuple[tuple[str, ...], ...], _: Words) -> str:
         checked = [meld(parse_cards(m)) for m in licence]
         form = licence_form(checked)
     except MeldError as exc:
-        reason = exc.reason
-        return f"[color={_BAD}]{_('not a licence yet: {reason}', reason=reason)}[/color]"
-    return f"[color={_DIM}]{_('licence: {form} (13.4)', form=form.value)}[/color]"
+        said = _("not a licence yet: {reason}", reason=reason_words(exc.why, _))
+        return f"[color={_BAD}]{said}[/color]"
+    said = _("licence: {form} (13.4)", form=_(FORM_WORDS.get(form.value, form.value)))
+    return f"[color={_DIM}]{said}[/color]"
+
+
+#: Rule 13.4's three forms (the core's LicenceForm values), in the panel's words.
+FORM_WORDS = {
+    "a seven-card sequence": N_("a seven-card sequence"),
+    "a seven-card set and a sequence": N_("a seven-card set and a sequence"),
+    "melds of at least three cards worth 100 or more": N_(
+        "melds of at least three cards worth 100 or more"
+    ),
+}

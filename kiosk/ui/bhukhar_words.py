@@ -4,6 +4,7 @@ function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
+from kiosk.rules.bhukhar.melds import MeldError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
     PENALTY_POINTS,
@@ -105,3 +106,20 @@ def total_lines(result: GameResult, names: dict[str, str], _: Words = english) -
             )
         )
     return out
+
+
+#: The Bhukhar screen's line when a game could not be entered (worded again on a switch).
+NOT_ENTERED = N_("Not entered: {reason}")
+#: A refusal as the screen keeps it: a meld's rule as (message, facts), else English words.
+Refusal = tuple[str, dict[str, object]] | str
+
+
+def refusal(exc: Exception) -> Refusal:
+    """A meld refused by its rule as facts (worded in the language shown), else the words."""
+    if isinstance(exc, MeldError):
+        return (exc.why.message, exc.why.values())
+    return str(exc)
+
+
+def word_refusal(why: Refusal, _: Words = english) -> str:
+    return why if isinstance(why, str) else _(why[0], **why[1])

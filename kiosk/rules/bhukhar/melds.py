@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Reason, TablesideError
 from kiosk.rules.bhukhar.cards import Card, points
 
 MIN_MELD = 3  # rule 9, rule 13.4: a meld has at least three cards
@@ -34,14 +34,20 @@ LICENCE_MIN = 100  # rule 13.4, third form
 class MeldError(TablesideError, ValueError):
     """Cards that are not a meld, or melds that break rule 9 or rule 13.4 together.
 
-    `rule`: the rule broken ("9", "13.1", "13.4"); `reason`: why, in words, without the cards
-    (what a screen shows beside them). The message names the cards as well.
+    `rule`: the rule broken ("9", "13.1", "13.4"); `why`: the same as facts (a `Reason`, its
+    law the rule), for the interface to word; `reason`: why, in English words, without the
+    cards (what a screen shows beside them). The message names the cards as well.
     """
 
-    def __init__(self, message: str, *, rule: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, *, why: Reason) -> None:
         super().__init__(message)
-        self.rule = rule
-        self.reason = message if reason is None else reason
+        self.why = why
+        self.rule = why.law
+        self.reason = why.english()
+
+
+def _why(code: str, message: str, rule: str, **facts: object) -> Reason:
+    return Reason.of(code, message, rule, **facts)
 
 
 class Kind(Enum):
@@ -88,24 +94,49 @@ def meld(cards: Sequence[Card]) -> Meld:
     n = len(cards)
     shown = " ".join(str(c) for c in cards) or "nothing"
     if n < MIN_MELD:
-        why = f"a meld has at least {MIN_MELD} cards (rule 13.4)"
-        raise MeldError(f"{shown}: {why}", rule="13.4", reason=why)
+        why = _why(
+            "meld_too_short",
+            N_("a meld has at least {count} cards (rule {law})"),
+            "13.4",
+            count=MIN_MELD,
+        )
+        raise MeldError(f"{shown}: {why.english()}", why=why)
     if n > FULL_MELD:
-        why = f"a meld has at most {FULL_MELD} cards (rule 9)"
-        raise MeldError(f"{shown}: {why}", rule="9", reason=why)
+        why = _why(
+            "meld_too_long",
+            N_("a meld has at most {count} cards (rule {law})"),
+            "9",
+            count=FULL_MELD,
+        )
+        raise MeldError(f"{shown}: {why.english()}", why=why)
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        why = "neither a set (one rank) nor a sequence (one suit, rule 13.1)"
-        raise MeldError(f"{shown}: {why}", rule="13.1", reason=why)
+        why = _why(
+            "meld_mixed",
+            N_("neither a set (one rank) nor a sequence (one suit, rule {law})"),
+            "13.1",
+        )
+        raise MeldError(f"{shown}: {why.english()}", why=why)
     ordered = tuple(sorted(cards))
     for a, b in pairwise(ordered):
         if b.rank != a.rank + 1:
-            gap = "repeats a rank" if b.rank == a.rank else f"has a gap after {a}"
-            why = f"a sequence of one suit {gap} (rule 13.1)"
-            raise MeldError(f"{shown}: {why}", rule="13.1", reason=why)
+            if b.rank == a.rank:
+                why = _why(
+                    "sequence_repeats",
+                    N_("a sequence of one suit repeats a rank (rule {law})"),
+                    "13.1",
+                )
+            else:
+                why = _why(
+                    "sequence_gap",
+                    N_("a sequence of one suit has a gap after {card} (rule {law})"),
+                    "13.1",
+                    card=str(a),
+                )
+            raise MeldError(f"{shown}: {why.english()}", why=why)
     return Meld(Kind.SEQUENCE, ordered)
 
 
@@ -119,11 +150,17 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
     for rank, count in sorted(open_sets.items()):
         if count > 1:
             name = str(Card(rank, "S"))[:-1]
-            raise MeldError(
-                f"{count} incomplete sets of {name}s: a new set of a rank is begun only "
-                "when the running one has seven cards (rule 9)",
-                rule="9",
+            why = _why(
+                "sets_open",
+                N_(
+                    "{count} incomplete sets of {rank}s: a new set of a rank is begun only "
+                    "when the running one has seven cards (rule {law})"
+                ),
+                "9",
+                count=count,
+                rank=name,
             )
+            raise MeldError(why.english(), why=why)
 
 
 class LicenceForm(Enum):
@@ -149,7 +186,8 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     player may lay his whole hand as the licence).
     """
     if not melds:
-        raise MeldError("a licence needs at least one meld (rule 13.4)", rule="13.4")
+        why = _why("licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4")
+        raise MeldError(why.english(), why=why)
     check_running_sets(melds)
     sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
     if any(m.complete for m in sequences):
@@ -159,8 +197,14 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     total = sum(m.card_points for m in melds)
     if total >= LICENCE_MIN:
         return LicenceForm.HUNDRED
-    why = (
-        f"no seven-card sequence, no seven-card set with a sequence, and the cards total "
-        f"{total} < {LICENCE_MIN}"
+    why = _why(
+        "licence_short",
+        N_(
+            "no seven-card sequence, no seven-card set with a sequence, and the cards total "
+            "{total} < {minimum}"
+        ),
+        "13.4",
+        total=total,
+        minimum=LICENCE_MIN,
     )
-    raise MeldError(f"not a licence (rule 13.4): {why}", rule="13.4", reason=why)
+    raise MeldError(f"not a licence (rule 13.4): {why.english()}", why=why)
