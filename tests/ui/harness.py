@@ -92,8 +92,9 @@ def _focus_under_pointer() -> None:
         _xdotool("windowfocus", "--sync", window)
 
 
-def _scroll_into_view(widget: Widget) -> None:
-    """A widget in a scroll view (the settings' rows) is scrolled to first, as a finger would."""
+def _scroll_into_view(widget: Widget) -> Any:
+    """A widget in a scroll view (the settings' rows) is scrolled to first, as a finger would;
+    the scroll view is returned (None if there is none)."""
     from kivy.uix.scrollview import ScrollView
 
     parent = widget.parent
@@ -104,6 +105,8 @@ def _scroll_into_view(widget: Widget) -> None:
     if isinstance(parent, ScrollView):
         parent.scroll_to(widget, padding=10, animate=False)
         pump(3)
+        return parent
+    return None
 
 
 class _Seen:
@@ -156,10 +159,16 @@ class Kiosk:
         """Tap the centre of a widget (or the id of one on the current screen) with the pointer."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
         pump(2)
-        _scroll_into_view(widget)
+        scroller = _scroll_into_view(widget)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
         self.tap_at(*widget.to_window(*widget.center))
+        # A scroll view holds a touch until it knows it is not a scroll: let it finish with
+        # this tap, or it is still holding one when the next test's window takes taps.
+        for _ in range(100):
+            if scroller is None or getattr(scroller, "_touch", None) is None:
+                break
+            pump(1)
 
     def tap_at(self, x: float, y: float) -> None:
         """Tap a point of the window (Kivy coordinates: origin bottom-left). Waits until Kivy
@@ -243,6 +252,11 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     beams = SimulatedBeams(sink=services.post, clock=clock)
     services.press_pocket = beams.press
     runner = Runner(clock=clock, pollers=[beams.beams.poll], deadlines=[beams.beams.next_deadline])
+    # What the languages hear of: put back after the test, so a switch in a later test does
+    # not reword this test's screens, gone with their app (kiosk/ui/i18n.py).
+    from kiosk.ui.i18n import ptr, tr
+
+    heard = [(t, list(t._observers), list(t._switched)) for t in (tr, ptr)]
     app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
@@ -254,6 +268,9 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         Window.remove_widget(app.root)
         for left in list(Window.children):  # a PIN pad the gate put over the window
             Window.remove_widget(left)
+        for translator, observers, switched in heard:
+            translator._observers[:] = observers
+            translator._switched[:] = switched
         from kivy.clock import Clock
 
         Clock.unschedule(app.tick)
