@@ -26,7 +26,7 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_calls import CarromCalls, next_step
 from kiosk.ui.carrom_rulings import capital
-from kiosk.ui.carrom_view import game_totals, scoreboard, scoresheet
+from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.words import N_, reason_words
@@ -39,15 +39,13 @@ TIMER_NAMES = {
     "change_sides": N_("Change sides (law 61)"),
     "interval": N_("Interval (law 138)"),
 }
-#: The timer that ran out, in the banner, with what the umpire does next (the kiosk never
-#: calls a time foul itself); it goes once the umpire does anything.
-EXPIRED = {
-    "stroke": N_("Time! The stroke timer ran out (law 50): tap Foul, or Stop clock"),
-    "break": N_("Time! The break timer ran out (law 46): tap Foul, or Stop clock"),
-    "placing": N_("Time! The time to place the dues ran out (law 88): tap Dues placed"),
-    "waive": N_("Time! The time to say waive ran out (law 87 a): tap Waive or Dues placed"),
-    "change_sides": N_("Time! The change of sides is over (law 61): tap Play for the break"),
-    "interval": N_("Time! The interval is over (law 138): tap Play for the break"),
+#: Where the proposed stroke came from (carrom.kv words it).
+SOURCES = {
+    "beams+camera": N_("beams + camera"),
+    "beams": N_("beams only: check the colours"),
+    "camera": N_("camera"),
+    "manual": N_("enter the stroke"),
+    "umpire": N_("as the umpire set it"),
 }
 #: While these timers run, the dues the core asks for are still to be placed.
 PLACING_TIMERS = ("placing", "waive")
@@ -147,7 +145,6 @@ class CarromScreen(CarromCalls):
     flash = BooleanProperty(False)
     #: The buzzer was given a sound since the alarm began (shown for a noisy hall).
     buzzed = BooleanProperty(False)
-    faults = StringProperty("")
     can_undo = BooleanProperty(False)
     over = BooleanProperty(False)
     #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
@@ -162,7 +159,7 @@ class CarromScreen(CarromCalls):
         #: The screen is one of its table's outputs: the views come to `changed`.
         self._output = ScreenOutput(self.changed, self._sounded)
         self._heard = False
-        self._flasher = Clock.schedule_interval(self._flash, 0.4)
+        self._flasher = Clock.create_trigger(self._flash, 0.4, interval=True)
         self._latest: CarromView | None = None
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
@@ -252,7 +249,7 @@ class CarromScreen(CarromCalls):
                     )
                 )
         self.placing = placing
-        self.banner, self.banner_kind = self._banner(view)
+        self.banner, self.banner_kind = banner(view, tr._)
         self.banner_next = next_step(self.banner_kind, view)
         self.sheet_rows = [
             [
@@ -267,34 +264,6 @@ class CarromScreen(CarromCalls):
             for r in scoresheet(state, tr._)
         ]
         self.sheet_totals = "\n".join(game_totals(state, tr._))
-
-    @staticmethod
-    def _banner(view: CarromView) -> tuple[str, str]:
-        state = view.state
-        assert state is not None
-        if state.winner is not None:
-            return tr._("{name} wins the match", name=state.winner), "over"
-        if view.expired:
-            return tr._(EXPIRED.get(view.expired, view.expired)), "expired"
-        if view.timer is not None and view.timer.kind == "interval":
-            return tr._("Interval before the third game (law 138)"), "interval"
-        if state.change_sides:  # due until the next board begins (laws 58-60)
-            law = state.change_sides_law or "58"
-            return tr._("Change sides (law {law}): 2 minutes (law 61)", law=law), "sides"
-        if state.toss_due:
-            return tr._("Tie at the board limit: toss for the extra board (law 56 b)"), "toss"
-        ended = view.outcome
-        if ended is not None and ended.game is not None:
-            game = ended.game
-            return tr._("Game to {name} ({reason})", name=game.winner, reason=game.reason), "game"
-        if ended is not None and ended.board is not None:
-            b = ended.board
-            if b.winner:
-                won = tr._("{name} wins the board, {n} points", name=b.winner, n=b.points)
-            else:
-                won = tr._("Board void")
-            return tr._("{result} (law {law})", result=won, law=b.law), "board"
-        return "", ""
 
     def _show_timer(self, view: CarromView) -> None:
         t = view.timer
@@ -323,13 +292,7 @@ class CarromScreen(CarromCalls):
         self.prop_off = ", ".join(p.off_board)
         self.prop_improper = p.improper
         self.touched = p.touched
-        self.prop_source = {
-            "beams+camera": N_("beams + camera"),
-            "beams": N_("beams only: check the colours"),
-            "camera": N_("camera"),
-            "manual": N_("enter the stroke"),
-            "umpire": N_("as the umpire set it"),
-        }.get(p.source, p.source)
+        self.prop_source = SOURCES.get(p.source, p.source)
         self.prop_review = p.review and p.source != "manual"
         self.prop_notes = "; ".join(p.notes) if p.source != "manual" else ""
         self.show_pockets(view)
@@ -343,8 +306,16 @@ class CarromScreen(CarromCalls):
         self._heard = True
         self._redraw()
 
+    def on_alarm(self, _screen: Any, alarm: bool) -> None:
+        # the blinking runs only while the alarm does, and stops the moment the umpire acts
+        if alarm:
+            self._flasher()
+        else:
+            self._flasher.cancel()
+            self.flash = False
+
     def _flash(self, _dt: float) -> None:
-        self.flash = self.alarm and not self.flash
+        self.flash = not self.flash
 
     # -- commands ----------------------------------------------------------------------
     def _pocketed(self) -> list[str]:
