@@ -153,9 +153,10 @@ class CarromCalls(Screen):
         now = None if state is None else state.now
         n = 0 if now is None else sum(now.placing.values())
         placer = None if now is None else now.placer
-        if not allowed(self, "dues_placed", self.dues_placed):  # roles: the strip too, after
+        # The gate here, not in _do: after the PIN the whole tap runs again, strip line too.
+        if not allowed(self, "dues_placed", self.dues_placed):
             return
-        if self._do("dues_placed"):
+        if self._run("dues_placed"):
             self.log.dues_placed(placer, n)
             self.reword_rulings()
 

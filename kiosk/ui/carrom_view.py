@@ -10,8 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.rules.carrom.state import MatchState
+from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.words import N_, Words, english
 
+#: The timer that ran out, in the banner, with what the umpire does next (the kiosk never
+#: calls a time foul itself); it goes once the umpire does anything.
+EXPIRED = {
+    "stroke": N_("Time! The stroke timer ran out (law 50): tap Foul, or Stop clock"),
+    "break": N_("Time! The break timer ran out (law 46): tap Foul, or Stop clock"),
+    "placing": N_("Time! The time to place the dues ran out (law 88): tap Dues placed"),
+    "waive": N_("Time! The time to say waive ran out (law 87 a): tap Waive or Dues placed"),
+    "change_sides": N_("Time! The change of sides is over (law 61): tap Play for the break"),
+    "interval": N_("Time! The interval is over (law 138): tap Play for the break"),
+}
 QUEEN_WORDS = {
     "on_board": N_("Queen on the board"),
     "pending": N_("Queen pocketed, to cover"),
@@ -156,3 +167,34 @@ def game_totals(state: MatchState, _: Words = english) -> list[str]:
         won = _(", won by {name}", name=game.winner) if game.winner else ""
         out.append(_("Game {n}: {score}", n=g, score=score) + won)
     return out
+
+
+def banner(view: CarromView, _: Words = english) -> tuple[str, str]:
+    """The console's banner and its kind ("over", "expired", "interval", "sides", "toss",
+    "game", "board", or "" for none); the player display shows some of the same, in its
+    own language."""
+    state = view.state
+    assert state is not None
+    if state.winner is not None:
+        return _("{name} wins the match", name=state.winner), "over"
+    if view.expired:
+        return _(EXPIRED.get(view.expired, view.expired)), "expired"
+    if view.timer is not None and view.timer.kind == "interval":
+        return _("Interval before the third game (law 138)"), "interval"
+    if state.change_sides:  # due until the next board begins (laws 58-60)
+        law = state.change_sides_law or "58"
+        return _("Change sides (law {law}): 2 minutes (law 61)", law=law), "sides"
+    if state.toss_due:
+        return _("Tie at the board limit: toss for the extra board (law 56 b)"), "toss"
+    ended = view.outcome
+    if ended is not None and ended.game is not None:
+        game = ended.game
+        return _("Game to {name} ({reason})", name=game.winner, reason=game.reason), "game"
+    if ended is not None and ended.board is not None:
+        b = ended.board
+        if b.winner:
+            won = _("{name} wins the board, {n} points", name=b.winner, n=b.points)
+        else:
+            won = _("Board void")
+        return _("{result} (law {law})", result=won, law=b.law), "board"
+    return "", ""

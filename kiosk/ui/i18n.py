@@ -17,8 +17,6 @@ Digits stay Western (0-9), as on tournament scoresheets.
 from __future__ import annotations
 
 import ast
-import contextlib
-import ctypes
 import gettext
 import inspect
 import io
@@ -173,22 +171,7 @@ class Translator(EventDispatcher):
             except ReferenceError:  # a screen whose widgets are gone (its app stopped)
                 pass
             self._switched = [r for r in self._switched if r is not ref]
-        _release_later()
-
-
-def _release_now(*_: object) -> None:
-    """Give the C heap's free pages back to the system (glibc). A switch redraws every label:
-    the old textures are freed, but glibc keeps the pages (about 10 MB on a 7-inch screen)."""
-    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
-def _release_later() -> None:
-    from kivy.clock import Clock
-
-    # After the frames that redraw the labels (several switches in a row: once).
-    Clock.unschedule(_release_now)
-    Clock.schedule_once(_release_now, 1.0)
+        # The old textures are given back once the redrawn screen is still (ui/memory.py).
 
 
 #: The umpire console's words.

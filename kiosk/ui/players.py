@@ -20,7 +20,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.backgammon import match_words
 from kiosk.ui.carrom import TIMER_NAMES, timer_text
-from kiosk.ui.carrom_view import scoreboard
+from kiosk.ui.carrom_view import banner, scoreboard
 from kiosk.ui.i18n import ptr
 from kiosk.ui.kvload import load_kv
 
@@ -164,15 +164,9 @@ class PlayersScreen(Screen):
         self.big = timer_text(timer.remaining) if timer is not None else ""
         self.caption = ptr._(TIMER_NAMES.get(timer.kind, timer.kind)) if timer is not None else ""
         self.urgent = bool(game.timer_low)
-        kind, state = game.banner_kind, view.state
-        self.banner = ""
-        if kind == "sides":  # the console's banner, in the players' language (laws 58-61)
-            law = state.change_sides_law or "58"
-            self.banner = ptr._("Change sides (law {law}): 2 minutes (law 61)", law=law)
-        elif kind == "interval":
-            self.banner = ptr._("Interval before the third game (law 138)")
-        if game.banner_kind == "over" and view.state.winner is not None:
-            self.banner = ptr._("{name} wins the match", name=view.state.winner)
+        # The console's banner, in the players' language, for what the players act on.
+        words, kind = banner(view, ptr._)
+        self.banner = words if kind in ("sides", "interval", "over") else ""
 
     def _backgammon(self, game: Any) -> None:
         self.left_name, self.right_name = game.names

@@ -239,17 +239,15 @@ def install() -> Fonts:
 
     if not features.check("raqm"):
         log.error("Pillow has no libraqm: Devanagari and Gujarati are drawn unshaped")
-    chain: list[Face] = []
-    try:
-        faces = find_faces()
-    except FontsMissing as exc:
-        log.error("%s; Hindi and Gujarati names will show as boxes", exc)
-        faces = {}
-        for role in FAMILIES:
-            try:
-                faces[role] = find_face(role)
-            except FontsMissing:
-                continue
+    faces: dict[str, Face] = {}
+    missing: list[FontsMissing] = []
+    for role in FAMILIES:  # every family found is used, whichever is missing
+        try:
+            faces[role] = find_face(role)
+        except FontsMissing as exc:
+            missing.append(exc)
+    if missing:
+        log.error("%s; Hindi and Gujarati names will show as boxes", missing[0])
     chain = [*faces.values(), kivy_symbols_face()]
     latin = faces.get("latin")
     if latin is not None:
