@@ -46,10 +46,6 @@ class MeldError(TablesideError, ValueError):
         self.reason = why.english()
 
 
-def _why(code: str, message: str, rule: str, **facts: object) -> Reason:
-    return Reason.of(code, message, rule, **facts)
-
-
 class Kind(Enum):
     SEQUENCE = "sequence"
     SET = "set"
@@ -94,7 +90,7 @@ def meld(cards: Sequence[Card]) -> Meld:
     n = len(cards)
     shown = " ".join(str(c) for c in cards) or "nothing"
     if n < MIN_MELD:
-        why = _why(
+        why = Reason.of(
             "meld_too_short",
             N_("a meld has at least {count} cards (rule {law})"),
             "13.4",
@@ -102,7 +98,7 @@ def meld(cards: Sequence[Card]) -> Meld:
         )
         raise MeldError(f"{shown}: {why.english()}", why=why)
     if n > FULL_MELD:
-        why = _why(
+        why = Reason.of(
             "meld_too_long",
             N_("a meld has at most {count} cards (rule {law})"),
             "9",
@@ -114,7 +110,7 @@ def meld(cards: Sequence[Card]) -> Meld:
         return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        why = _why(
+        why = Reason.of(
             "meld_mixed",
             N_("neither a set (one rank) nor a sequence (one suit, rule {law})"),
             "13.1",
@@ -124,13 +120,13 @@ def meld(cards: Sequence[Card]) -> Meld:
     for a, b in pairwise(ordered):
         if b.rank != a.rank + 1:
             if b.rank == a.rank:
-                why = _why(
+                why = Reason.of(
                     "sequence_repeats",
                     N_("a sequence of one suit repeats a rank (rule {law})"),
                     "13.1",
                 )
             else:
-                why = _why(
+                why = Reason.of(
                     "sequence_gap",
                     N_("a sequence of one suit has a gap after {card} (rule {law})"),
                     "13.1",
@@ -150,7 +146,7 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
     for rank, count in sorted(open_sets.items()):
         if count > 1:
             name = str(Card(rank, "S"))[:-1]
-            why = _why(
+            why = Reason.of(
                 "sets_open",
                 N_(
                     "{count} incomplete sets of {rank}s: a new set of a rank is begun only "
@@ -186,7 +182,9 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     player may lay his whole hand as the licence).
     """
     if not melds:
-        why = _why("licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4")
+        why = Reason.of(
+            "licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4"
+        )
         raise MeldError(why.english(), why=why)
     check_running_sets(melds)
     sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
@@ -197,7 +195,7 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     total = sum(m.card_points for m in melds)
     if total >= LICENCE_MIN:
         return LicenceForm.HUNDRED
-    why = _why(
+    why = Reason.of(
         "licence_short",
         N_(
             "no seven-card sequence, no seven-card set with a sequence, and the cards total "
