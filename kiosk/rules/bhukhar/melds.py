@@ -36,14 +36,21 @@ class MeldError(TablesideError, ValueError):
 
     `rule`: the rule broken ("9", "13.1", "13.4"); `why`: the same as facts (a `Reason`, its
     law the rule), for the interface to word; `reason`: why, in English words, without the
-    cards (what a screen shows beside them). The message names the cards as well.
+    cards (what a screen shows beside them). The message is `reason`, after `about` (the
+    cards, or what they are not) when given.
     """
 
-    def __init__(self, message: str, *, why: Reason) -> None:
-        super().__init__(message)
+    def __init__(self, why: Reason, about: str = "") -> None:
+        super().__init__(f"{about}: {why.english()}" if about else why.english())
         self.why = why
-        self.rule = why.law
-        self.reason = why.english()
+
+    @property
+    def rule(self) -> str:
+        return self.why.law
+
+    @property
+    def reason(self) -> str:
+        return self.why.english()
 
 
 class Kind(Enum):
@@ -96,7 +103,7 @@ def meld(cards: Sequence[Card]) -> Meld:
             "13.4",
             count=MIN_MELD,
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     if n > FULL_MELD:
         why = Reason.of(
             "meld_too_long",
@@ -104,7 +111,7 @@ def meld(cards: Sequence[Card]) -> Meld:
             "9",
             count=FULL_MELD,
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
@@ -115,7 +122,7 @@ def meld(cards: Sequence[Card]) -> Meld:
             N_("neither a set (one rank) nor a sequence (one suit, rule {law})"),
             "13.1",
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     ordered = tuple(sorted(cards))
     for a, b in pairwise(ordered):
         if b.rank != a.rank + 1:
@@ -132,7 +139,7 @@ def meld(cards: Sequence[Card]) -> Meld:
                     "13.1",
                     card=str(a),
                 )
-            raise MeldError(f"{shown}: {why.english()}", why=why)
+            raise MeldError(why, shown)
     return Meld(Kind.SEQUENCE, ordered)
 
 
@@ -156,7 +163,7 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
                 count=count,
                 rank=name,
             )
-            raise MeldError(why.english(), why=why)
+            raise MeldError(why)
 
 
 class LicenceForm(Enum):
@@ -185,7 +192,7 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
         why = Reason.of(
             "licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4"
         )
-        raise MeldError(why.english(), why=why)
+        raise MeldError(why)
     check_running_sets(melds)
     sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
     if any(m.complete for m in sequences):
@@ -205,4 +212,4 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
         total=total,
         minimum=LICENCE_MIN,
     )
-    raise MeldError(f"not a licence (rule 13.4): {why.english()}", why=why)
+    raise MeldError(why, "not a licence (rule 13.4)")
