@@ -12,11 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine.journal import Journal
+from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
-from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
-from kiosk.rules.carrom.match import Match
+from kiosk.tables.carrom_table import replayed_match
 
 #: The games a table can be, in the order the home screen lists them.
 KINDS = ("carrom", "backgammon", "bhukhar")
@@ -43,17 +41,10 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
     header = row.header
     players = tuple(str(p) for p in header.get("players", ()))
     try:
-        start = event_from_dict(header)
-        if not isinstance(start, MatchStart):
-            raise EventError("the first line is not the match")
-        match = Match(start)
-        for data in journal.confirmed(row.id):
-            event = event_from_dict(data)
-            if isinstance(event, MatchStart):
-                raise EventError("a second match line")
-            match.push(event)
-    except (EventError, IllegalEvent) as exc:
-        return Unfinished("carrom", row.id, players, row.wall_start, problem=str(exc))
+        match = replayed_match(journal, row)
+    except JournalError as exc:  # the core's refusal, in its words
+        problem = str(exc.__cause__ or exc)
+        return Unfinished("carrom", row.id, players, row.wall_start, problem=problem)
     state = match.state
     sides = state.sides
     return Unfinished(
