@@ -9,15 +9,16 @@ confirmed events replayed; the backgammon score is the record's first line plus 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
+from kiosk.tables.backgammon_table import KIND as BACKGAMMON
+from kiosk.tables.bhukhar_table import KIND as BHUKHAR
+from kiosk.tables.carrom_table import KIND as CARROM
 from kiosk.tables.carrom_table import replayed_match
-
-#: The games a table can be, in the order the home screen lists them.
-KINDS = ("carrom", "backgammon", "bhukhar")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +45,11 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
         match = replayed_match(journal, row)
     except JournalError as exc:  # the core's refusal, in its words
         problem = str(exc.__cause__ or exc)
-        return Unfinished("carrom", row.id, players, row.wall_start, problem=problem)
+        return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem)
     state = match.state
     sides = state.sides
     return Unfinished(
-        "carrom",
+        CARROM,
         row.id,
         players,
         row.wall_start,
@@ -66,7 +67,7 @@ def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
             score[players.index(data["winner"])] += int(data.get("points", 1))
     length = header.get("match_length")
     return Unfinished(
-        "backgammon",
+        BACKGAMMON,
         row.id,
         players,
         row.wall_start,
@@ -75,23 +76,25 @@ def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
     )
 
 
-def _teams(header: dict[str, Any]) -> tuple[str, ...]:
+def _bhukhar(_journal: Journal, row: MatchRow) -> Unfinished:
+    """A Bhukhar session names its teams (the players of an older header)."""
+    header: dict[str, Any] = row.header
     teams = header.get("teams", ())
     names = [str(t.get("name") or t.get("id", "")) for t in teams if isinstance(t, dict)]
-    return tuple(names) or tuple(str(p) for p in header.get("players", ()))
+    players = tuple(names) or tuple(str(p) for p in header.get("players", ()))
+    return Unfinished(BHUKHAR, row.id, players, row.wall_start)
+
+
+#: The games a table can be, in the order the home screen lists them, each with its reader.
+READERS: dict[str, Callable[[Journal, MatchRow], Unfinished]] = {
+    CARROM: _carrom,
+    BACKGAMMON: _backgammon,
+    BHUKHAR: _bhukhar,
+}
 
 
 def unfinished_tables(journal: Journal) -> list[Unfinished]:
-    """The latest unfinished table of each game, in KINDS order (a new match of a game closes
-    its unfinished one, so there is at most one per game)."""
-    out = []
-    for kind in KINDS:
-        row = journal.unfinished(kind)
-        if row is not None:
-            if kind == "carrom":
-                out.append(_carrom(journal, row))
-            elif kind == "backgammon":
-                out.append(_backgammon(journal, row))
-            else:
-                out.append(Unfinished(kind, row.id, _teams(row.header), row.wall_start))
-    return out
+    """The latest unfinished table of each game, in READERS order (a new match of a game
+    closes its unfinished one, so there is at most one per game)."""
+    rows = ((read, journal.unfinished(kind)) for kind, read in READERS.items())
+    return [read(journal, row) for read, row in rows if row is not None]
