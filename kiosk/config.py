@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from kiosk.clocks.turn import TimerSettings
 from kiosk.config_checks import Bad
@@ -181,24 +181,25 @@ def _cross_checks(s: Settings) -> list[tuple[str, str]]:
     return out
 
 
-_T = TypeVar("_T")
-
-
-def _section(cls: type[_T], raw: Mapping[str, Any], name: str) -> tuple[_T, list[tuple[str, str]]]:
+def _section(
+    cls: type[Any], raw: Mapping[str, Any], name: str
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The keys of `raw` that section `cls` takes, checked, and the problems (`name.key`,
+    message) of those it refuses or does not know."""
     values: dict[str, Any] = {}
     bad: list[tuple[str, str]] = []
-    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    for f in fields(cls):  # type: ignore[arg-type]
+    known = {f.name for f in fields(cls)}
+    for f in fields(cls):
         if f.name not in raw:
             continue
         try:
-            values[f.name] = checker(cls, f.name)(raw[f.name])
+            values[f.name] = checker(cls, f)(raw[f.name])
         except Bad as exc:
             bad.append((f"{name}.{f.name}", str(exc)))
     for key in raw:
         if key not in known:
             bad.append((f"{name}.{key}", f"unknown key (known: {', '.join(sorted(known))})"))
-    return cls(**values), bad
+    return values, bad
 
 
 def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[Problem]]:
@@ -236,7 +237,8 @@ def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[
         if not isinstance(raw, dict):
             sections[name] = section_cls()
             continue
-        sections[name], bad = _section(section_cls, raw, name)
+        values, bad = _section(section_cls, raw, name)
+        sections[name] = section_cls(**values)
         found.extend(bad)
     settings = Settings(**sections)
     if not found:
@@ -332,13 +334,8 @@ def with_values(settings: Settings, **sections: Mapping[str, Any]) -> Settings:
         if current is None:
             problems.append(Problem("<settings>", name, "unknown section"))
             continue
-        _, bad = _section(type(current), values, name)
+        checked, bad = _section(type(current), values, name)
         problems.extend(Problem("<settings>", key, message) for key, message in bad)
-        checked = {
-            f.name: checker(type(current), f.name)(values[f.name])
-            for f in fields(current)
-            if f.name in values and not any(key == f"{name}.{f.name}" for key, _ in bad)
-        }
         changed[name] = replace(current, **checked)
     result = replace(settings, **changed)
     if not problems:

@@ -9,7 +9,7 @@ registry's (kiosk/rules/carrom/variants.py); the games are the tables'.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field
 from typing import Any
 
 from kiosk.clocks.turn import TimerSettings
@@ -56,14 +56,10 @@ EXTERNAL: dict[type, dict[str, Callable[[Any], Any]]] = {
 }
 
 
-def checker(section: type, name: str) -> Callable[[Any], Any]:
-    """How the key `name` of a section of type `section` is checked."""
+def checker(section: type, key: Field[Any]) -> Callable[[Any], Any]:
+    """How `key`, a field of a section of type `section`, is checked."""
     table = EXTERNAL.get(section)
-    if table is not None:
-        return table[name]
-    found: Callable[[Any], Any] = next(f for f in fields(section) if f.name == name).metadata[
-        "check"
-    ]
+    found: Callable[[Any], Any] = table[key.name] if table is not None else key.metadata["check"]
     return found
 
 

@@ -9,6 +9,7 @@ Standard library only: the pure cores import it too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 
 class TablesideError(Exception):
@@ -66,3 +67,9 @@ class Refused(TablesideError):
     def __init__(self, reason: Reason | str) -> None:
         self.reason = reason if isinstance(reason, Reason) else None
         super().__init__(reason.english() if isinstance(reason, Reason) else reason)
+
+    @classmethod
+    def of(cls, code: str, message: str, /, law: str = "", **facts: object) -> Self:
+        """The refusal for `code`: its text is the English message, its `reason` the facts
+        (a fact marked `worded()` is worded by the interface too)."""
+        return cls(Reason.of(code, message, law, **facts))

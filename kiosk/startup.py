@@ -126,13 +126,21 @@ def start_kiosk(
         if box:  # before the services exist no table is open: nothing to tell
             box[0].post(item)
 
-    parts = build_parts(
-        settings, sink, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
-    )
+    def start_parts() -> Parts:
+        """Every part the settings name (at start, and again at the start screen's Retry)."""
+        return build_parts(
+            settings, sink, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
+        )
+
+    parts = start_parts()
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 
     hall = start_hall(settings, data_dir)  # hall
+
+    def outputs_of(started: Parts) -> list[Any]:
+        return list(started.outputs(_frame_of)) + ([hall] if hall is not None else [])  # hall
+
     press = None
     if parts.simulated is not None:
         # Simulation: a coin of the striker's colour through the pocket, seen by the beam
@@ -147,7 +155,7 @@ def start_kiosk(
         settings=settings,
         save_settings=lambda s: write_settings(s, settings_path),
         grab_frame=lambda: _rgb(getattr(parts.camera, "latest", None)),
-        outputs=list(parts.outputs(_frame_of)) + ([hall] if hall is not None else []),  # hall
+        outputs=outputs_of(parts),
         press_pocket=press,
         beams=parts.pockets,
         camera=parts.camera is not None,
@@ -166,11 +174,12 @@ def start_kiosk(
 
     def retry() -> list[tuple[str, str]]:
         """The start screen's Retry: every part closed and started again; the services and
-        the runner take the new ones (no table is open yet at that screen)."""
+        the runner take the new ones (no table is open yet at that screen), and so do the
+        simulated pocket press and the calibration picture, which read `parts` when called."""
+        nonlocal parts
         kiosk.parts.close()
-        again = build_parts(settings, sink, simulate=simulate, clock=clock)
-        kiosk.parts = again
-        services.outputs = list(again.outputs(_frame_of)) + ([hall] if hall is not None else [])
+        again = parts = kiosk.parts = start_parts()
+        services.outputs = outputs_of(again)
         services.beams = again.pockets
         services.camera = again.camera is not None
         services.startup_faults = list(again.problems)

@@ -20,13 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.clocks.countdown import ClockError
-from kiosk.errors import N_, Reason
-
-
-def _refused(code: str, message: str, /, **facts: object) -> ClockError:
-    """A refused clock action: the English words and their facts (see kiosk/errors.py)."""
-    return ClockError(Reason.of(code, message, "", **facts))
-
+from kiosk.errors import N_
 
 DEFAULT_MINUTES_PER_POINT = 2.0  # 3.5 (v): two minutes a match point
 DEFAULT_DELAY_S = 12.0  # 3.5 (v): twelve seconds of delay a turn
@@ -164,7 +158,7 @@ class MatchClock:
         self._known(player)
         self._catch_up(now)
         if self._running is not None:
-            raise _refused(
+            raise ClockError.of(
                 "start_while_running",
                 N_("start while {player}'s side is running"),
                 player=self._running,
@@ -187,7 +181,7 @@ class MatchClock:
         """Stop the clock (4.3 (ii)); the running side keeps the delay it had left."""
         self._catch_up(now)
         if self._running is None:
-            raise _refused("pause_stopped", N_("pause while the clock is stopped"))
+            raise ClockError.of("pause_stopped", N_("pause while the clock is stopped"))
         self._settle(now)
         self._paused, self._running = self._running, None
 
@@ -195,7 +189,7 @@ class MatchClock:
         """Restart the paused side where it stopped."""
         self._catch_up(now)
         if self._paused is None:
-            raise _refused("resume_unpaused", N_("resume without a pause"))
+            raise ClockError.of("resume_unpaused", N_("resume without a pause"))
         self._running, self._paused = self._paused, None
         self._from = now
 
@@ -204,7 +198,7 @@ class MatchClock:
         (4.3 (v): an invalid roll must not cost the roller)."""
         self._catch_up(now)
         if self._running is None and self._paused is None:
-            raise _refused("restart_stopped", N_("restart_delay while no side is running"))
+            raise ClockError.of("restart_stopped", N_("restart_delay while no side is running"))
         self._settle(now)
         self._delay_left = self.delay
 
@@ -216,13 +210,13 @@ class MatchClock:
         self._catch_up(now)
         side = self._running or self._paused
         if side is None:
-            raise _refused(
+            raise ClockError.of(
                 "pickup_stopped",
                 N_("early_pickup by {player} while no side is running"),
                 player=player,
             )
         if side == player:
-            raise _refused(
+            raise ClockError.of(
                 "pickup_own_side",
                 N_("early_pickup by {player}, whose own side is running"),
                 player=player,
@@ -256,7 +250,7 @@ class MatchClock:
         self._known(player)
         self._catch_up(now)
         if self.flagged != player:
-            raise _refused(
+            raise ClockError.of(
                 "overrule_in_time",
                 N_("overrule for {player}, whose time has not run out"),
                 player=player,
@@ -266,7 +260,7 @@ class MatchClock:
 
     def _known(self, player: str) -> None:
         if player not in self.players:
-            raise _refused(
+            raise ClockError.of(
                 "unknown_player",
                 N_("unknown player {player!r} (players: {players})"),
                 player=player,

@@ -145,9 +145,7 @@ class Services:
         old = journal.unfinished(BHUKHAR)
         if old is not None:
             journal.finish(old.id)
-        return BhukharTable.create(
-            self.journal(), start, clock=self.clock, outputs=list(self.outputs)
-        )
+        return BhukharTable.create(journal, start, clock=self.clock, outputs=list(self.outputs))
 
     def open_bhukhar(self) -> BhukharTable | None:
         """The latest unfinished Bhukhar session, resumed; None if there is none."""

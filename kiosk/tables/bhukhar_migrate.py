@@ -20,8 +20,7 @@ import os
 from pathlib import Path
 
 from kiosk.engine.journal import EVENT, Journal
-from kiosk.rules.bhukhar.record import RecordError, TimerEntry, parse_session
-from kiosk.safe_read import loads_json
+from kiosk.rules.bhukhar.record import RecordError, TimerEntry, parse_session, record_lines
 from kiosk.tables.bhukhar_table import KIND, TableFileError
 
 OLD_FILES = "bhukhar-*.jsonl"
@@ -74,11 +73,7 @@ def migrate_file(journal: Journal, path: Path) -> int | None:
     except RecordError as exc:
         raise TableFileError(f"{path}:{exc.line}: {exc.reason}") from None
     # The lines as the file holds them (checked above): the journal keeps them unchanged.
-    first, *lines = [
-        loads_json(line.strip())
-        for line in text.splitlines()
-        if line.strip() and not line.strip().startswith("#")
-    ]
+    first, *lines = [obj for _, obj in record_lines(text)]
     walls = [e.at for e in session.events if isinstance(e, TimerEntry)]
     start = walls[0] if walls else path.stat().st_mtime
     match_id = journal.begin_match(KIND, first, start)

@@ -25,7 +25,7 @@ from typing import Any
 
 from drivers.hits import BeamFault
 from kiosk.clocks.countdown import ClockError
-from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError
+from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
@@ -91,20 +91,7 @@ class CarromSession(CarromLoop):
         row = self.journal.unfinished(KIND)
         if row is None:
             return None
-        where = "the match line"
-        try:
-            start = event_from_dict(row.header)
-            if not isinstance(start, MatchStart):
-                raise EventError("the first line is not the match")
-            match = Match(start)
-            for n, data in enumerate(self.journal.confirmed(row.id), start=1):
-                where = f"confirmed event {n}"
-                event = event_from_dict(data)
-                if isinstance(event, MatchStart):
-                    raise EventError("a second match line")
-                match.push(event)
-        except (EventError, IllegalEvent) as exc:
-            raise JournalError(f"{self.journal.path}: match {row.id}, {where}: {exc}") from exc
+        match = replayed_match(self.journal, row)
         now = self._now()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match, self.match_id = match, row.id
@@ -260,6 +247,26 @@ class CarromSession(CarromLoop):
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple | list) else value
+
+
+def replayed_match(journal: Journal, row: MatchRow) -> Match:
+    """The carrom match of `row` with its confirmed events pushed again. JournalError names
+    the entry that cannot be replayed; its cause is the core's own refusal."""
+    where = "the match line"
+    try:
+        start = event_from_dict(row.header)
+        if not isinstance(start, MatchStart):
+            raise EventError("the first line is not the match")
+        match = Match(start)
+        for n, data in enumerate(journal.confirmed(row.id), start=1):
+            where = f"confirmed event {n}"
+            event = event_from_dict(data)
+            if isinstance(event, MatchStart):
+                raise EventError("a second match line")
+            match.push(event)
+    except (EventError, IllegalEvent) as exc:
+        raise JournalError(f"{journal.path}: match {row.id}, {where}: {exc}") from exc
+    return match
 
 
 def export_match_record(journal: Journal, match_id: int | None = None) -> str:

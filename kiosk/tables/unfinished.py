@@ -9,17 +9,16 @@ confirmed events replayed; the backgammon score is the record's first line plus 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.engine.journal import Journal
+from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
-from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
-from kiosk.rules.carrom.match import Match
-
-#: The games a table can be, in the order the home screen lists them.
-KINDS = ("carrom", "backgammon", "bhukhar")
+from kiosk.tables.backgammon_table import KIND as BACKGAMMON
+from kiosk.tables.bhukhar_table import KIND as BHUKHAR
+from kiosk.tables.carrom_table import KIND as CARROM
+from kiosk.tables.carrom_table import replayed_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +42,14 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
     header = row.header
     players = tuple(str(p) for p in header.get("players", ()))
     try:
-        start = event_from_dict(header)
-        if not isinstance(start, MatchStart):
-            raise EventError("the first line is not the match")
-        match = Match(start)
-        for data in journal.confirmed(row.id):
-            event = event_from_dict(data)
-            if isinstance(event, MatchStart):
-                raise EventError("a second match line")
-            match.push(event)
-    except (EventError, IllegalEvent) as exc:
-        return Unfinished("carrom", row.id, players, row.wall_start, problem=str(exc))
+        match = replayed_match(journal, row)
+    except JournalError as exc:  # the core's refusal, in its words
+        problem = str(exc.__cause__ or exc)
+        return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem)
     state = match.state
     sides = state.sides
     return Unfinished(
-        "carrom",
+        CARROM,
         row.id,
         players,
         row.wall_start,
@@ -75,7 +67,7 @@ def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
             score[players.index(data["winner"])] += int(data.get("points", 1))
     length = header.get("match_length")
     return Unfinished(
-        "backgammon",
+        BACKGAMMON,
         row.id,
         players,
         row.wall_start,
@@ -84,23 +76,25 @@ def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
     )
 
 
-def _teams(header: dict[str, Any]) -> tuple[str, ...]:
+def _bhukhar(_journal: Journal, row: MatchRow) -> Unfinished:
+    """A Bhukhar session names its teams (the players of an older header)."""
+    header: dict[str, Any] = row.header
     teams = header.get("teams", ())
     names = [str(t.get("name") or t.get("id", "")) for t in teams if isinstance(t, dict)]
-    return tuple(names) or tuple(str(p) for p in header.get("players", ()))
+    players = tuple(names) or tuple(str(p) for p in header.get("players", ()))
+    return Unfinished(BHUKHAR, row.id, players, row.wall_start)
+
+
+#: The games a table can be, in the order the home screen lists them, each with its reader.
+READERS: dict[str, Callable[[Journal, MatchRow], Unfinished]] = {
+    CARROM: _carrom,
+    BACKGAMMON: _backgammon,
+    BHUKHAR: _bhukhar,
+}
 
 
 def unfinished_tables(journal: Journal) -> list[Unfinished]:
-    """The latest unfinished table of each game, in KINDS order (a new match of a game closes
-    its unfinished one, so there is at most one per game)."""
-    out = []
-    for kind in KINDS:
-        row = journal.unfinished(kind)
-        if row is not None:
-            if kind == "carrom":
-                out.append(_carrom(journal, row))
-            elif kind == "backgammon":
-                out.append(_backgammon(journal, row))
-            else:
-                out.append(Unfinished(kind, row.id, _teams(row.header), row.wall_start))
-    return out
+    """The latest unfinished table of each game, in READERS order (a new match of a game
+    closes its unfinished one, so there is at most one per game)."""
+    rows = ((read, journal.unfinished(kind)) for kind, read in READERS.items())
+    return [read(journal, row) for read, row in rows if row is not None]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from kiosk.errors import N_, Reason, Refused
+from kiosk.errors import N_, Refused
 
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
 WonBy: TypeAlias = Literal["points", "penalty", "time", "overrule"]
@@ -26,10 +26,6 @@ MATCH_LENGTHS = tuple(range(1, 26))  # 2.2 (ii) names lengths up to 25 points an
 class IllegalAction(Refused, ValueError):
     """An action the rules do not allow now; the message says why in English, `reason`
     (when the core gave one) as facts for the interface to word."""
-
-
-def _refused(code: str, message: str, /, law: str = "", **facts: object) -> IllegalAction:
-    return IllegalAction(Reason.of(code, message, law, **facts))
 
 
 def breaks_due(length: int, best_of_three: bool = False) -> int:
@@ -175,9 +171,9 @@ class Match:
     def start_game(self) -> None:
         """A game begins: the cube in the middle at 1; announce the Crawford game (4.7)."""
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         if self.in_game:
-            raise _refused("game_in_play", N_("a game is already being played"))
+            raise IllegalAction.of("game_in_play", N_("a game is already being played"))
         self.game_is_crawford = self.crawford_next()
         self.in_game = True
         self.cube, self.owner, self.offered_by = 1, None, None
@@ -208,7 +204,7 @@ class Match:
         if result not in MULTIPLIER:
             raise IllegalAction(f"result must be single, gammon or backgammon, not {result!r}")
         if self.offered_by is not None:
-            raise _refused(
+            raise IllegalAction.of(
                 "double_waits",
                 N_("a double by {player} waits for an answer"),
                 player=self.offered_by,
@@ -237,7 +233,7 @@ class Match:
     def lose_on_time(self, player: str) -> None:
         """`player`'s time ran out: the opponent wins the match (4.3 (iii))."""
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         # The game in progress stays in progress: the director may overrule.
         self.winner = self.opponent(player)
         self.won_by = "time"
@@ -246,7 +242,7 @@ class Match:
         """The director gave back time lost on a clock set wrongly (4.3 (iv), (vi)):
         the match goes on."""
         if self.won_by != "time":
-            raise _refused("not_lost_on_time", N_("the match was not lost on time"))
+            raise IllegalAction.of("not_lost_on_time", N_("the match was not lost on time"))
         self.winner = None
         self.won_by = None
 
@@ -255,7 +251,7 @@ class Match:
         (mathematically) won the match: `flagged` is declared its winner (4.3 (iii))."""
         self._known(flagged)
         if self.won_by != "time" or self.winner != self.opponent(flagged):
-            raise _refused(
+            raise IllegalAction.of(
                 "overrule_not_flagged",
                 N_("overrule for {player}, who did not lose on time"),
                 player=flagged,
@@ -269,9 +265,9 @@ class Match:
         penalty points than half the match length win the match."""
         self._known(player)
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         if points < 1:
-            raise _refused(
+            raise IllegalAction.of(
                 "penalty_points",
                 N_("penalty points must be at least {least}, not {points}"),
                 least=1,
@@ -293,9 +289,9 @@ class Match:
         clock start, not a call here.)"""
         self._known(absent)
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         if self.in_game:
-            raise _refused(
+            raise IllegalAction.of(
                 "late_in_game",
                 N_(
                     "late arrival is counted from the starting time or a break, "
@@ -315,12 +311,12 @@ class Match:
         games a player who still has a break left uses it."""
         self._known(player)
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         if self.in_game:
             if emergency:
                 self.emergencies[player] += 1
                 return
-            raise _refused(
+            raise IllegalAction.of(
                 "break_in_game",
                 N_("breaks are taken only between games ({law})"),
                 law="2.2 (ii)",
@@ -333,7 +329,7 @@ class Match:
             return
         due = breaks_due(self.length, self.best_of_three)
         if self.best_of_three:
-            raise _refused(
+            raise IllegalAction.of(
                 "no_break_left_series",
                 N_(
                     "{player} has no break left: {due} in a match of a best-of-three series "
@@ -344,7 +340,7 @@ class Match:
                 due=due,
                 emergency="2.2 (v)",
             )
-        raise _refused(
+        raise IllegalAction.of(
             "no_break_left",
             N_(
                 "{player} has no break left: {due} in a {length}-point match ({law}); "
@@ -361,7 +357,7 @@ class Match:
 
     def _known(self, player: str) -> str:
         if player not in self.players:
-            raise _refused(
+            raise IllegalAction.of(
                 "unknown_player",
                 N_("unknown player {player!r} (players: {players})"),
                 player=player,
@@ -373,18 +369,18 @@ class Match:
         self._known(player)
         doubler = self.offered_by
         if doubler is None:
-            raise _refused("no_double", N_("no double to answer"))
+            raise IllegalAction.of("no_double", N_("no double to answer"))
         if doubler == player:
-            raise _refused(
+            raise IllegalAction.of(
                 "own_double", N_("{player} cannot answer their own double"), player=player
             )
         return doubler
 
     def _score_game(self, winner: str, points: int) -> None:
         if self.over:
-            raise _refused("match_over", N_("the match is over"))
+            raise IllegalAction.of("match_over", N_("the match is over"))
         if not self.in_game:
-            raise _refused("no_game", N_("no game is being played"))
+            raise IllegalAction.of("no_game", N_("no game is being played"))
         self.score[winner] += points
         self.games += 1
         if self.game_is_crawford:

@@ -36,18 +36,21 @@ class MeldError(TablesideError, ValueError):
 
     `rule`: the rule broken ("9", "13.1", "13.4"); `why`: the same as facts (a `Reason`, its
     law the rule), for the interface to word; `reason`: why, in English words, without the
-    cards (what a screen shows beside them). The message names the cards as well.
+    cards (what a screen shows beside them). The message is `reason`, after `about` (the
+    cards, or what they are not) when given.
     """
 
-    def __init__(self, message: str, *, why: Reason) -> None:
-        super().__init__(message)
+    def __init__(self, why: Reason, about: str = "") -> None:
+        super().__init__(f"{about}: {why.english()}" if about else why.english())
         self.why = why
-        self.rule = why.law
-        self.reason = why.english()
 
+    @property
+    def rule(self) -> str:
+        return self.why.law
 
-def _why(code: str, message: str, rule: str, **facts: object) -> Reason:
-    return Reason.of(code, message, rule, **facts)
+    @property
+    def reason(self) -> str:
+        return self.why.english()
 
 
 class Kind(Enum):
@@ -94,49 +97,49 @@ def meld(cards: Sequence[Card]) -> Meld:
     n = len(cards)
     shown = " ".join(str(c) for c in cards) or "nothing"
     if n < MIN_MELD:
-        why = _why(
+        why = Reason.of(
             "meld_too_short",
             N_("a meld has at least {count} cards (rule {law})"),
             "13.4",
             count=MIN_MELD,
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     if n > FULL_MELD:
-        why = _why(
+        why = Reason.of(
             "meld_too_long",
             N_("a meld has at most {count} cards (rule {law})"),
             "9",
             count=FULL_MELD,
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     ranks = {c.rank for c in cards}
     if len(ranks) == 1:
         return Meld(Kind.SET, tuple(sorted(cards, key=lambda c: "SHDC".index(c.suit))))
     suits = {c.suit for c in cards}
     if len(suits) != 1:
-        why = _why(
+        why = Reason.of(
             "meld_mixed",
             N_("neither a set (one rank) nor a sequence (one suit, rule {law})"),
             "13.1",
         )
-        raise MeldError(f"{shown}: {why.english()}", why=why)
+        raise MeldError(why, shown)
     ordered = tuple(sorted(cards))
     for a, b in pairwise(ordered):
         if b.rank != a.rank + 1:
             if b.rank == a.rank:
-                why = _why(
+                why = Reason.of(
                     "sequence_repeats",
                     N_("a sequence of one suit repeats a rank (rule {law})"),
                     "13.1",
                 )
             else:
-                why = _why(
+                why = Reason.of(
                     "sequence_gap",
                     N_("a sequence of one suit has a gap after {card} (rule {law})"),
                     "13.1",
                     card=str(a),
                 )
-            raise MeldError(f"{shown}: {why.english()}", why=why)
+            raise MeldError(why, shown)
     return Meld(Kind.SEQUENCE, ordered)
 
 
@@ -150,7 +153,7 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
     for rank, count in sorted(open_sets.items()):
         if count > 1:
             name = str(Card(rank, "S"))[:-1]
-            why = _why(
+            why = Reason.of(
                 "sets_open",
                 N_(
                     "{count} incomplete sets of {rank}s: a new set of a rank is begun only "
@@ -160,7 +163,7 @@ def check_running_sets(melds: Iterable[Meld]) -> None:
                 count=count,
                 rank=name,
             )
-            raise MeldError(why.english(), why=why)
+            raise MeldError(why)
 
 
 class LicenceForm(Enum):
@@ -186,8 +189,10 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     player may lay his whole hand as the licence).
     """
     if not melds:
-        why = _why("licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4")
-        raise MeldError(why.english(), why=why)
+        why = Reason.of(
+            "licence_empty", N_("a licence needs at least one meld (rule {law})"), "13.4"
+        )
+        raise MeldError(why)
     check_running_sets(melds)
     sequences = [m for m in melds if m.kind is Kind.SEQUENCE]
     if any(m.complete for m in sequences):
@@ -197,7 +202,7 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
     total = sum(m.card_points for m in melds)
     if total >= LICENCE_MIN:
         return LicenceForm.HUNDRED
-    why = _why(
+    why = Reason.of(
         "licence_short",
         N_(
             "no seven-card sequence, no seven-card set with a sequence, and the cards total "
@@ -207,4 +212,4 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
         total=total,
         minimum=LICENCE_MIN,
     )
-    raise MeldError(f"not a licence (rule 13.4): {why.english()}", why=why)
+    raise MeldError(why, "not a licence (rule 13.4)")

@@ -62,6 +62,7 @@ __all__ = [
     "event_from_dict",
     "event_to_dict",
     "parse_session",
+    "record_lines",
     "sheet_from_dict",
     "sheet_to_dict",
     "start_from_dict",
@@ -89,7 +90,9 @@ def write_session(start: SessionStart, events: Iterable[Event]) -> str:
     return dump_line(start_to_dict(start)) + "".join(dump_line(event_to_dict(e)) for e in events)
 
 
-def _lines(text: str) -> Iterable[tuple[int, Any]]:
+def record_lines(text: str) -> Iterable[tuple[int, Any]]:
+    """Each line of a record that is not blank or a `#` comment, decoded: (line number, JSON
+    object); RecordError names a line that is not JSON."""
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -103,7 +106,7 @@ def _lines(text: str) -> Iterable[tuple[int, Any]]:
 def parse_session(text: str) -> Session:
     """Read a whole session record; RecordError names the first bad line."""
     session: Session | None = None
-    for number, obj in _lines(text):
+    for number, obj in record_lines(text):
         try:
             if session is None:
                 session = Session(start_from_dict(obj))

@@ -5,7 +5,7 @@ pocketed by a break that touched no coin (law 44)."""
 from __future__ import annotations
 
 from kiosk.rules.carrom.core import COLOUR_NAMES, Core
-from kiosk.rules.carrom.errors import N_, refusal, worded
+from kiosk.rules.carrom.errors import N_, IllegalEvent, worded
 from kiosk.rules.carrom.events import Stroke
 
 
@@ -14,7 +14,7 @@ def check_stroke(c: Core, s: Stroke) -> None:
     for colour, on in zip(COLOUR_NAMES, c.on, strict=True):
         gone = s.pocketed.count(colour) + s.off_board.count(colour)
         if gone > on:
-            raise refusal(
+            raise IllegalEvent.of(
                 "more_coins_than_on_board",
                 N_(
                     "{gone} {colour} coin(s) pocketed or off the board, "
@@ -27,16 +27,16 @@ def check_stroke(c: Core, s: Stroke) -> None:
     queens = s.pocketed.count("queen") + s.off_board.count("queen")
     if queens > (1 if c.queen_on else 0):
         if c.queen_on:
-            raise refusal(
+            raise IllegalEvent.of(
                 "queen_twice",
                 N_("the queen is on the board once: it cannot be pocketed or go off that often"),
             )
-        raise refusal(
+        raise IllegalEvent.of(
             "queen_not_on_board",
             N_("the queen is not on the board: it cannot be pocketed or go off that often"),
         )
     if not c.broken and not s.touched and (s.pocketed or set(s.off_board) - {"striker"}):
-        raise refusal(
+        raise IllegalEvent.of(
             "untouched_break_pockets",
             N_("a break that touched no coin cannot pocket a coin or throw one off (law {law})"),
             law="44",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kiosk.errors import N_, Reason, Refused, worded
 
-__all__ = ["N_", "IllegalEvent", "Reason", "refusal", "worded"]
+__all__ = ["N_", "IllegalEvent", "Reason", "worded"]
 
 
 class IllegalEvent(Refused, ValueError):
@@ -13,9 +13,3 @@ class IllegalEvent(Refused, ValueError):
 
     The match is left exactly as it was before the event.
     """
-
-
-def refusal(code: str, message: str, /, law: str = "", **facts: object) -> IllegalEvent:
-    """The IllegalEvent for `code`: its text is the English message, its `reason` the facts
-    (a fact marked `worded()` is worded by the interface too)."""
-    return IllegalEvent(Reason.of(code, message, law, **facts))

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from kiosk.rules.carrom.checks import check_stroke
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
-from kiosk.rules.carrom.errors import N_, IllegalEvent, refusal, worded
+from kiosk.rules.carrom.errors import N_, IllegalEvent, worded
 from kiosk.rules.carrom.events import (
     Concede,
     Event,
@@ -142,7 +142,7 @@ class Match:
         index = self._index.get(name)
         if index is None:
             known = ", ".join(self.start.players)
-            raise refusal(
+            raise IllegalEvent.of(
                 "not_a_player",
                 N_("{role} {name!r} is not a player of this match ({known})"),
                 role=worded(role),
@@ -154,7 +154,7 @@ class Match:
     def _apply(self, event: Event) -> None:
         c = self._core
         if c.winner != NO_ONE:
-            raise refusal(
+            raise IllegalEvent.of(
                 "match_over",
                 N_("the match is over ({winner} won): no event may follow"),
                 winner=c.side_names[c.winner],
@@ -170,7 +170,7 @@ class Match:
             self._toss(self._player(event.winner, N_("the toss winner")))
             return
         if c.toss_due:
-            raise refusal(
+            raise IllegalEvent.of(
                 "toss_due",
                 N_("a toss is due first: the game is level at the board limit (law {law})"),
                 law="56 b",
@@ -190,7 +190,7 @@ class Match:
             self._waive(event, placed_before)
         elif isinstance(event, Pass):
             if not c.broken:
-                raise refusal(
+                raise IllegalEvent.of(
                     "break_not_passed",
                     N_("the break cannot be passed: the breaker must strike (law {law})"),
                     law="46",
@@ -204,7 +204,7 @@ class Match:
                 c.call("law 137: three rounds of passes: the board is void and replayed")
         elif isinstance(event, VoidBoard):
             if not c.began:
-                raise refusal(
+                raise IllegalEvent.of(
                     "nothing_to_void", N_("no board is in progress: there is nothing to void")
                 )
             c.void_board("140", "voided by the umpire")
@@ -239,11 +239,11 @@ class Match:
                 c.call(f"law 87 a: {c.side_names[1 - debtor]} waives {waived} coin(s)")
                 return
         if not debtors:
-            raise refusal(
+            raise IllegalEvent.of(
                 "nothing_to_waive_at_all",
                 N_("nothing to waive: no side owes nothing and has nothing to place"),
             )
-        raise refusal(
+        raise IllegalEvent.of(
             "nothing_to_waive",
             N_("nothing to waive: {side} owes nothing and has nothing to place"),
             side=c.side_names[debtors[0]],
@@ -252,7 +252,7 @@ class Match:
     def _toss(self, winner: int) -> None:
         c = self._core
         if not c.toss_due:
-            raise refusal(
+            raise IllegalEvent.of(
                 "no_toss_due", N_("no toss is due: a toss only settles a tie at the board limit")
             )
         c.toss_due = False
