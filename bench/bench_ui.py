@@ -259,7 +259,13 @@ class TimerBench:
     def _start(self, _dt: float) -> None:
         from kivy.core.window import Window
 
+        from kiosk.authority import Role
+
         app = self.app
+        # Starting a match is the umpire's (kiosk/ui/lock.py): the simulation's umpire PIN
+        # (kiosk/engine/roles.py) typed first, as at a console, or Start only opens the pad.
+        services = self.kiosk.services
+        services.authority.enter("1234", Role.UMPIRE, services.clock())
         app.start_carrom(app.screen("setup_carrom"))
         self.session = app.screen("carrom").session
         if self.at_start:
