@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+#: Said on the first line of each app benchmark's output.
+SHARED_CPU_NOTE = "(2 shared cores: other engineers' work ran at the same time)"
+
 
 def time_to_home(runs: int, config_text: str | None = None) -> list[float]:
     """Seconds from spawning `tableside run --simulate` to its READY=1 on a notify socket (the

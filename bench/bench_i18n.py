@@ -32,9 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from appbench import load_average, play_stroke, rss_mb, time_to_home, under_display
+from appbench import SHARED_CPU_NOTE, load_average, play_stroke, rss_mb, time_to_home, under_display
 
-SHARED_CPU_NOTE = "(2 shared cores: other engineers' work ran at the same time)"
 NAMES = ("अमित", "ભાવેશ", "Νίκος", "Asha")
 LANGUAGES = ("en", "hi", "gu", "el")
 
