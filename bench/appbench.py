@@ -1,6 +1,7 @@
 """What the kiosk app's benchmarks share (bench/bench_ui.py, bench/bench_i18n.py): the cold
-start to the home screen, the process's resident memory, and a virtual screen when there is
-no display. Not a benchmark itself (`make bench` runs only bench/bench_*.py)."""
+start to the home screen, the process's resident memory, a virtual screen when there is
+no display, and a carrom match played stroke by stroke on the console. Not a benchmark
+itself (`make bench` runs only bench/bench_*.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+#: Said on the first line of each app benchmark's output.
+SHARED_CPU_NOTE = "(2 shared cores: other engineers' work ran at the same time)"
 
 
 def time_to_home(runs: int, config_text: str | None = None) -> list[float]:
@@ -79,3 +84,27 @@ def under_display(script: str, argv: list[str]) -> int | None:
 def load_average() -> str:
     """The machine's 1-minute load average, to print beside wall-clock figures."""
     return f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+
+
+def play_stroke(screen: Any, strokes: int) -> int | None:
+    """One step of a carrom match on the console (the app's "carrom" screen), through its own
+    commands: the toss, or a stroke pocketing the side's own men (with the queen while she is
+    on the board, covered at once). `strokes`: those played so far; returns the new count
+    (the toss is none), or None once the match is over (a winner, or past 1000 strokes)."""
+    state = screen.session.view().state
+    if state.winner is not None or strokes > 1000:
+        return None
+    if state.toss_due:
+        screen.pick_action = "toss"
+        screen.picked(state.players[0])
+        return strokes
+    now = state.now
+    own = now.colours[now.turn_side]
+    if now.on_board["queen"]:
+        screen.coin(own, 1)
+        screen.toggle_queen()
+    else:
+        for _ in range(int(now.on_board[own])):
+            screen.coin(own, 1)
+    screen.confirm()
+    return strokes + 1

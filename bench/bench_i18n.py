@@ -32,9 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from appbench import load_average, rss_mb, time_to_home, under_display
+from appbench import SHARED_CPU_NOTE, load_average, play_stroke, rss_mb, time_to_home, under_display
 
-SHARED_CPU_NOTE = "(2 shared cores: other engineers' work ran at the same time)"
 NAMES = ("अमित", "ભાવેશ", "Νίκος", "Asha")
 LANGUAGES = ("en", "hi", "gu", "el")
 
@@ -139,26 +138,12 @@ class AppBench:
     def _stroke(self, _dt: float) -> bool:
         from kivy.clock import Clock
 
-        view = self.screen.session.view()
-        state = view.state
-        if state.winner is not None or self.strokes > 1000:
+        strokes = play_stroke(self.screen, self.strokes)
+        if strokes is None:
             self.rss_mb = rss_mb()
             Clock.schedule_once(self._still, 1.0)
             return False
-        if state.toss_due:
-            self.screen.pick_action = "toss"
-            self.screen.picked(state.players[0])
-            return True
-        now = state.now
-        own = now.colours[now.turn_side]
-        if now.on_board["queen"]:
-            self.screen.coin(own, 1)
-            self.screen.toggle_queen()
-        else:
-            for _ in range(int(now.on_board[own])):
-                self.screen.coin(own, 1)
-        self.screen.confirm()
-        self.strokes += 1
+        self.strokes = strokes
         return True
 
 

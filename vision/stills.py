@@ -41,6 +41,9 @@ class Stills:
         self.folder = folder
         self.keep_strokes = keep_strokes
         self.quality = quality
+        #: The newest stroke with a still: read from the folder once (next_stroke), then
+        #: kept up by keep(), so the watcher's per-frame path does not list the folder.
+        self._newest: int | None = None
 
     def path(self, stroke: int, when: str) -> Path:
         if when not in WHEN:
@@ -63,13 +66,17 @@ class Stills:
         except OSError as exc:
             log.warning("still %s not kept: %s", path, exc)
             return None
+        if self._newest is not None:
+            self._newest = max(self._newest, stroke)
         self.prune()
         return path
 
     def next_stroke(self) -> int:
         """The number for a new stroke: one after the newest in the folder."""
-        strokes = self.strokes()
-        return strokes[-1] + 1 if strokes else 1
+        if self._newest is None:
+            strokes = self.strokes()
+            self._newest = strokes[-1] if strokes else 0
+        return self._newest + 1
 
     def strokes(self) -> list[int]:
         """The strokes that have stills, oldest first."""

@@ -25,7 +25,7 @@ from kiosk.tables.carrom_table import export_match_record
 def main(args: argparse.Namespace) -> int:
     try:
         with Journal(args.journal, create=False, readonly=True) as journal:
-            if getattr(args, "bhukhar", False):
+            if args.bhukhar:
                 text = export_bhukhar_record(journal)
             elif args.clock:
                 text = export_clock_record(journal)

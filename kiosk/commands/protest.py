@@ -31,6 +31,7 @@ from kiosk.engine.roles import describe as describe_note
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
 from kiosk.rules.carrom.match import Match
+from vision.stills import stills_folder
 
 
 @dataclass
@@ -130,7 +131,7 @@ def _stills(entry: Entry) -> str:
 def copy_stills(journal: Path, board: Board, out: Path) -> int:
     """Copy the board's stills from beside the journal to `out`/stills; how many were there
     (pruned ones are not: the page shows their names)."""
-    folder = journal.with_name(journal.name + ".stills")
+    folder = stills_folder(journal)
     copied = 0
     for entry in board.entries:
         for name in stills_of(entry):

@@ -18,10 +18,6 @@ from kiosk.config_checks import Bad
 _ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
-def _bad(message: str) -> Exception:
-    return Bad(message)
-
-
 def parse_broker(text: str) -> tuple[str, int]:
     """ "host:port" (or "host", port 1883) as (host, port); ValueError saying what is wrong."""
     host, sep, port_text = text.strip().rpartition(":")
@@ -34,18 +30,18 @@ def parse_broker(text: str) -> tuple[str, int]:
 
 def _broker(value: Any) -> str:
     if not isinstance(value, str):
-        raise _bad('must be text, "host:port" ("" for no hall)')
+        raise Bad('must be text, "host:port" ("" for no hall)')
     if value:
         try:
             parse_broker(value)
         except ValueError as exc:
-            raise _bad(str(exc)) from None
+            raise Bad(str(exc)) from None
     return value
 
 
 def _id(value: Any) -> str:
     if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise _bad("must be 1-64 letters, digits, '.', '_' or '-' (one MQTT topic level)")
+        raise Bad("must be 1-64 letters, digits, '.', '_' or '-' (one MQTT topic level)")
     return value
 
 
@@ -55,20 +51,20 @@ def _opt_id(value: Any) -> str:
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise _bad("must be text in quotes")
+        raise Bad("must be text in quotes")
     return value
 
 
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise _bad("must be true or false")
+        raise Bad("must be true or false")
     return value
 
 
 def _range(lo: float, hi: float) -> Callable[[Any], float]:
     def check(value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
-            raise _bad(f"must be a number of seconds from {lo:g} to {hi:g}")
+            raise Bad(f"must be a number of seconds from {lo:g} to {hi:g}")
         return float(value)
 
     return check

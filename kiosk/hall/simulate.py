@@ -19,7 +19,6 @@ from pathlib import Path
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.settings import HallSettings
-from kiosk.hall.views import bhukhar_tile
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
@@ -62,7 +61,7 @@ class SimTable:
                 )
                 start = SessionStart(teams, tables=(1, 2), name=f"{t} session")
                 self.bhukhar = BhukharTable.create(journal, start, outputs=[self.publisher])
-            self._show_bhukhar()
+            self.bhukhar.poll()  # its first view to the publisher (each entry then sends its own)
         else:
             raise ValueError(f"no such game: {game}")
 
@@ -142,12 +141,6 @@ class SimTable:
                 b.enter_game(n, game)
             except SessionError:
                 b.start_round()
-        self._show_bhukhar()
-
-    def _show_bhukhar(self) -> None:
-        assert self.bhukhar is not None
-        self.publisher.show(bhukhar_tile(self.bhukhar.view()))
-        self.publisher.nudge()
 
     def close(self) -> None:
         self.publisher.stop()
