@@ -2,12 +2,16 @@
 
 Gaps are found two ways and asked for again on the table's `resend` topic: an event whose
 `prev` is past the outbox's head (something before it was lost), and a state whose outbox is
-longer than the head for a while (the last events were lost, say with the broker's death).
+longer than the head for a while (the last events were lost, say with the broker's death, or
+were acknowledged by the broker while the hall's own subscription was not back yet). The
+listener checks that tail itself, twice a second, in a thread of its own: no caller has to
+remember to, or the tail is lost for good.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import ssl
 import threading
 import time
@@ -24,6 +28,8 @@ from kiosk.hall.record import HallRecord
 SETTLE_S = 1.5
 #: One resend request per outbox at most this often.
 RESEND_EVERY_S = 2.0
+#: The listener looks at the suspected tails this often.
+TICK_S = 0.5
 
 
 class HallListener:
@@ -49,6 +55,8 @@ class HallListener:
         self._suspect: dict[tuple[str, str, str], tuple[int, float]] = {}
         self._asked: dict[tuple[str, str, str], float] = {}
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._ticker: threading.Thread | None = None
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
         if username:
             self.client.username_pw_set(username, password or None)
@@ -62,10 +70,24 @@ class HallListener:
     def start(self) -> None:
         self.client.connect_async(*self.broker, keepalive=self.keepalive)
         self.client.loop_start()
+        self._stopping.clear()
+        self._ticker = threading.Thread(target=self._tick_loop, name="hall-tail", daemon=True)
+        self._ticker.start()
 
     def stop(self) -> None:
+        self._stopping.set()
+        if self._ticker is not None:
+            self._ticker.join(timeout=5)
+            self._ticker = None
         self.client.disconnect()
         self.client.loop_stop()
+
+    def _tick_loop(self) -> None:
+        while not self._stopping.wait(TICK_S):
+            try:
+                self.tick(self.wall())
+            except sqlite3.Error as exc:  # a busy record: said, and tried again next time
+                self.on_news({"type": "bad", "topic": "", "error": str(exc)})
 
     # -- paho's thread ---------------------------------------------------------------
 
@@ -130,7 +152,8 @@ class HallListener:
                     self._suspect.setdefault((hall, table, box), (int(last), now))
 
     def tick(self, now: float) -> None:
-        """Ask again for what a table has and the record still lacks (called every second)."""
+        """Ask again for what a table has and the record still lacks (the listener's own
+        thread calls this every TICK_S)."""
         with self._lock:
             suspects = list(self._suspect.items())
         for (hall, table, box), (last, since) in suspects:

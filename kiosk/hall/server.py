@@ -108,7 +108,6 @@ class HallServer:
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_S)
-            await asyncio.to_thread(self.listener.tick, self.wall())
             beat = {"type": "hb", "now": self.wall(), "broker": self.listener.connected}
             await self._send_all(json.dumps(beat))
 
