@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kiosk.clocks.patterns import Pattern
+from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
 from kiosk.engine.faults import Fault
 
 if TYPE_CHECKING:
@@ -111,6 +111,11 @@ class BuzzerOutput(OutputBase):
 
     def sound(self, pattern: Pattern) -> None:
         self.player.play(pattern)
+
+    def test(self, volume: float) -> None:
+        """The settings' buzzer test: a double beep at `volume` (0-1), kept for this run."""
+        self.player.volume = volume
+        self.player.play(DOUBLE_BEEP, interrupt=True)
 
     def health(self) -> str | None:
         error = self.player.last_error
