@@ -32,11 +32,13 @@ def kiosk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kiosk]:
     clock = FakeClock(1000.0)
     data = Path(tmp_path_factory.mktemp("fit"))
     services = Services(data_dir=data, check_pin=lambda pin: pin == "2468", clock=clock)
+    running = make_kiosk(services, clock)
     try:
-        yield from make_kiosk(services, clock)
-    finally:
+        yield next(running)
+    finally:  # back to English at 1024x600 while the app still runs, then it stops
         apply_languages("en", "")
         resize(1024, 600)
+        running.close()
 
 
 def settle(frames: int = 3) -> None:
