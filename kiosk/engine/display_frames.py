@@ -8,6 +8,7 @@ Backgammon: the match score, the running side's bank as the clock, and the messa
 Version 2 of the protocol adds what the kiosk's own player display screen shows beside: the
 games won and the queen's state (carrom), both banks and the delay (backgammon), and each
 side's Latin initials (a name in any script, transliterated).
+Bhukhar: the round's clock, the round as the board number, TIME when it is called (rule 16.3).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from drivers.display_protocol import DisplayFrame, Turn
 from drivers.transliterate import initials, to_latin
 from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
 
 _ALLOWED = re.compile(r"[^A-Z0-9 .:!?+/-]")
@@ -126,4 +128,19 @@ def clock_frame(view: ClockView) -> DisplayFrame:
         delay="-" if running is None else seconds_text(view.snapshot.delay_left),
         left_name=side_initials(a),
         right_name=side_initials(b),
+    )
+
+
+def bhukhar_frame(view: BhukharView) -> DisplayFrame:
+    """The Bhukhar round's clock (what the players screen shows of a Bhukhar session)."""
+    if view.round == 0:
+        return DisplayFrame(message="BHUKHAR")
+    if view.time_called:
+        text = "TIME"
+    elif view.paused:
+        text = "PAUSED"
+    else:
+        text = f"ROUND {view.round}"
+    return DisplayFrame(
+        clock=seconds_text(view.left), board=min(999, view.round), message=message(text)
     )

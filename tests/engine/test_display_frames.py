@@ -10,6 +10,7 @@ from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
 from kiosk.engine.display_frames import (
+    bhukhar_frame,
     carrom_frame,
     clock_frame,
     message,
@@ -20,6 +21,7 @@ from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import DisplayOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
@@ -93,6 +95,20 @@ def test_display_frame_games_queen_and_initials_of_names_in_any_script(
     assert carrom_frame(s.view()).queen == "P"
     s.confirm(s.proposal.edited(pocketed=["white"]))  # covered: the left side's
     assert carrom_frame(s.view()).queen == "L"
+
+
+def test_rule_16_3_display_frame_bhukhar_round_clock_then_time(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    from .test_bhukhar_table import START
+
+    t = BhukharTable.create(Journal(tmp_path / "j.db"), START, clock=clock, wall=wall)
+    assert bhukhar_frame(t.view()) == DisplayFrame(message="BHUKHAR")
+    t.start_round()
+    clock.advance(65)
+    assert bhukhar_frame(t.view()) == DisplayFrame(clock="28:55", board=1, message="ROUND 1")
+    clock.advance(30 * 60)
+    assert bhukhar_frame(t.view()) == DisplayFrame(clock="0", board=1, message="TIME")
 
 
 def test_display_frame_doubles_initials_are_the_partners() -> None:
