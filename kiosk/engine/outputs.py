@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
 from kiosk.engine.faults import Fault
+from kiosk.engine.part_faults import link_said
 
 if TYPE_CHECKING:
     from kiosk.engine.parts import Buzzer, Display
@@ -144,7 +145,7 @@ class DisplayOutput(OutputBase):
         status = self.display.status
         if status.state in ("ok", "connecting"):
             return None
-        return str(status.detail)
+        return link_said(status)  # the English, with the facts the screen words
 
 
 class Outputs:
