@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from drivers.hits import POCKETS
 from kiosk.config import Settings
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+from kiosk.engine.part_faults import link_said, start_said
 from kiosk.engine.parts import Beams, Buzzer, Camera, Display, LinkedPart, PolledBeams
 from kiosk.tables.carrom_inputs import PartFault
 
@@ -117,7 +118,7 @@ class _LinkWatch:
 
     def __call__(self, now: float) -> None:
         status = self.device.status
-        trouble = None if status.state in ("ok", "connecting") else str(status.detail)
+        trouble = None if status.state in ("ok", "connecting") else link_said(status)
         if trouble != self._said:
             self._said = trouble
             self.sink(PartFault(now, self.part, trouble))
@@ -146,7 +147,7 @@ def build_parts(
 
             factory = make_pin_factory(settings.pockets.pin_factory)
         except Exception as exc:
-            problems.append(("gpio", f"GPIO pin factory did not start: {exc}"))
+            problems.append(("gpio", start_said(f"GPIO pin factory did not start: {exc}", exc)))
     found, simulated = (None, None)
     if beams:
         found, simulated = _beams(problems, settings, sink, simulate, clock, factory)
@@ -200,7 +201,7 @@ def _beams(
         )
         return gpio, None
     except Exception as exc:
-        problems.append(("beams", f"pocket beams did not start: {exc}"))
+        problems.append(("beams", start_said(f"pocket beams did not start: {exc}", exc)))
         return None, None
 
 
@@ -217,7 +218,7 @@ def _buzzer(problems: Problems, settings: Settings, simulate: bool, factory: Any
             b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory, volume=b.volume / 100
         )
     except Exception as exc:
-        problems.append(("buzzer", f"buzzer did not start: {exc}"))
+        problems.append(("buzzer", start_said(f"buzzer did not start: {exc}", exc)))
         return None
 
 
@@ -241,7 +242,7 @@ def _display(
             port = sim.port_path
         return PlayerDisplay(port, baud=d.baud, clock=clock), sim
     except Exception as exc:
-        problems.append(("display", f"player display did not start: {exc}"))
+        problems.append(("display", start_said(f"player display did not start: {exc}", exc)))
         return None, sim
 
 
@@ -262,5 +263,7 @@ def _camera(
 
         return start_camera(source, settings, sink, clock=clock, journal=journal)
     except Exception as exc:
-        problems.append(("camera", f"camera {source!r} did not start: {exc}"))
+        problems.append(
+            ("camera", start_said(f"camera {source!r} did not start: {exc}", exc, source))
+        )
         return None

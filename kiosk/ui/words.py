@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kiosk.errors import reason_of
+
 
 class Words(Protocol):
     def __call__(self, message: str, /, **values: Any) -> str: ...
@@ -34,6 +36,13 @@ def reason_words(reason: Reasoned, words: Words) -> str:
     language (the law number as that language's law text numbers it)."""
     values = {k: words(str(v)) if k in reason.worded else v for k, v in reason.values().items()}
     return words(reason.message, **values)
+
+
+def said_words(message: str, words: Words) -> str:
+    """A part's fault in `words`'s language when it carries its facts (kiosk/errors.py
+    `Said`, made by kiosk/engine/part_faults.py); any other message as it is (English)."""
+    reason = reason_of(message)
+    return message if reason is None else reason_words(reason, words)
 
 
 def N_(message: str) -> str:
