@@ -150,7 +150,9 @@ def run(folder: Path, cuts: int, seed: int, max_wait: float = 0.25, board: int =
             time.sleep(rng.uniform(0.0, max_wait))
             writer.kill()
             out, _ = writer.communicate()
-            acks = [int(line.split()[1]) for line in out.splitlines() if line.startswith("ack")]
+            # An ack counts once its whole line came: the cut may fall in the middle of one.
+            whole = out.split("\n")[:-1]
+            acks = [int(line.split()[1]) for line in whole if line.startswith("ack ")]
             if acks:
                 figures.acked += acks[-1] - last_acked
                 last_acked = acks[-1]
