@@ -213,16 +213,31 @@ def _one_striker(
     men: list[tuple[float, float, float]],
     area: float,
     rc: float,
+    region: Array,
 ) -> bool:
     """Whether a striker found is one: two or three men touching (with their shadows) can
-    fill a striker's disc, but then a man overlaps it, or the region is far larger than
-    the discs found in it."""
+    fill a striker's disc, but then a man overlaps it, the region is far larger than
+    the discs found in it, or it is long (two men side by side), not round."""
     sx, sy, r = striker
+    if not men and _elongation(region) > 1.5:
+        return False
     if r >= 1.42 * rc:
         return True  # wider than 44 mm: no two men touching fill that
     if any(math.hypot(x - sx, y - sy) < r + rc for x, y, _ in men):
         return False
     return area <= 1.3 * math.pi * (r * r + len(men) * rc * rc)
+
+
+def _elongation(region: Array) -> float:
+    """The ratio of a region's longest spread to its shortest (1 for a disc, about
+    2.2 for two equal discs touching), from its second moments."""
+    m = cv2.moments(region.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return 1.0
+    a, b, c = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    root = math.sqrt(max(0.0, (a - b) ** 2 / 4 + c * c))
+    lo = (a + b) / 2 - root
+    return math.sqrt(((a + b) / 2 + root) / lo) if lo > 1e-9 else math.inf
 
 
 def _split(
@@ -262,7 +277,7 @@ def _split(
     if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
         return out, True
     wide = [d for d in out if d[2] > rc]
-    if wide and not _one_striker(wide[0], [d for d in out if d[2] == rc], area, rc):
+    if wide and not _one_striker(wide[0], [d for d in out if d[2] == rc], area, rc, region):
         return _split(region, sizes, False)
     # Men touching with their shadows fill the necks between them: one disc lands
     # between two. The region's area says how many it holds; share it out.
@@ -377,6 +392,13 @@ def classify_discs(
     # (a light man on a line or circle would otherwise be cut in two and lost).
     lighter = q > 1.0 + max(0.07, 4.0 * q_sd)
     prt = (_print_zone() & ~lighter) | (red_print & (like_dot | (hat > 6.0)))
+    # The print is thin: a man's disc wholly as dark as the lines' cores in this frame
+    # is no print, though the print zone runs through it (a man where lines cross, on
+    # an arrow's head). Not merely darker than the plywood: shadows beside men are too.
+    lines = _print_zone() & on & (hat > 6.0)
+    line_q = float(np.median(q[lines])) if lines.any() else 0.6
+    darker = on & (q < min(line_q, 1.0 - max(0.07, 4.0 * q_sd))) & ~red_print
+    prt &= ~_dense(darker, 0.88 * sizes.coin)
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
     closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0
@@ -519,6 +541,17 @@ def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes
     dq = abs(float(np.median(q[centre])) - float(np.median(q[dots])))
     if dq > 0.095:
         out = _disc_mask(q.shape, u, v, sizes.coin - 0.5)
+    return out
+
+
+def _dense(mask: Array, r: float) -> Array:
+    """The pixels of `mask` in discs of radius r that lie wholly in it (after a
+    pixel's gaps are closed): the morphological opening."""
+    k = math.ceil(r)
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    disc = (xx * xx + yy * yy <= r * r).astype(np.uint8)
+    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    out: Array = (cv2.morphologyEx(m, cv2.MORPH_OPEN, disc) > 0) & mask
     return out
 
 

@@ -129,3 +129,24 @@ def test_cold_white_men_with_no_striker_are_not_promoted_to_striker() -> None:
     )
     counts = _counts(detect_cold(_top(Scene(pieces, Look(seed=34, piece_bgr=WOOD_STRIKER)))))
     assert counts == {"white": 3, "black": 1, "queen": 0, "striker": 0}
+
+
+@pytest.mark.parametrize("seed", [28, 30])
+def test_law_i_dark_men_on_the_printed_lines_are_found(seed: int) -> None:
+    """The print is thin: a man's disc wholly as dark as the lines is a man, though the
+    print zone runs through it (law I अ.4-अ.7; tuning boards 28 and 30: a grey man where
+    the outer circle meets an arrow's arc, a dark brown man on an arrow's head)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [58, 84])
+def test_law_i_two_dark_men_between_the_base_lines_are_not_a_striker(seed: int) -> None:
+    """Two men touching side by side fill a region as deep as a small striker, but long,
+    not round (tuning boards 58 and 84: two grey men touching between the base lines)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    counts = result.counts()
+    assert counts["striker"] == sum(p.colour == "striker" for p in scene.pieces)
+    assert counts["black"] == sum(p.colour == "black" for p in scene.pieces)
