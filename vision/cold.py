@@ -479,6 +479,7 @@ def classify_discs(
                     name, striker_done = "striker", True
                 discs.append((gx, gy, rr, mq, mr))
                 found.append((name, gx, gy, rr))
+    found, discs = _drop_shadows(found, discs)
     if not striker_done:
         found = _striker_among_men(found, q, sizes)
     coins = []
@@ -489,6 +490,25 @@ def classify_discs(
         coins.append(Coin(name, float(x_mm), float(y_mm), 1.0))
     coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
     return tuple(coins), discs
+
+
+def _drop_shadows(
+    found: list[tuple[str, float, float, float]],
+    discs: list[tuple[float, float, float, float, float]],
+) -> tuple[list[tuple[str, float, float, float]], list[tuple[float, float, float, float, float]]]:
+    """Without the black discs nearer the plywood's light than the black men's: the
+    shadows between men touching, dark enough for the cut but not a man. The men's
+    own light in this frame is the median of the black discs (three or more)."""
+    qs = [d[3] for (name, *_), d in zip(found, discs, strict=True) if name == "black"]
+    if len(qs) < 3:
+        return found, discs
+    men = float(np.median(qs))
+    keep = [
+        k
+        for k, ((name, *_), d) in enumerate(zip(found, discs, strict=True))
+        if name != "black" or d[3] < men + 0.6 * (1.0 - men)
+    ]
+    return [found[k] for k in keep], [discs[k] for k in keep]
 
 
 def _ring_q(q: Array, cx: float, cy: float, r: float) -> float:

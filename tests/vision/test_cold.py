@@ -150,3 +150,13 @@ def test_law_i_two_dark_men_between_the_base_lines_are_not_a_striker(seed: int) 
     counts = result.counts()
     assert counts["striker"] == sum(p.colour == "striker" for p in scene.pieces)
     assert counts["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [186, 192])
+def test_cold_shadows_between_dark_men_are_not_men(seed: int) -> None:
+    """The shadow between men touching is dark enough for the cut between black and
+    white, but far nearer the plywood's light than the black men in the same frame
+    (tuning boards 186 and 192: a disc in the shadow beside a striker and between men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
