@@ -479,9 +479,9 @@ def classify_discs(
                     name, striker_done = "striker", True
                 discs.append((gx, gy, rr, mq, mr))
                 found.append((name, gx, gy, rr))
-    found, discs = _drop_shadows(found, discs)
     if not striker_done:
         found = _striker_among_men(found, q, sizes)
+    found, discs = _drop_unlike(found, discs)
     coins = []
     for name, cx, cy, _r in found:
         x_mm, y_mm = B.top_to_mm(cx, cy)
@@ -492,21 +492,25 @@ def classify_discs(
     return tuple(coins), discs
 
 
-def _drop_shadows(
+def _drop_unlike(
     found: list[tuple[str, float, float, float]],
     discs: list[tuple[float, float, float, float, float]],
 ) -> tuple[list[tuple[str, float, float, float]], list[tuple[float, float, float, float, float]]]:
     """Without the black discs nearer the plywood's light than the black men's: the
     shadows between men touching, dark enough for the cut but not a man. The men's
-    own light in this frame is the median of the black discs (three or more)."""
+    own light in this frame is the median of the black discs (three or more). Alike,
+    when the white men are clearly lighter than the plywood, without the white discs
+    as light as the plywood: the bare board that men touching round it enclose, which
+    the ring filter takes for a plywood-coloured man's rim."""
     qs = [d[3] for (name, *_), d in zip(found, discs, strict=True) if name == "black"]
-    if len(qs) < 3:
-        return found, discs
-    men = float(np.median(qs))
+    ws = [d[3] for (name, *_), d in zip(found, discs, strict=True) if name == "white"]
+    men = float(np.median(qs)) if len(qs) >= 3 else 0.0
+    whites = float(np.median(ws)) if len(ws) >= 3 else 1.0
     keep = [
         k
         for k, ((name, *_), d) in enumerate(zip(found, discs, strict=True))
-        if name != "black" or d[3] < men + 0.6 * (1.0 - men)
+        if not (name == "black" and len(qs) >= 3 and d[3] >= men + 0.6 * (1.0 - men))
+        and not (name == "white" and whites > 1.1 and d[3] <= 1.0 + 0.4 * (whites - 1.0))
     ]
     return [found[k] for k in keep], [discs[k] for k in keep]
 

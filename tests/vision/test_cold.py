@@ -160,3 +160,16 @@ def test_cold_shadows_between_dark_men_are_not_men(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [62, 198])
+def test_cold_bare_board_ringed_by_men_is_not_a_white_man(seed: int) -> None:
+    """The bare board that men touching round it enclose looks like a man of the
+    plywood's colour seen by its rim; when the white men of this frame are clearly
+    lighter than the plywood, a "white man" as light as the plywood is no man (tuning
+    boards 62 and 198: the gap between three or four men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    counts = result.counts()
+    for colour in ("white", "striker"):
+        assert counts[colour] == sum(p.colour == colour for p in scene.pieces)
