@@ -430,7 +430,9 @@ def classify_discs(
     fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)
-    queen_red = learned.queen_red if learned else 0.06
+    # The queen's pink against the plywood's own spread of it in this frame (kept
+    # between 0.045, above a dark man's noise, and 0.06).
+    queen_red = learned.queen_red if learned else min(0.06, max(0.045, 6.0 * _mad(pink_rg[ply])))
     red_px = fg & (pink_rg > queen_red) & (pink_bg > 0.03) & (q > 0.3)
     dark = fg & ~red_px & (q < cut)
     lite = fg & ~red_px & (q >= cut)

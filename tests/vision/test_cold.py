@@ -173,3 +173,13 @@ def test_cold_bare_board_ringed_by_men_is_not_a_white_man(seed: int) -> None:
     counts = result.counts()
     for colour in ("white", "striker"):
         assert counts[colour] == sum(p.colour == colour for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [3, 135])
+def test_cold_a_faded_queen_on_a_quiet_plywood_is_the_queen(seed: int) -> None:
+    """The queen's redness is judged against the plywood's own spread of it in this
+    frame: on an even board a faded queen is only a little pinker than the wood (tuning
+    boards 3 and 135: a faded queen by an arrow's line and on a base line)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["queen"] == 1
