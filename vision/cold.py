@@ -395,9 +395,12 @@ def classify_discs(
     # The print is thin: a man's disc wholly as dark as the lines' cores in this frame
     # is no print, though the print zone runs through it (a man where lines cross, on
     # an arrow's head). Not merely darker than the plywood: shadows beside men are too.
+    # On the red dots and the centre circle, what is less than half as red as the dots
+    # is no print either: a dark man hides their red.
     lines = _print_zone() & on & (hat > 6.0)
     line_q = float(np.median(q[lines])) if lines.any() else 0.6
-    darker = on & (q < min(line_q, 1.0 - max(0.07, 4.0 * q_sd))) & ~red_print
+    red_like = red_print & (pink_rg > 0.5 * print_rg)
+    darker = on & (q < min(line_q, 1.0 - max(0.07, 4.0 * q_sd))) & ~red_like
     prt &= ~_dense(darker, 0.88 * sizes.coin)
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
