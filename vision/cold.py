@@ -286,11 +286,17 @@ def _split(
         ys, xs = np.nonzero(region)
         pts = np.stack([xs, ys], axis=1).astype(np.float32)
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
-        cv2.setRNGSeed(1)
-        _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
-            pts, n_area, None, crit, 3, cv2.KMEANS_PP_CENTERS
-        )
-        out = [(float(cx), float(cy), rc) for cx, cy in centres]
+        # Fewer when two centres land closer than men can lie (their shadows swell
+        # the area): men do not overlap, so centres are 2 radii apart (1.75 allowed).
+        for n in range(n_area, len(out), -1):
+            cv2.setRNGSeed(1)
+            _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+                pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS
+            )
+            gaps = [math.dist(a, b) for i, a in enumerate(centres) for b in centres[i + 1 :]]
+            if min(gaps, default=math.inf) >= 1.75 * rc:
+                out = [(float(cx), float(cy), rc) for cx, cy in centres]
+                break
     return out, False
 
 

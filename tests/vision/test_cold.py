@@ -194,3 +194,13 @@ def test_law_i_dark_men_on_the_red_dots_and_centre_circle_are_found(seed: int) -
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [57, 90, 188])
+def test_cold_men_touching_with_their_shadows_are_counted_once_each(seed: int) -> None:
+    """The shadows of men touching swell their region's area; when sharing it out puts
+    two centres closer than men can lie (they do not overlap), there are fewer men
+    (tuning boards 57, 90 and 188: three, four and two dark men touching)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
