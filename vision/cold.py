@@ -41,6 +41,7 @@ from vision.cold_discs import (
     disc_mask,
     disc_median,
     drop_unlike,
+    men_touching,
     split_region,
     striker_among_men,
 )
@@ -338,7 +339,9 @@ def classify_discs(
         sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
         # Skin's colour alone is not enough: brown men are skin-coloured too; a
         # hand is also thicker than men touching.
-        if depth > 1.25 * sizes.striker_max or (sk > 0.5 and depth > 1.6 * rc):
+        if depth > 1.25 * sizes.striker_max or (
+            sk > 0.5 and depth > 1.6 * rc and not men_touching(reg > 0, rc)
+        ):
             hidden[y : y + h, x : x + w] |= reg > 0
     for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
         m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

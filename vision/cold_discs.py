@@ -90,6 +90,31 @@ def _elongation(region: Array) -> float:
     return math.sqrt(((a + b) / 2 + root) / lo) if lo > 1e-9 else math.inf
 
 
+def men_touching(region: Array, rc: float) -> list[tuple[float, float, float]]:
+    """Two to four men touching, if that is what a region is: its area shared out
+    between that many centres at least 1.75 radii apart (men do not overlap) whose
+    discs cover nearly all of it. A hand's palm and fingers are not such discs."""
+    area = float(np.count_nonzero(region))
+    n = round(area / (1.3 * math.pi * rc * rc))
+    if not 2 <= n <= 4:
+        return []
+    ys, xs = np.nonzero(region)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    cv2.setRNGSeed(1)
+    _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+        pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS
+    )
+    if min(math.dist(a, b) for i, a in enumerate(centres) for b in centres[i + 1 :]) < 1.75 * rc:
+        return []
+    near = np.zeros(len(xs), bool)
+    for cx, cy in centres:
+        near |= (xs - cx) ** 2 + (ys - cy) ** 2 <= (rc + 2.0) ** 2
+    if near.mean() < 0.92:
+        return []
+    return [(float(cx), float(cy), rc) for cx, cy in centres]
+
+
 def split_region(
     region: Array, sizes: Sizes, striker_ok: bool
 ) -> tuple[list[tuple[float, float, float]], bool]:
@@ -117,7 +142,8 @@ def split_region(
             if big[3] >= 0.85:
                 cx, cy, r, share = big
             elif peak > 1.6 * rc:
-                return [], True
+                men = men_touching(region, rc)
+                return (men, False) if men else ([], True)
         if share >= 0.45:
             out.append((cx, cy, r))
             explained += math.pi * r * r * share
@@ -125,7 +151,8 @@ def split_region(
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     left = float(np.count_nonzero(mask))
     if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
-        return out, True
+        men = men_touching(region, rc)
+        return (men, False) if men else (out, True)
     wide = [d for d in out if d[2] > rc]
     if wide and not _one_striker(wide[0], [d for d in out if d[2] == rc], area, rc, region):
         return split_region(region, sizes, False)

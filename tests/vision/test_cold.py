@@ -204,3 +204,14 @@ def test_cold_men_touching_with_their_shadows_are_counted_once_each(seed: int) -
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [34, 45])
+def test_cold_three_men_in_a_triangle_are_men_not_a_hand(seed: int) -> None:
+    """Three men touching in a triangle make a region too deep and too full for one
+    disc; shared out between three centres as far apart as men lie, whose discs cover
+    nearly all of it, they are men: a hand's palm and fingers are not such discs
+    (tuning boards 34 and 45: three dark brown and three grey men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
