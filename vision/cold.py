@@ -36,6 +36,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
+from vision.cold_discs import Sizes as Sizes
+from vision.cold_discs import (
+    disc_mask,
+    disc_median,
+    drop_unlike,
+    men_touching,
+    split_region,
+    striker_among_men,
+)
 from vision.detect import Coin, Reference, detect
 
 Array = npt.NDArray[Any]
@@ -43,15 +52,6 @@ Array = npt.NDArray[Any]
 _SAMPLE = np.zeros((B.TOP_PX, B.TOP_PX), bool)
 _SAMPLE[1::3, 1::3] = True
 TILE = 10  # px of the top view (20 mm) per tile of the plywood's light
-
-
-@dataclass(frozen=True, slots=True)
-class Sizes:
-    """Radii in top-view px from the laws and home sets."""
-
-    coin: float = B.COIN_D_MM / 2 * B.SCALE  # 30.2-31.8 mm
-    striker_min: float = 38.0 / 2 * B.SCALE
-    striker_max: float = 75.0 / 2 * B.SCALE
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,108 +177,6 @@ def _mad(x: Array) -> float:
     return float(np.median(np.abs(x - np.median(x)))) * 1.4826
 
 
-def _disc_mask(shape: tuple[int, int], cx: float, cy: float, r: float) -> Array:
-    m = np.zeros(shape, np.uint8)
-    cv2.circle(m, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
-    return m > 0
-
-
-def _disc_median(plane: Array, cx: float, cy: float, r: float, default: float) -> float:
-    """The median of a plane over a disc (in its window only)."""
-    x0, x1 = max(0, int(cx - r)), min(plane.shape[1], int(cx + r) + 2)
-    y0, y1 = max(0, int(cy - r)), min(plane.shape[0], int(cy + r) + 2)
-    ys, xs = np.mgrid[y0:y1, x0:x1]
-    inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
-    vals = plane[y0:y1, x0:x1][inside]
-    return float(np.median(vals)) if vals.size else default
-
-
-def _place(mask: Array, x: float, y: float, r: float) -> tuple[float, float, float, float]:
-    """A disc of radius r moved to the centroid of the region's pixels under it:
-    its centre, radius and the share of it the region fills."""
-    cx, cy = x, y
-    for _ in range(2):
-        near = _disc_mask(mask.shape, cx, cy, r + 1.0) & (mask > 0)
-        ys, xs = np.nonzero(near)
-        if len(xs) < 3:
-            break
-        cx, cy = float(xs.mean()), float(ys.mean())
-    disc = _disc_mask(mask.shape, cx, cy, r)
-    share = float(np.count_nonzero(disc & (mask > 0))) / max(1, int(np.count_nonzero(disc)))
-    return cx, cy, r, share
-
-
-def _one_striker(
-    striker: tuple[float, float, float],
-    men: list[tuple[float, float, float]],
-    area: float,
-    rc: float,
-) -> bool:
-    """Whether a striker found is one: two or three men touching (with their shadows) can
-    fill a striker's disc, but then a man overlaps it, or the region is far larger than
-    the discs found in it."""
-    sx, sy, r = striker
-    if r >= 1.42 * rc:
-        return True  # wider than 44 mm: no two men touching fill that
-    if any(math.hypot(x - sx, y - sy) < r + rc for x, y, _ in men):
-        return False
-    return area <= 1.3 * math.pi * (r * r + len(men) * rc * rc)
-
-
-def _split(
-    region: Array, sizes: Sizes, striker_ok: bool
-) -> tuple[list[tuple[float, float, float]], bool]:
-    """Discs (cx, cy, r) in one region of one class, and whether the region is a
-    hand (deeper than a striker, or mostly left over)."""
-    rc = sizes.coin
-    mask = region.astype(np.uint8)
-    area = float(np.count_nonzero(mask))
-    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    peak = float(dist.max())
-    if peak > 1.12 * sizes.striker_max:
-        return [], True
-    out: list[tuple[float, float, float]] = []
-    explained = 0.0
-    for _ in range(30):
-        peak = float(dist.max())
-        if peak < 0.55 * rc:
-            break
-        y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
-        cx, cy, r, share = _place(mask, float(x), float(y), rc)
-        if striker_ok and peak >= max(1.22 * rc, 0.92 * sizes.striker_min):
-            # A disc as deep as this: the striker if the region is round there;
-            # else men touching (with their shadows) or, if far deeper, a hand.
-            big = _place(mask, float(x), float(y), min(peak + 0.7, sizes.striker_max))
-            if big[3] >= 0.85:
-                cx, cy, r, share = big
-            elif peak > 1.6 * rc:
-                return [], True
-        if share >= 0.45:
-            out.append((cx, cy, r))
-            explained += math.pi * r * r * share
-        mask[_disc_mask(mask.shape, cx, cy, r + 1.0)] = 0
-        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    left = float(np.count_nonzero(mask))
-    if left > 1.5 * math.pi * rc * rc and left > 0.35 * area:
-        return out, True
-    wide = [d for d in out if d[2] > rc]
-    if wide and not _one_striker(wide[0], [d for d in out if d[2] == rc], area, rc):
-        return _split(region, sizes, False)
-    # Men touching with their shadows fill the necks between them: one disc lands
-    # between two. The region's area says how many it holds; share it out.
-    n_area = round(area / (1.3 * math.pi * rc * rc))
-    if all(r == rc for *_, r in out) and len(out) < n_area <= 8:
-        ys, xs = np.nonzero(region)
-        pts = np.stack([xs, ys], axis=1).astype(np.float32)
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
-        cv2.setRNGSeed(1)
-        _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
-            pts, n_area, None, crit, 3, cv2.KMEANS_PP_CENTERS
-        )
-        out = [(float(cx), float(cy), rc) for cx, cy in centres]
-    return out, False
-
-
 def detect_cold(
     top: Array,
     reference: Reference | None = None,
@@ -377,6 +275,16 @@ def classify_discs(
     # (a light man on a line or circle would otherwise be cut in two and lost).
     lighter = q > 1.0 + max(0.07, 4.0 * q_sd)
     prt = (_print_zone() & ~lighter) | (red_print & (like_dot | (hat > 6.0)))
+    # The print is thin: a man's disc wholly as dark as the lines' cores in this frame
+    # is no print, though the print zone runs through it (a man where lines cross, on
+    # an arrow's head). Not merely darker than the plywood: shadows beside men are too.
+    # On the red dots and the centre circle, what is less than half as red as the dots
+    # is no print either: a dark man hides their red.
+    lines = _print_zone() & on & (hat > 6.0)
+    line_q = float(np.median(q[lines])) if lines.any() else 0.6
+    red_like = red_print & (pink_rg > 0.5 * print_rg)
+    darker = on & (q < min(line_q, 1.0 - max(0.07, 4.0 * q_sd))) & ~red_like
+    prt &= ~_dense(darker, 0.88 * sizes.coin)
     changed &= ~prt
     k9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
     closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, k9) > 0
@@ -408,7 +316,9 @@ def classify_discs(
     fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)
-    queen_red = learned.queen_red if learned else 0.06
+    # The queen's pink against the plywood's own spread of it in this frame (kept
+    # between 0.045, above a dark man's noise, and 0.06).
+    queen_red = learned.queen_red if learned else min(0.06, max(0.045, 6.0 * _mad(pink_rg[ply])))
     red_px = fg & (pink_rg > queen_red) & (pink_bg > 0.03) & (q > 0.3)
     dark = fg & ~red_px & (q < cut)
     lite = fg & ~red_px & (q >= cut)
@@ -429,7 +339,9 @@ def classify_discs(
         sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
         # Skin's colour alone is not enough: brown men are skin-coloured too; a
         # hand is also thicker than men touching.
-        if depth > 1.25 * sizes.striker_max or (sk > 0.5 and depth > 1.6 * rc):
+        if depth > 1.25 * sizes.striker_max or (
+            sk > 0.5 and depth > 1.6 * rc and not men_touching(reg > 0, rc)
+        ):
             hidden[y : y + h, x : x + w] |= reg > 0
     for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
         m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -442,14 +354,14 @@ def classify_discs(
             x0, y0 = max(0, x - 2), max(0, y - 2)
             x1, y1 = min(m.shape[1], x + w + 2), min(m.shape[0], y + h + 2)
             reg = lab[y0:y1, x0:x1] == i
-            out, hand = _split(reg, sizes, not striker_done)
+            out, hand = split_region(reg, sizes, not striker_done)
             if hand:
                 hidden[y0:y1, x0:x1] |= reg
                 continue
             for cx, cy, rr in out:
                 gx, gy = cx + x0, cy + y0
-                mq = _disc_median(q, gx, gy, 0.6 * rr, 1.0)
-                mr = _disc_median(pink_rg, gx, gy, 0.6 * rr, 0.0)
+                mq = disc_median(q, gx, gy, 0.6 * rr, 1.0)
+                mr = disc_median(pink_rg, gx, gy, 0.6 * rr, 0.0)
                 name = colour
                 if rr > 1.18 * rc:
                     if striker_done:
@@ -458,7 +370,8 @@ def classify_discs(
                 discs.append((gx, gy, rr, mq, mr))
                 found.append((name, gx, gy, rr))
     if not striker_done:
-        found = _striker_among_men(found, q, sizes)
+        found = striker_among_men(found, q, sizes)
+    found, discs = drop_unlike(found, discs)
     coins = []
     for name, cx, cy, _r in found:
         x_mm, y_mm = B.top_to_mm(cx, cy)
@@ -469,56 +382,30 @@ def classify_discs(
     return tuple(coins), discs
 
 
-def _ring_q(q: Array, cx: float, cy: float, r: float) -> float:
-    """The median brightness ratio on a circle of radius r around (cx, cy)."""
-    a = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
-    xs = (cx + r * np.cos(a)).astype(np.float32).reshape(1, -1)
-    ys = (cy + r * np.sin(a)).astype(np.float32).reshape(1, -1)
-    return float(np.median(cv2.remap(q, xs, ys, cv2.INTER_LINEAR)))
-
-
-def _striker_among_men(
-    found: list[tuple[str, float, float, float]], q: Array, sizes: Sizes
-) -> list[tuple[str, float, float, float]]:
-    """With no striker found, a white "man" that is a small or plywood-coloured
-    striker: its light region is no wider than a man's (its dark rim and the
-    grooves cut it), but it stays as light as its middle out to a man's edge and
-    its darkest ring (its rim) lies beyond 1.29 men's radii. A man's own rim and
-    shadow darken it at a man's radius."""
-    rc = sizes.coin
-    qf = q.astype(np.float32)
-    best: tuple[float, int] | None = None
-    for k, (name, cx, cy, _r) in enumerate(found):
-        if name != "white":
-            continue
-        radii = np.arange(0.65 * rc, min(2.6 * rc, sizes.striker_max + 1.0), 0.5)
-        prof = [_ring_q(qf, cx, cy, float(r)) for r in radii]
-        rim = float(radii[int(np.argmin(prof))])
-        middle = min(prof[0], prof[1])
-        edge = _ring_q(qf, cx, cy, rc)
-        wide = rim >= 1.29 * rc and edge >= 0.97 and edge >= 0.97 * middle
-        if wide and (best is None or rim > best[0]):
-            best = (rim, k)
-    if best is None:
-        return found
-    rim, k = best
-    _, cx, cy, _r = found[k]
-    return [*found[:k], ("striker", cx, cy, rim), *found[k + 1 :]]
-
-
 def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes: Sizes) -> Array:
     """The queen on the centre circle (the opening, law I अ.6): the circle's colour
     against the base lines' red dots in this frame. Printed alike, they differ when
     a queen of another red or brightness covers the circle."""
     u, v = B.mm_to_top(B.SURFACE_MM / 2, B.SURFACE_MM / 2)
-    centre = _disc_mask(q.shape, u, v, 0.6 * sizes.coin)
-    dots = red_print & ~_disc_mask(q.shape, u, v, 2 * sizes.coin)
+    centre = disc_mask(q.shape, u, v, 0.6 * sizes.coin)
+    dots = red_print & ~disc_mask(q.shape, u, v, 2 * sizes.coin)
     out: Array = np.zeros(q.shape, bool)
     if not dots.any():
         return out
     dq = abs(float(np.median(q[centre])) - float(np.median(q[dots])))
     if dq > 0.095:
-        out = _disc_mask(q.shape, u, v, sizes.coin - 0.5)
+        out = disc_mask(q.shape, u, v, sizes.coin - 0.5)
+    return out
+
+
+def _dense(mask: Array, r: float) -> Array:
+    """The pixels of `mask` in discs of radius r that lie wholly in it (after a
+    pixel's gaps are closed): the morphological opening."""
+    k = math.ceil(r)
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    disc = (xx * xx + yy * yy <= r * r).astype(np.uint8)
+    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    out: Array = (cv2.morphologyEx(m, cv2.MORPH_OPEN, disc) > 0) & mask
     return out
 
 

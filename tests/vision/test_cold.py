@@ -129,3 +129,89 @@ def test_cold_white_men_with_no_striker_are_not_promoted_to_striker() -> None:
     )
     counts = _counts(detect_cold(_top(Scene(pieces, Look(seed=34, piece_bgr=WOOD_STRIKER)))))
     assert counts == {"white": 3, "black": 1, "queen": 0, "striker": 0}
+
+
+@pytest.mark.parametrize("seed", [28, 30])
+def test_law_i_dark_men_on_the_printed_lines_are_found(seed: int) -> None:
+    """The print is thin: a man's disc wholly as dark as the lines is a man, though the
+    print zone runs through it (law I अ.4-अ.7; tuning boards 28 and 30: a grey man where
+    the outer circle meets an arrow's arc, a dark brown man on an arrow's head)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [58])
+def test_law_i_two_dark_men_between_the_base_lines_are_not_a_striker(seed: int) -> None:
+    """Two men touching side by side fill a region as deep as a small striker, but long,
+    not round (tuning board 58: two grey men touching between the base lines)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    counts = result.counts()
+    assert counts["striker"] == sum(p.colour == "striker" for p in scene.pieces)
+    assert counts["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [186, 192])
+def test_cold_shadows_between_dark_men_are_not_men(seed: int) -> None:
+    """The shadow between men touching is dark enough for the cut between black and
+    white, but far nearer the plywood's light than the black men in the same frame
+    (tuning boards 186 and 192: a disc in the shadow beside a striker and between men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [62, 198])
+def test_cold_bare_board_ringed_by_men_is_not_a_white_man(seed: int) -> None:
+    """The bare board that men touching round it enclose looks like a man of the
+    plywood's colour seen by its rim; when the white men of this frame are clearly
+    lighter than the plywood, a "white man" as light as the plywood is no man (tuning
+    boards 62 and 198: the gap between three or four men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    counts = result.counts()
+    for colour in ("white", "striker"):
+        assert counts[colour] == sum(p.colour == colour for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [3, 135])
+def test_cold_a_faded_queen_on_a_quiet_plywood_is_the_queen(seed: int) -> None:
+    """The queen's redness is judged against the plywood's own spread of it in this
+    frame: on an even board a faded queen is only a little pinker than the wood (tuning
+    boards 3 and 135: a faded queen by an arrow's line and on a base line)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["queen"] == 1
+
+
+@pytest.mark.parametrize("seed", [36, 55, 66])
+def test_law_i_dark_men_on_the_red_dots_and_centre_circle_are_found(seed: int) -> None:
+    """A dark man on a red dot or the centre circle (law I अ.4, अ.6) hides its red: the
+    red print is the board's only where it is at least half as red as the dots in this
+    frame (tuning boards 36 and 66: dark brown men on a corner's red dots; 55: a grey man
+    on the centre circle)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [57, 90, 188])
+def test_cold_men_touching_with_their_shadows_are_counted_once_each(seed: int) -> None:
+    """The shadows of men touching swell their region's area; when sharing it out puts
+    two centres closer than men can lie (they do not overlap), there are fewer men
+    (tuning boards 57, 90 and 188: three, four and two dark men touching)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [34, 45])
+def test_cold_three_men_in_a_triangle_are_men_not_a_hand(seed: int) -> None:
+    """Three men touching in a triangle make a region too deep and too full for one
+    disc; shared out between three centres as far apart as men lie, whose discs cover
+    nearly all of it, they are men: a hand's palm and fingers are not such discs
+    (tuning boards 34 and 45: three dark brown and three grey men)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
