@@ -30,7 +30,7 @@ from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour,
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import allowed
 from kiosk.ui.parts_screen import PARTS
-from kiosk.ui.words import N_, reason_words
+from kiosk.ui.words import N_, reason_words, text_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -230,7 +230,7 @@ class CarromCalls(Screen):
         """A fault stays on the console (an icon and a line; a tap gives every message) until
         the part works again: the table clears it, never the screen."""
         faults = view.faults
-        self.faults = "  ·  ".join(f.message for f in faults)
+        self.faults = "  ·  ".join(text_words(f.message, tr._) for f in faults)
         if not faults:
             self.fault_line = self.fault_details = ""
             self.show_fault_details = False
@@ -240,7 +240,7 @@ class CarromCalls(Screen):
         first = tr._("{part}: not working", part=tr._(name))
         more = len(faults) - 1
         self.fault_line = tr._("{fault} (+{n} more)", fault=first, n=more) if more else first
-        self.fault_details = "\n".join(f"{f.part}: {f.message}" for f in faults)
+        self.fault_details = "\n".join(f"{f.part}: {text_words(f.message, tr._)}" for f in faults)
 
     # -- the proposal's colours ---------------------------------------------------------
     def show_pockets(self, view: CarromView) -> None:

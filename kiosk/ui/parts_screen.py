@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, text_words
 
 #: Each part's name and what the table does without it.
 PARTS = {
@@ -35,7 +35,7 @@ def part_rows(problems: list[tuple[str, str]]) -> list[list[str]]:
     rows = []
     for part, message in problems:
         name, means = PARTS.get(part.split(" ")[0], (part, ""))
-        rows.append([tr._(name), tr._(means) if means else "", message])
+        rows.append([tr._(name), tr._(means) if means else "", text_words(message, tr._)])
     return rows
 
 

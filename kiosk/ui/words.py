@@ -6,7 +6,7 @@ window pass `english`. The message is the catalogue's msgid, its placeholders na
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 class Words(Protocol):
@@ -18,6 +18,7 @@ def english(message: str, /, **values: Any) -> str:
     return message.format(**values) if values else message
 
 
+@runtime_checkable
 class Reasoned(Protocol):
     """A core's structured refusal (kiosk/rules/carrom/errors.py Reason and its kind): the
     English message with placeholders, the facts, and which facts are messages themselves."""
@@ -31,9 +32,24 @@ class Reasoned(Protocol):
 
 def reason_words(reason: Reasoned, words: Words) -> str:
     """A core's refusal worded: its message and the facts that are messages, in `words`'s
-    language (the law number as that language's law text numbers it)."""
-    values = {k: words(str(v)) if k in reason.worded else v for k, v in reason.values().items()}
+    language (the law number as that language's law text numbers it); a fact that is a
+    refusal itself (a meld inside a scoresheet's refusal) is worded the same way."""
+    values = {
+        k: words(str(v))
+        if k in reason.worded
+        else reason_words(v, words)
+        if isinstance(v, Reasoned)
+        else v
+        for k, v in reason.values().items()
+    }
     return words(reason.message, **values)
+
+
+def text_words(text: str, words: Words) -> str:
+    """Text from a core or a part in `words`'s language when it kept its facts (a
+    kiosk.errors `Phrase`), else as it is (a device's own message stays as it came)."""
+    reason = getattr(text, "reason", None)
+    return reason_words(reason, words) if isinstance(reason, Reasoned) else text
 
 
 def N_(message: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.startup import start_kiosk
+from kiosk.ui.i18n import apply_languages
 
 from .harness import FakeClock, Kiosk, make_kiosk
 
@@ -44,6 +45,13 @@ def test_dead_beams_at_start_are_named_with_go_on_by_hand(dead: Kiosk) -> None:
     assert screen.rows[0][1] == "no pockets are counted: the umpire enters each stroke"
     assert "did not start" in screen.rows[0][2]
     dead.shot("parts_dead_at_start")
+    # The part's own words are worded in the language switched to (issue 17).
+    apply_languages("hi")
+    try:
+        assert screen.rows[0][2].startswith("पाकेट बीम शुरू नहीं हुए: ")
+    finally:
+        apply_languages("en")
+    assert screen.rows[0][2].startswith("pocket beams did not start: ")
     dead.tap("go_on")
     assert dead.current == "pins"  # then the first start asks for the PINs, as without faults
     dead.app.show("home")
