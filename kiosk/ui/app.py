@@ -46,7 +46,7 @@ from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.lock import allowed, gate_of
 from kiosk.ui.lock import install as install_roles
-from kiosk.ui.memory import settle, trim
+from kiosk.ui.memory import Trimmer, settle, trim
 from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
@@ -93,9 +93,10 @@ class TablesideApp(App):
             apply_languages(ui.language, ui.display_language)
         tr.on_switch(self.refresh_home)
         # Freed textures and shaped runs given back to the system once the glass has been
-        # still for half a second (kiosk/ui/memory.py): after a switch, a stroke, a screen.
-        self._trim_later = Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S)
-        Window.bind(on_flip=self._drawn)
+        # still for half a second, and a switch's at once (kiosk/ui/memory.py).
+        self._memory = Trimmer(Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S))
+        tr.on_switch(self._memory.switched)
+        Window.bind(on_flip=lambda *_: self._memory.drawn())
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -135,10 +136,6 @@ class TablesideApp(App):
         self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
         Window.bind(on_key_down=self._key_down)
         return manager
-
-    def _drawn(self, *_: object) -> None:
-        self._trim_later.cancel()  # half a second after the last frame of a row
-        self._trim_later()
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = unit_for(*size)
