@@ -62,6 +62,8 @@ TICK_S = 0.05
 GIL_SWITCH_S = 0.001
 #: Still glass (seconds) before freed memory is given back: a trim takes a few ms.
 TRIM_AFTER_S = 0.5
+#: After the carrom setup is shown, when its console is made (kiosk/ui/app.py choose_game).
+PREPARE_S = 0.2
 
 
 class TablesideApp(App):
@@ -168,6 +170,9 @@ class TablesideApp(App):
             setup.stroke_s = self.services.settings.timers.stroke_s
             setup.board_limit = self.services.settings.rules.board_limit or 0
             self.show("setup_carrom")
+            # The console made and its words drawn while the umpire fills in the setup, so
+            # that Start only shows it (its first frame: docs/benchmarks.md, session 5).
+            Clock.schedule_once(lambda _dt: self.screen("carrom"), PREPARE_S)
         else:
             self.show(f"setup_{game}")
 
