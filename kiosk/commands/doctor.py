@@ -28,10 +28,12 @@ from typing import Any
 
 from kiosk.config import Settings
 from kiosk.startup import StartRefused, find_settings
+from kiosk.ui.text import FAMILIES
 
 #: A journal folder with less room than this cannot hold a day's matches and their frames.
 MIN_FREE_BYTES = 200 * 1024 * 1024
-FONT_FAMILIES = ("Noto Sans", "Noto Sans Devanagari", "Noto Sans Gujarati")
+#: The font families `fc-list` must name: the ones the shaped text path draws with.
+FONT_FAMILIES = tuple(family for _stem, family in FAMILIES.values())
 SERVICE = "tableside.service"
 Run = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 

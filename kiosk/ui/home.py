@@ -15,6 +15,7 @@ from kivy.app import App
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.rules.carrom.core import side_names
 from kiosk.tables.unfinished import Unfinished
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.i18n import tr
@@ -39,9 +40,7 @@ def _players(table: Unfinished) -> str:
     names = table.players
     if table.kind == "bhukhar":
         return ", ".join(names)
-    if len(names) == 4:  # doubles: partners sit opposite (0 & 2 against 1 & 3)
-        return f"{names[0]} & {names[2]} v {names[1]} & {names[3]}"
-    return " v ".join(names)
+    return " v ".join(side_names(names) if len(names) == 4 else names)
 
 
 def details(table: Unfinished) -> str:

@@ -64,6 +64,13 @@ _PLAIN = tuple(name for name in _SLOTS if name not in _LISTS)
 _GET_PLAIN = attrgetter(*_PLAIN)
 
 
+def side_names(players: tuple[str, ...]) -> tuple[str, str]:
+    """Each side's name: in doubles the two partners, who sit opposite (0 & 2 against 1 & 3)."""
+    if len(players) == 4:
+        return (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
+    return (players[0], players[1])
+
+
 class Core:
     """Everything the rules need to take the next event; see the module docstring."""
 
@@ -122,10 +129,7 @@ class Core:
         self.owed_at_once = owed_at_once
         self.turn_end_law = turn_end_law
         self.names = players
-        if self.n == 4:
-            self.side_names = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
-        else:
-            self.side_names = (players[0], players[1])
+        self.side_names = side_names(players)
         self.game = 1
         self.game_first = first_break
         self.counted = 0
