@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from gpiozero import Buzzer, TonalBuzzer
-from gpiozero.exc import BadPinFactory, GPIODeviceError, GPIOPinInUse, PinInvalidPin
+from gpiozero.exc import BadPinFactory, GPIODeviceError
 from gpiozero.exc import PinError as GpioPinError
 from gpiozero.tones import Tone as GpioTone
 
 from drivers.closing import Closing
-from drivers.errors import DriverError, PinError
+from drivers.errors import PinError, PinFactoryError, pin_error
 from kiosk.clocks.patterns import Pattern, Tone
 
 
@@ -60,15 +60,9 @@ class BuzzerPlayer(Closing):
                 else:
                     self._device = Buzzer(pin, pin_factory=pin_factory)
             except BadPinFactory as exc:
-                raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
+                raise PinFactoryError(f"no GPIO pin factory can start here: {exc}") from exc
             except (GPIODeviceError, GpioPinError) as exc:
-                if isinstance(exc, GPIOPinInUse):
-                    reason = f"already in use ({exc})"
-                elif isinstance(exc, PinInvalidPin):
-                    reason = f"no such GPIO pin on this board ({exc})"
-                else:
-                    reason = str(exc) or type(exc).__name__
-                raise PinError("buzzer", pin, reason) from exc
+                raise pin_error("buzzer", pin, exc) from exc
             except Exception as exc:  # e.g. lgpio.error "GPIO busy": held by another process
                 raise PinError("buzzer", pin, str(exc) or type(exc).__name__) from exc
         self._cond = threading.Condition()

@@ -23,6 +23,11 @@ SEQ_MOD = 10000  # sequence numbers run 0..9999 and wrap
 
 _CLOCK = re.compile(r"^(?:-|\d{1,3}:\d{2}|\d{1,4})$")
 _MESSAGE = re.compile(r"^[A-Z0-9 .:!?+/-]{0,12}$")
+_GAMES = re.compile(r"^(?:-|\d{1,2}-\d{1,2})$")
+_INITIALS = re.compile(r"^[A-Z0-9]{0,3}$")
+#: The queen (carrom): "-" none (not carrom), "O" on the board, "P" pocketed and to be
+#: covered, "L" or "R" covered by that side.
+QUEEN_STATES = ("-", "O", "P", "L", "R")
 
 
 class FrameError(DriverError, ValueError):
@@ -44,6 +49,15 @@ class DisplayFrame:
     turn: Turn = "-"
     board: int = 0
     message: str = ""
+    # Version 2 (docs/display-protocol.md): the games won, the queen, both sides' own
+    # clocks (the backgammon banks), the delay, and each side's Latin initials.
+    games: str = "-"
+    queen: str = "-"
+    left_clock: str = "-"
+    right_clock: str = "-"
+    delay: str = "-"
+    left_name: str = ""
+    right_name: str = ""
 
     def __post_init__(self) -> None:
         for name in ("left", "right", "board"):
@@ -58,6 +72,16 @@ class DisplayFrame:
             raise FrameError(
                 f"display frame message: {self.message!r} is not 12 of A-Z 0-9 space .:!?+/-"
             )
+        for name in ("left_clock", "right_clock", "delay"):
+            if not _CLOCK.match(getattr(self, name)):
+                raise FrameError(f"display frame {name}: {getattr(self, name)!r} is not M:SS")
+        if not _GAMES.match(self.games):
+            raise FrameError(f"display frame games: {self.games!r} is not N-N (0-99) or -")
+        if self.queen not in QUEEN_STATES:
+            raise FrameError(f"display frame queen: {self.queen!r} is not one of - O P L R")
+        for name in ("left_name", "right_name"):
+            if not _INITIALS.match(getattr(self, name)):
+                raise FrameError(f"display frame {name}: {getattr(self, name)!r} is not 0-3 A-Z")
 
 
 def encode_frame(seq: int, frame: DisplayFrame) -> bytes:
@@ -65,18 +89,22 @@ def encode_frame(seq: int, frame: DisplayFrame) -> bytes:
     message = frame.message.replace(" ", "_")
     return seal(
         f"F {seq} L={frame.left} R={frame.right} C={frame.clock} T={frame.turn} "
-        f"B={frame.board} M={message}"
+        f"B={frame.board} M={message} G={frame.games} Q={frame.queen} X={frame.left_clock} "
+        f"Y={frame.right_clock} D={frame.delay} N={frame.left_name}/{frame.right_name}"
     )
 
 
 def decode_frame(body: str) -> tuple[int, DisplayFrame]:
     """The sequence number and frame of an unsealed `F` line (display side)."""
     parts = body.split(" ")
-    if len(parts) != 8 or parts[0] != "F":
+    if len(parts) < 8 or parts[0] != "F":
         raise LineError(f"not a frame: {body!r}")
     try:
         seq = int(parts[1])
         fields = dict(p.split("=", 1) for p in parts[2:])
+        # Version 1's fields are required; version 2's have defaults (a version 1 frame is
+        # still read); a field a later version adds is skipped.
+        left_name, _, right_name = fields.get("N", "/").partition("/")
         frame = DisplayFrame(
             left=int(fields["L"]),
             right=int(fields["R"]),
@@ -84,6 +112,13 @@ def decode_frame(body: str) -> tuple[int, DisplayFrame]:
             turn=fields["T"],  # type: ignore[arg-type]  # checked by DisplayFrame
             board=int(fields["B"]),
             message=fields["M"].replace("_", " "),
+            games=fields.get("G", "-"),
+            queen=fields.get("Q", "-"),
+            left_clock=fields.get("X", "-"),
+            right_clock=fields.get("Y", "-"),
+            delay=fields.get("D", "-"),
+            left_name=left_name,
+            right_name=right_name,
         )
     except (KeyError, ValueError) as exc:
         raise LineError(f"bad frame {body!r}: {exc}") from None

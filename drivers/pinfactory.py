@@ -12,7 +12,7 @@ import os
 from importlib.metadata import entry_points
 from typing import Any
 
-from drivers.errors import DriverError
+from drivers.errors import PinFactoryError
 
 
 def make_pin_factory(name: str | None) -> Any:
@@ -26,8 +26,11 @@ def make_pin_factory(name: str | None) -> Any:
         return ClockedMockFactory(pwm=True)
     found = entry_points(group="gpiozero_pin_factories", name=name)
     if not found:
-        raise DriverError(f"pockets.pin_factory: {name!r} is not a gpiozero pin factory")
+        message = f"pockets.pin_factory: {name!r} is not a gpiozero pin factory"
+        raise PinFactoryError(message, factory=name, known=False)
     try:
         return next(iter(found)).load()()
     except Exception as exc:  # ImportError off the Pi, no /dev/gpiochip, ...
-        raise DriverError(f"pockets.pin_factory: {name} cannot start: {exc}") from exc
+        raise PinFactoryError(
+            f"pockets.pin_factory: {name} cannot start: {exc}", factory=name
+        ) from exc

@@ -19,14 +19,11 @@ from gpiozero import DigitalInputDevice
 from gpiozero.exc import (
     BadPinFactory,
     GPIODeviceError,
-    GPIOPinInUse,
-    GPIOPinMissing,
-    PinInvalidPin,
 )
 from gpiozero.exc import PinError as GpioPinError
 
 from drivers.closing import Closing
-from drivers.errors import DriverError, PinError
+from drivers.errors import PinError, PinFactoryError, pin_error
 from drivers.hits import POCKETS, BeamFilter, BeamReport
 
 Sink = Callable[[BeamReport], Any]
@@ -57,16 +54,6 @@ class _Beam(DigitalInputDevice):  # type: ignore[misc]
         self._on_edge(ticks, bool(self._state_to_value(state)))
 
 
-def _pin_problem(exc: Exception) -> str:
-    if isinstance(exc, GPIOPinInUse):
-        return f"already in use ({exc})"
-    if isinstance(exc, PinInvalidPin):
-        return f"no such GPIO pin on this board ({exc})"
-    if isinstance(exc, GPIOPinMissing):
-        return "no pin given"
-    return str(exc) or type(exc).__name__
-
-
 class PocketBeams(Closing):
     """The break-beams of pockets 1-4 (pins[0] is pocket 1, see contracts).
 
@@ -94,13 +81,20 @@ class PocketBeams(Closing):
         watch_s: float | None = None,
     ) -> None:
         if len(pins) != len(POCKETS):
-            raise PinError("pockets", list(pins), f"need {len(POCKETS)} pins, one per pocket")
+            raise PinError(
+                "pockets", list(pins), f"need {len(POCKETS)} pins, one per pocket", code="count"
+            )
         seen: dict[str, int] = {}
         for pocket, pin in zip(POCKETS, pins, strict=True):
             key = str(pin)
             if key in seen:
                 raise PinError(
-                    f"pocket {pocket}", pin, f"given twice (pocket {seen[key]} uses it too)"
+                    f"pocket {pocket}",
+                    pin,
+                    f"given twice (pocket {seen[key]} uses it too)",
+                    code="twice",
+                    pocket=pocket,
+                    other=seen[key],
                 )
             seen[key] = pocket
         self._sink = sink
@@ -152,11 +146,11 @@ class PocketBeams(Closing):
                 pin_factory=pin_factory,
             )
         except BadPinFactory as exc:
-            raise DriverError(f"no GPIO pin factory can start here: {exc}") from exc
+            raise PinFactoryError(f"no GPIO pin factory can start here: {exc}") from exc
         except (GPIODeviceError, GpioPinError) as exc:
-            raise PinError(f"pocket {pocket}", pin, _pin_problem(exc)) from exc
+            raise pin_error(f"pocket {pocket}", pin, exc, pocket) from exc
         except Exception as exc:  # e.g. lgpio.error "GPIO busy": held by another process
-            raise PinError(f"pocket {pocket}", pin, _pin_problem(exc)) from exc
+            raise pin_error(f"pocket {pocket}", pin, exc, pocket) from exc
 
     def _edge(self, pocket: int, ticks: float, broken: bool) -> None:
         now = self._clock()

@@ -21,7 +21,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 import serial
@@ -41,10 +41,22 @@ class DeviceStatus:
     state: LinkStatus
     detail: str
     since: float
+    #: The port's URL, and the exception that dropped it ("unplugged"): the facts the
+    #: interface words the detail from (kiosk/engine/part_faults.py).
+    port: str = ""
+    cause: BaseException | None = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.state == "ok"
+
+
+class DeviceGone(serial.SerialException):
+    """The USB device last seen at the port is not plugged in anywhere now."""
+
+    def __init__(self, identity: UsbIdentity) -> None:
+        super().__init__(f"{identity} is not plugged in")
+        self.identity = identity
 
 
 Opener = Callable[..., Any]
@@ -147,7 +159,7 @@ class SerialWorker(Closing):
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._port: Any = None
-        self._status = DeviceStatus("connecting", f"opening {url}", clock())
+        self._status = DeviceStatus("connecting", f"opening {url}", clock(), url)
         self.reconnects = 0
         self._thread = threading.Thread(target=self._run, name=f"serial {url}", daemon=True)
 
@@ -159,10 +171,12 @@ class SerialWorker(Closing):
         with self._lock:
             return self._status
 
-    def _set_status(self, state: LinkStatus, detail: str) -> None:
+    def _set_status(
+        self, state: LinkStatus, detail: str, cause: BaseException | None = None
+    ) -> None:
         with self._lock:
             if self._status.state != state or self._status.detail != detail:
-                self._status = DeviceStatus(state, detail, self._clock())
+                self._status = DeviceStatus(state, detail, self._clock(), self.url, cause)
 
     # -- the protocol, for subclasses --------------------------------------------------
     def on_open(self, now: float) -> bytes:
@@ -188,7 +202,7 @@ class SerialWorker(Closing):
                 self._drop_port()
                 if self._stop.is_set():
                     break
-                self._set_status("unplugged", f"{self.name} on {self.url}: {exc}")
+                self._set_status("unplugged", f"{self.name} on {self.url}: {exc}", exc)
                 self._stop.wait(wait)
                 wait = min(wait * 2, self._backoff[1])
                 self.reconnects += 1
@@ -209,7 +223,7 @@ class SerialWorker(Closing):
             return url  # not there, never seen: the open fails and names it
         found = find_device(self.identity, self._ports)
         if found is None:
-            raise serial.SerialException(f"{self.identity} is not plugged in")
+            raise DeviceGone(self.identity)
         return found
 
     @property

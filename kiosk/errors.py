@@ -66,23 +66,6 @@ class Reason:
         )
 
 
-class Phrase(str):
-    """English words that keep their facts: a plain `str` wherever text goes (a log, a fault
-    line, a journal), and `reason` for the interface to word them in its language."""
-
-    reason: Reason
-
-    def __new__(cls, reason: Reason) -> Phrase:
-        made = super().__new__(cls, reason.english())
-        made.reason = reason
-        return made
-
-
-def phrase(code: str, message: str, /, law: str = "", **facts: object) -> Phrase:
-    """The English words of `message` with its facts kept (see `Phrase`)."""
-    return Phrase(Reason.of(code, message, law, **facts))
-
-
 class Refused(TablesideError):
     """A core's refusal: the message is the English words, `reason` (when the core gave one)
     the facts for the interface to word in its language."""
@@ -96,3 +79,22 @@ class Refused(TablesideError):
         """The refusal for `code`: its text is the English message, its `reason` the facts
         (a fact marked `worded()` is worded by the interface too)."""
         return cls(Reason.of(code, message, law, **facts))
+
+
+class Said(str):
+    """A part's English message as the driver wrote it (what the log and the journal keep),
+    with the `reason` behind it (a code and its facts: the pin, the port, the camera) for
+    the interface to word in its own language. A plain `str` everywhere else."""
+
+    reason: Reason
+
+    def __new__(cls, text: str, reason: Reason) -> Said:
+        made = super().__new__(cls, text)
+        made.reason = reason
+        return made
+
+
+def reason_of(message: object) -> Reason | None:
+    """The reason a message carries (a `Said`), else None (words only in English)."""
+    reason = getattr(message, "reason", None)
+    return reason if isinstance(reason, Reason) else None

@@ -28,7 +28,7 @@ from typing import Any
 
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
-from kiosk.engine.display_frames import carrom_frame, clock_frame
+from kiosk.engine.display_frames import bhukhar_frame, carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
 from kiosk.engine.roles import SettingsAuthority, needs_pins, simulated_pins
@@ -36,6 +36,7 @@ from kiosk.engine.runner import Runner
 from kiosk.engine.services import Services
 from kiosk.errors import TablesideError
 from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
@@ -197,6 +198,8 @@ def _frame_of(view: Any) -> Any:
         return carrom_frame(view)
     if isinstance(view, ClockView):
         return clock_frame(view)
+    if isinstance(view, BhukharView):
+        return bhukhar_frame(view)
     return None
 
 

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from drivers.hits import POCKETS
 from kiosk.config import Settings
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+from kiosk.engine.part_faults import link_said, start_said
 from kiosk.engine.parts import Beams, Buzzer, Camera, Display, LinkedPart, PolledBeams
-from kiosk.errors import N_, phrase
 from kiosk.tables.carrom_inputs import PartFault
 
 if TYPE_CHECKING:
@@ -36,22 +36,6 @@ if TYPE_CHECKING:
 
 Sink = Callable[[object], None]
 Problems = list[tuple[str, str]]
-
-#: Each part's words when it did not start, its own error after them (the parts screen and
-#: the console's fault line word them in the umpire's language).
-_FAILED = {
-    "gpio": N_("GPIO pin factory did not start: {error}"),
-    "beams": N_("pocket beams did not start: {error}"),
-    "buzzer": N_("buzzer did not start: {error}"),
-    "display": N_("player display did not start: {error}"),
-    "camera": N_("camera {source!r} did not start: {error}"),
-}
-
-
-def _failed(part: str, error: Exception, source: str | None = None) -> str:
-    if source is not None:
-        return phrase(f"{part}_failed", _FAILED[part], source=source, error=str(error))
-    return phrase(f"{part}_failed", _FAILED[part], error=str(error))
 
 
 @dataclass(frozen=True)
@@ -134,7 +118,7 @@ class _LinkWatch:
 
     def __call__(self, now: float) -> None:
         status = self.device.status
-        trouble = None if status.state in ("ok", "connecting") else str(status.detail)
+        trouble = None if status.state in ("ok", "connecting") else link_said(status)
         if trouble != self._said:
             self._said = trouble
             self.sink(PartFault(now, self.part, trouble))
@@ -163,7 +147,7 @@ def build_parts(
 
             factory = make_pin_factory(settings.pockets.pin_factory)
         except Exception as exc:
-            problems.append(("gpio", _failed("gpio", error=exc)))
+            problems.append(("gpio", start_said(f"GPIO pin factory did not start: {exc}", exc)))
     found, simulated = (None, None)
     if beams:
         found, simulated = _beams(problems, settings, sink, simulate, clock, factory)
@@ -217,7 +201,7 @@ def _beams(
         )
         return gpio, None
     except Exception as exc:
-        problems.append(("beams", _failed("beams", error=exc)))
+        problems.append(("beams", start_said(f"pocket beams did not start: {exc}", exc)))
         return None, None
 
 
@@ -234,7 +218,7 @@ def _buzzer(problems: Problems, settings: Settings, simulate: bool, factory: Any
             b.pin, tonal=b.tonal, silent=b.silent, pin_factory=factory, volume=b.volume / 100
         )
     except Exception as exc:
-        problems.append(("buzzer", _failed("buzzer", error=exc)))
+        problems.append(("buzzer", start_said(f"buzzer did not start: {exc}", exc)))
         return None
 
 
@@ -258,7 +242,7 @@ def _display(
             port = sim.port_path
         return PlayerDisplay(port, baud=d.baud, clock=clock), sim
     except Exception as exc:
-        problems.append(("display", _failed("display", error=exc)))
+        problems.append(("display", start_said(f"player display did not start: {exc}", exc)))
         return None, sim
 
 
@@ -279,5 +263,7 @@ def _camera(
 
         return start_camera(source, settings, sink, clock=clock, journal=journal)
     except Exception as exc:
-        problems.append(("camera", _failed("camera", source=source, error=exc)))
+        problems.append(
+            ("camera", start_said(f"camera {source!r} did not start: {exc}", exc, source))
+        )
         return None

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from kiosk.clocks.patterns import Pattern
+from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
 from kiosk.engine.faults import Fault
+from kiosk.engine.part_faults import link_said
 
 if TYPE_CHECKING:
     from kiosk.engine.parts import Buzzer, Display
@@ -112,6 +113,11 @@ class BuzzerOutput(OutputBase):
     def sound(self, pattern: Pattern) -> None:
         self.player.play(pattern)
 
+    def test(self, volume: float) -> None:
+        """The settings' buzzer test: a double beep at `volume` (0-1), kept for this run."""
+        self.player.volume = volume
+        self.player.play(DOUBLE_BEEP, interrupt=True)
+
     def health(self) -> str | None:
         error = self.player.last_error
         return None if error is None else f"buzzer: {error}"
@@ -139,7 +145,7 @@ class DisplayOutput(OutputBase):
         status = self.display.status
         if status.state in ("ok", "connecting"):
             return None
-        return str(status.detail)
+        return link_said(status)  # the English, with the facts the screen words
 
 
 class Outputs:

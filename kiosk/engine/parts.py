@@ -41,8 +41,9 @@ class Buzzer(Protocol):
     """The buzzer (drivers.buzzer.BuzzerPlayer): plays a timer's pattern."""
 
     last_error: str | None
+    volume: float
 
-    def play(self, pattern: Pattern) -> None: ...
+    def play(self, pattern: Pattern, *, interrupt: bool = False) -> None: ...
 
     def close(self) -> None: ...
 

@@ -41,7 +41,7 @@ from kiosk.tables.carrom_inputs import (
 from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
 from kiosk.tables.fusion import Context, Proposal
-from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part
+from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
 from kiosk.tables.stroke import StrokeTracker
 
 
@@ -241,7 +241,7 @@ class CarromLoop:
     def _watch_parts(self, now: float) -> None:
         silent = self.health.camera_silent(now)
         if silent is not None:
-            self._raise_fault("camera", f"camera: no frames for {silent:.1f} s", now)
+            self._raise_fault("camera", camera_silent(silent), now)
         for name, problem in self.outputs.health().items():
             if problem is None:
                 self._clear_fault(name, now)

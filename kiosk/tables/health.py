@@ -12,6 +12,9 @@ from collections.abc import Iterable
 
 from drivers.hits import BeamFault
 from kiosk.engine.faults import Fault, FaultBoard
+from kiosk.engine.part_faults import camera_silent, said
+
+__all__ = ["CAMERA_TIMEOUT_S", "PartsHealth", "beam_fault_message", "beam_part", "camera_silent"]
 
 #: A camera that sends no frame for this long is a fault (the table goes on with beams).
 CAMERA_TIMEOUT_S = 3.0
@@ -23,12 +26,14 @@ def beam_part(pocket: int) -> str:
 
 
 def beam_fault_message(fault: BeamFault) -> str:
-    """What a beam's fault says on the umpire's screen."""
+    """What a beam's fault says on the umpire's screen (in English; its facts for the
+    umpire's language: kiosk/engine/part_faults.py)."""
+    kind = fault.kind if fault.kind in ("stuck", "flapping") else "blocked"
     what = {
         "stuck": "stuck",
         "flapping": "flapping: its hits are held for the umpire, not counted",
-    }.get(fault.kind, "blocked at start-up")
-    return f"pocket {fault.pocket}'s beam is {what}"
+    }.get(kind, "blocked at start-up")
+    return said(f"pocket {fault.pocket}'s beam is {what}", f"beam_{kind}", pocket=fault.pocket)
 
 
 class PartsHealth:

@@ -24,9 +24,9 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
+from kiosk.engine.outputs import BuzzerOutput
 from kiosk.engine.runner import Runner, Table
 from kiosk.engine.services import Services
 from kiosk.rules.backgammon.match import IllegalAction
@@ -187,11 +187,10 @@ class TablesideApp(App):
     def test_buzzer(self, volume: float) -> int:
         """The settings' buzzer test: a double beep on each buzzer of the kiosk at `volume`
         (0-1, kept for this run); how many buzzers there are."""
-        players = [o.player for o in self.services.outputs if getattr(o, "name", "") == "buzzer"]
-        for player in players:
-            player.volume = volume
-            player.play(DOUBLE_BEEP, interrupt=True)
-        return len(players)
+        buzzers = [o for o in self.services.outputs if isinstance(o, BuzzerOutput)]
+        for buzzer in buzzers:
+            buzzer.test(volume)
+        return len(buzzers)
 
     def on_stop(self) -> None:
         self.services.close()

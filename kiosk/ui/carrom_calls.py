@@ -29,8 +29,8 @@ from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import allowed
-from kiosk.ui.parts_screen import PARTS
-from kiosk.ui.words import N_, reason_words, text_words
+from kiosk.ui.parts_screen import part_name
+from kiosk.ui.words import N_, reason_words, said_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -230,17 +230,18 @@ class CarromCalls(Screen):
         """A fault stays on the console (an icon and a line; a tap gives every message) until
         the part works again: the table clears it, never the screen."""
         faults = view.faults
-        self.faults = "  ·  ".join(text_words(f.message, tr._) for f in faults)
+        self.faults = "  ·  ".join(f.message for f in faults)
         if not faults:
             self.fault_line = self.fault_details = ""
             self.show_fault_details = False
             return
-        part = faults[0].part
-        name = PARTS[part][0] if part in PARTS else capital(part)
-        first = tr._("{part}: not working", part=tr._(name))
+        first = tr._("{part}: not working", part=part_name(faults[0].part))
         more = len(faults) - 1
         self.fault_line = tr._("{fault} (+{n} more)", fault=first, n=more) if more else first
-        self.fault_details = "\n".join(f"{f.part}: {text_words(f.message, tr._)}" for f in faults)
+        # Each fault worded from its facts (the pin, the port) in the umpire's language.
+        self.fault_details = "\n".join(
+            f"{part_name(f.part)}: {said_words(f.message, tr._)}" for f in faults
+        )
 
     # -- the proposal's colours ---------------------------------------------------------
     def show_pockets(self, view: CarromView) -> None:

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_, text_words
+from kiosk.ui.words import N_, said_words
 
 #: Each part's name and what the table does without it.
 PARTS = {
@@ -30,12 +30,22 @@ PARTS = {
 }
 
 
+def part_name(part: str) -> str:
+    """A fault's part ("beams", "beam 3", "display") as the umpire's language names it."""
+    if part.startswith("beam ") and part[5:].isdigit():
+        return tr._("Pocket {n}'s beam", n=int(part[5:]))
+    name = PARTS.get(part, (part[:1].upper() + part[1:], ""))[0]
+    return tr._(name) if part in PARTS else name
+
+
 def part_rows(problems: list[tuple[str, str]]) -> list[list[str]]:
-    """[name, what it means, the part's own message] for each part that did not start."""
+    """[name, what it means, the part's own message] for each part that did not start: the
+    message worded from its facts (the pin, the port, the camera) in the umpire's language
+    when the driver gave them, else its English."""
     rows = []
     for part, message in problems:
         name, means = PARTS.get(part.split(" ")[0], (part, ""))
-        rows.append([tr._(name), tr._(means) if means else "", text_words(message, tr._)])
+        rows.append([tr._(name), tr._(means) if means else "", said_words(message, tr._)])
     return rows
 
 

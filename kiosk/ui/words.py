@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from kiosk.errors import reason_of
+
 
 class Words(Protocol):
     def __call__(self, message: str, /, **values: Any) -> str: ...
@@ -45,11 +47,11 @@ def reason_words(reason: Reasoned, words: Words) -> str:
     return words(reason.message, **values)
 
 
-def text_words(text: str, words: Words) -> str:
-    """Text from a core or a part in `words`'s language when it kept its facts (a
-    kiosk.errors `Phrase`), else as it is (a device's own message stays as it came)."""
-    reason = getattr(text, "reason", None)
-    return reason_words(reason, words) if isinstance(reason, Reasoned) else text
+def said_words(message: str, words: Words) -> str:
+    """A part's fault in `words`'s language when it carries its facts (kiosk/errors.py
+    `Said`, made by kiosk/engine/part_faults.py); any other message as it is (English)."""
+    reason = reason_of(message)
+    return message if reason is None else reason_words(reason, words)
 
 
 def N_(message: str) -> str:

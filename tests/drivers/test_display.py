@@ -20,7 +20,7 @@ from drivers.display_protocol import (
     encode_reply,
 )
 from drivers.display_sim import SimulatedDisplay
-from drivers.lines import LineError, seal, unseal
+from drivers.lines import MAX_LINE, LineError, seal, unseal
 
 FRAME = DisplayFrame(left=12, right=9, clock="0:15", turn="L", board=3, message="QUEEN DUE")
 
@@ -35,7 +35,7 @@ def ack_of(sent: bytes) -> bytes:
 
 def test_display_frame_round_trip_and_checksum() -> None:
     line = encode_frame(7, FRAME)
-    assert line.startswith(b"F 7 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE *")
+    assert line.startswith(b"F 7 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE G=- Q=- X=- Y=- D=- N=/ *")
     assert decode_frame(unseal(line)) == (7, FRAME)
     garbled = line.replace(b"L=12", b"L=13")
     with pytest.raises(LineError, match="checksum mismatch"):
@@ -56,6 +56,31 @@ def test_display_bad_frames_name_the_field() -> None:
         DisplayFrame(turn="X")  # type: ignore[arg-type]
     with pytest.raises(FrameError, match="message"):
         DisplayFrame(message="much too long a message")
+    with pytest.raises(FrameError, match="games"):
+        DisplayFrame(games="100-0")
+    with pytest.raises(FrameError, match="queen"):
+        DisplayFrame(queen="Q")
+    with pytest.raises(FrameError, match="left_clock"):
+        DisplayFrame(left_clock="1h")
+    with pytest.raises(FrameError, match="right_name"):
+        DisplayFrame(right_name="अमित")  # a display draws Latin only: initials come transliterated
+
+
+def test_display_version_2_fields_round_trip_and_version_1_is_still_read() -> None:
+    full = DisplayFrame(
+        left=999, right=999, clock="999:59", turn="R", board=999, message="M" * 12,
+        games="99-99", queen="P", left_clock="999:59", right_clock="999:59", delay="999:59",
+        left_name="ABC", right_name="XYZ",
+    )  # fmt: skip
+    line = encode_frame(9999, full)
+    assert len(line) <= MAX_LINE  # the longest frame fits a line
+    assert decode_frame(unseal(line)) == (9999, full)
+    assert b" G=99-99 Q=P X=999:59 Y=999:59 D=999:59 N=ABC/XYZ *" in line
+    # A version 1 frame (no G..N) reads with their defaults; a later field is skipped.
+    old = seal("F 17 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE")
+    assert decode_frame(unseal(old)) == (17, FRAME)
+    later = seal("F 18 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE Q=L Z=7")
+    assert decode_frame(unseal(later))[1].queen == "L"
 
 
 def test_display_replies_decode() -> None:

@@ -55,3 +55,11 @@ def test_any_text_becomes_something_the_display_accepts(text: str) -> None:
     """Whatever a name holds, the message is a valid frame field (no refusal at the port)."""
     assert to_latin(text).isascii()
     DisplayFrame(message=message(text))
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x1FFF), max_size=40))
+def test_any_name_gives_initials_the_display_accepts(name: str) -> None:
+    """Any side's name (in doubles two joined by " & ") makes a valid `N` field."""
+    from kiosk.engine.display_frames import side_initials
+
+    DisplayFrame(left_name=side_initials(name), right_name=side_initials(f"{name} & {name}"))

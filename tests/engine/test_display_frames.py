@@ -9,11 +9,19 @@ from waiting import wait_until
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
-from kiosk.engine.display_frames import carrom_frame, clock_frame, message, seconds_text
+from kiosk.engine.display_frames import (
+    bhukhar_frame,
+    carrom_frame,
+    clock_frame,
+    message,
+    seconds_text,
+    side_initials,
+)
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import DisplayOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
@@ -32,7 +40,9 @@ def test_display_frame_carrom_law_60_change_sides_and_scores(
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
     s.play()
     frame = carrom_frame(s.view())
-    assert frame == DisplayFrame(0, 0, "15", "L", 1, "BREAK")
+    assert frame == DisplayFrame(
+        0, 0, "15", "L", 1, "BREAK", games="0-0", queen="O", left_name="A", right_name="B"
+    )
     # Asha clears the board with the queen covered: 9 + 3 = 12 points (laws 52, 54).
     s.confirm(s.proposal.edited(pocketed=["white"] * 8 + ["queen"]))
     s.confirm(s.proposal.edited(pocketed=["white"]))
@@ -48,7 +58,10 @@ def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: 
     t.start_match(("Nikos", "Eleni"), 7, (2, 1))  # banks (5 + 6) / 2 x 2 min = 660 s
     t.start("Eleni")
     clock.advance(12 + 30)  # the delay, then 30 s of bank
-    assert clock_frame(t.view()) == DisplayFrame(2, 1, "10:30", "R", 0, "TO 7")
+    # Both banks (Nikos's untouched 11:00) and the delay, run out, beside the running bank.
+    both = {"left_clock": "11:00", "right_clock": "10:30", "delay": "0"}
+    names = {"left_name": "N", "right_name": "E"}
+    assert clock_frame(t.view()) == DisplayFrame(2, 1, "10:30", "R", 0, "TO 7", **both, **names)
 
 
 def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
@@ -61,9 +74,46 @@ def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
     clock.advance(5)
     t.press("Nikos")
     clock.advance(3)
-    assert clock_frame(t.view()) == DisplayFrame(0, 0, "14:00", "R", 0, "WAIT")
+    frame = clock_frame(t.view())
+    assert frame == DisplayFrame(
+        0, 0, "14:00", "R", 0, "WAIT", "-", "-", "14:00", "14:00", "9", "N", "E"
+    )  # Eleni waits 9 s more of her delay
     clock.advance(10)  # the delay has run out
     assert clock_frame(t.view()).message == "TO 7"
+
+
+def test_display_frame_games_queen_and_initials_of_names_in_any_script(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    s.start_match(MatchStart("icf", ("अमित शाह", "Νίκος Παππάς"), "अमित शाह"))
+    s.play()
+    frame = carrom_frame(s.view())
+    assert (frame.left_name, frame.right_name) == ("AS", "NP")  # transliterated initials
+    assert (frame.games, frame.queen) == ("0-0", "O")
+    s.confirm(s.proposal.edited(pocketed=["white", "queen"]))  # the queen, to be covered
+    assert carrom_frame(s.view()).queen == "P"
+    s.confirm(s.proposal.edited(pocketed=["white"]))  # covered: the left side's
+    assert carrom_frame(s.view()).queen == "L"
+
+
+def test_rule_16_3_display_frame_bhukhar_round_clock_then_time(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    from .test_bhukhar_table import START
+
+    t = BhukharTable.create(Journal(tmp_path / "j.db"), START, clock=clock, wall=wall)
+    assert bhukhar_frame(t.view()) == DisplayFrame(message="BHUKHAR")
+    t.start_round()
+    clock.advance(65)
+    assert bhukhar_frame(t.view()) == DisplayFrame(clock="28:55", board=1, message="ROUND 1")
+    clock.advance(30 * 60)
+    assert bhukhar_frame(t.view()) == DisplayFrame(clock="0", board=1, message="TIME")
+
+
+def test_display_frame_doubles_initials_are_the_partners() -> None:
+    assert side_initials("Asha Rao & Bina") == "AB"
+    assert side_initials("ભાવેશ") == "B" and side_initials("") == ""
 
 
 def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
@@ -77,7 +127,8 @@ def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
         s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         s.play()
-        assert sim.wait_for(DisplayFrame(0, 0, "15", "L", 1, "BREAK"), 5.0)
+        first = DisplayFrame(0, 0, "15", "L", 1, "BREAK", "0-0", "O", left_name="A", right_name="B")
+        assert sim.wait_for(first, 5.0)
         assert wait_until(lambda: display.status.state == "ok")
         assert s.poll().faults == ()
         sim.mute = True  # the display stops acknowledging

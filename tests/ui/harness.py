@@ -10,6 +10,7 @@ Every test may save screenshots under tests/artifacts/.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import shutil
@@ -24,6 +25,27 @@ import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
+
+def _own_display() -> None:
+    """Under pytest-xdist (make test) each worker gets an X server of its own: two windows
+    on one screen would take each other's taps, which xdotool aims at screen points."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x600x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as answer:
+        number = answer.readline().strip()  # written once the server takes connections
+    assert number, "Xvfb did not start"
+    os.environ["DISPLAY"] = f":{number}"
+    atexit.register(server.terminate)
+
+
+if os.environ.get("PYTEST_XDIST_WORKER") and shutil.which("Xvfb"):
+    _own_display()
 if not os.environ.get("DISPLAY"):
     pytest.skip(
         "the Kivy tests need an X display: run them under "
@@ -57,6 +79,7 @@ Config.set("kivy", "exit_on_escape", "0")
 
 from kivy.base import EventLoop, runTouchApp  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
+from kivy.lang import global_idmap  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
@@ -275,6 +298,9 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         # screens live on, and their .kv rules still answer a later test's language switch.
         gc.unfreeze()
         gc.collect()
+        # The .kv rules' `app` keeps the first app it was asked for until that app stops: if
+        # anything asked after this one's on_stop, the next test's buttons would call this one.
+        object.__setattr__(global_idmap["app"], "_obj", None)
 
 
 def confirmed_events(owner: Any) -> list[dict[str, Any]]:

@@ -1,17 +1,12 @@
 """The refusals that reached the screen in English (issue 17): the backgammon doubling, the
-Bhukhar scoresheet's checks, the carrom record's lines and the parts that did not start at
-start-up. Each keeps its English words byte for byte (journals, `tableside replay`, logs) and
-gives its facts, worded by the interface in the language switched to (kiosk/ui/words.py)."""
+Bhukhar scoresheet's checks and the carrom record's lines. Each keeps its English words byte
+for byte (journals, `tableside replay`, logs) and gives its facts, worded by the interface in
+the language switched to (kiosk/ui/words.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from kiosk.config import Settings, with_values
-from kiosk.engine.hardware import build_parts
-from kiosk.errors import Phrase
 from kiosk.rules.backgammon.match import IllegalAction, Match
 from kiosk.rules.bhukhar.cards import parse_cards
 from kiosk.rules.bhukhar.scoresheet import (
@@ -25,7 +20,7 @@ from kiosk.rules.bhukhar.scoresheet import (
 from kiosk.rules.carrom.events import EventError, event_from_dict
 from kiosk.rules.carrom.record import MatchRecordError, replay_text
 from kiosk.ui.i18n import Translator
-from kiosk.ui.words import english, reason_words, text_words
+from kiosk.ui.words import english, reason_words
 
 A, B = "Nikos", "Eleni"
 
@@ -161,26 +156,3 @@ def test_a_match_record_names_its_line_and_is_worded_in_hindi() -> None:
     assert refused.why is not None
     hindi = reason_words(refused.why, _words("hi")._)
     assert hindi == "by 'Chitra' इस मैच का खिलाड़ी नहीं है (Asha, Bina)"
-
-
-def test_a_part_that_did_not_start_keeps_its_words_and_is_worded_in_hindi(
-    tmp_path: Path,
-) -> None:
-    missing = tmp_path / "missing.mp4"
-    settings = with_values(
-        Settings(),
-        pockets={"source": "gpio", "pin_factory": "mock"},
-        camera={"source": f"file:{missing}"},
-    )
-    parts = build_parts(settings, lambda _item: None)
-    try:
-        problems = dict(parts.problems)
-    finally:
-        parts.close()
-    said = problems["camera"]
-    opening = f"camera 'file:{missing}' did not start: "
-    assert isinstance(said, Phrase) and said.startswith(opening)
-    detail = said.removeprefix(opening)
-    hindi = f"कैमरा 'file:{missing}' शुरू नहीं हुआ: {detail}"
-    assert text_words(said, _words("hi")._) == hindi
-    assert text_words("a device's own words", _words("hi")._) == "a device's own words"

@@ -32,11 +32,13 @@ def kiosk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kiosk]:
     clock = FakeClock(1000.0)
     data = Path(tmp_path_factory.mktemp("fit"))
     services = Services(data_dir=data, check_pin=lambda pin: pin == "2468", clock=clock)
+    running = make_kiosk(services, clock)
     try:
-        yield from make_kiosk(services, clock)
-    finally:
+        yield next(running)
+    finally:  # back to English at 1024x600 while the app still runs, then it stops
         apply_languages("en", "")
         resize(1024, 600)
+        running.close()
 
 
 def settle(frames: int = 3) -> None:
@@ -55,29 +57,6 @@ def resize(width: int, height: int) -> None:
     assert tuple(Window.size) == (width, height), f"the window stayed {Window.size}"
 
 
-#: Problems found and reported, not yet fixed (their screens' owners are reworking them): at
-#: 800x480 the carrom console's proposal panel, under the ruling strip added beside it, has
-#: tap targets of 42 px (issue 16, reported by s16b). Only these widgets and only this much.
-KNOWN_SMALL = {
-    "carrom": (
-        ("white_minus", "white_plus", "black_minus", "black_plus"),
-        ("queen_in", "striker_in", "improper"),
-        ("off_white", "off_black", "off_striker", "off_clear"),
-    ),
-}
-KNOWN_MIN_PX = 40
-
-
-def known(line: str, where: str) -> bool:
-    """A reported problem: a tap target of the known widgets, at least KNOWN_MIN_PX."""
-    screen = where.split()[-1].split("/")[0]
-    ids = [wid for row in KNOWN_SMALL.get(screen, ()) for wid in row]
-    if " tap target " not in line or not any(f"#{wid} " in line for wid in ids):
-        return False
-    high = int(line.split(" tap target ")[1].split(" ")[0].split("x")[1])
-    return high >= KNOWN_MIN_PX
-
-
 @pytest.mark.parametrize("size", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_screen_fits_in_every_language(kiosk: Kiosk, size: tuple[int, int]) -> None:
     resize(*size)
@@ -88,7 +67,6 @@ def test_every_screen_fits_in_every_language(kiosk: Kiosk, size: tuple[int, int]
         for state in tour(kiosk, settle):
             for line in problems(kiosk.screen(), smallest):
                 found.setdefault(line, f"{size[0]}x{size[1]} {language} {state}")
-    found = {line: where for line, where in found.items() if not known(line, where)}
     assert not found, "screens that do not fit:\n" + describe(found)
 
 
