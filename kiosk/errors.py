@@ -36,7 +36,8 @@ class Reason:
     """Why a core refused, as facts: `code` (stable, for programs and tests), `law` (the law
     or rule number as its text numbers it, "" when none), `facts` (name, value) and
     `message`, the English wording with `{placeholders}` for the law and the facts. `worded`
-    names the facts that are messages themselves, to be worded in the same language."""
+    names the facts that are messages themselves, to be worded in the same language; a fact
+    that is a `Reason` is worded as one."""
 
     code: str
     message: str
@@ -57,7 +58,12 @@ class Reason:
         return found
 
     def english(self) -> str:
-        return self.message.format(**self.values())
+        """The English words; a fact that is itself a `Reason` (a nested refusal, such as the
+        meld inside a scoresheet's refusal) in its own English words."""
+        values = self.values()
+        return self.message.format(
+            **{k: v.english() if isinstance(v, Reason) else v for k, v in values.items()}
+        )
 
 
 class Refused(TablesideError):

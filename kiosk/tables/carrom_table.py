@@ -29,6 +29,8 @@ from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
+    FIRST_NOT_MATCH,
+    SECOND_MATCH,
     Concede,
     EventError,
     ForfeitBoard,
@@ -256,13 +258,13 @@ def replayed_match(journal: Journal, row: MatchRow) -> Match:
     try:
         start = event_from_dict(row.header)
         if not isinstance(start, MatchStart):
-            raise EventError("the first line is not the match")
+            raise EventError.of("first_not_match", FIRST_NOT_MATCH)
         match = Match(start)
         for n, data in enumerate(journal.confirmed(row.id), start=1):
             where = f"confirmed event {n}"
             event = event_from_dict(data)
             if isinstance(event, MatchStart):
-                raise EventError("a second match line")
+                raise EventError.of("second_match", SECOND_MATCH)
             match.push(event)
     except (EventError, IllegalEvent) as exc:
         raise JournalError(f"{journal.path}: match {row.id}, {where}: {exc}") from exc

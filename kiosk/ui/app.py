@@ -46,7 +46,7 @@ from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
 from kiosk.ui.lock import allowed, gate_of
 from kiosk.ui.lock import install as install_roles
-from kiosk.ui.memory import settle, trim
+from kiosk.ui.memory import Trimmer, settle, trim
 from kiosk.ui.parts_screen import PartsScreen
 from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
@@ -62,6 +62,8 @@ TICK_S = 0.05
 GIL_SWITCH_S = 0.001
 #: Still glass (seconds) before freed memory is given back: a trim takes a few ms.
 TRIM_AFTER_S = 0.5
+#: After the carrom setup is shown, when its console is made (kiosk/ui/app.py choose_game).
+PREPARE_S = 0.2
 
 
 class TablesideApp(App):
@@ -93,9 +95,10 @@ class TablesideApp(App):
             apply_languages(ui.language, ui.display_language)
         tr.on_switch(self.refresh_home)
         # Freed textures and shaped runs given back to the system once the glass has been
-        # still for half a second (kiosk/ui/memory.py): after a switch, a stroke, a screen.
-        self._trim_later = Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S)
-        Window.bind(on_flip=self._drawn)
+        # still for half a second, and a switch's at once (kiosk/ui/memory.py).
+        self._memory = Trimmer(Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S))
+        tr.on_switch(self._memory.switched)
+        Window.bind(on_flip=lambda *_: self._memory.drawn())
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -136,10 +139,6 @@ class TablesideApp(App):
         Window.bind(on_key_down=self._key_down)
         return manager
 
-    def _drawn(self, *_: object) -> None:
-        self._trim_later.cancel()  # half a second after the last frame of a row
-        self._trim_later()
-
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = unit_for(*size)
 
@@ -171,6 +170,9 @@ class TablesideApp(App):
             setup.stroke_s = self.services.settings.timers.stroke_s
             setup.board_limit = self.services.settings.rules.board_limit or 0
             self.show("setup_carrom")
+            # The console made and its words drawn while the umpire fills in the setup, so
+            # that Start only shows it (its first frame: docs/benchmarks.md, session 5).
+            Clock.schedule_once(lambda _dt: self.screen("carrom"), PREPARE_S)
         else:
             self.show(f"setup_{game}")
 

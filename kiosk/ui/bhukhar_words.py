@@ -4,6 +4,7 @@ function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
+from kiosk.errors import Refused
 from kiosk.rules.bhukhar.melds import MeldError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
@@ -12,7 +13,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     GameResult,
     PenaltyKind,
 )
-from kiosk.ui.words import N_, Words, english
+from kiosk.ui.words import N_, Reasoned, Words, english, reason_words
 
 #: How a game ended (rule 16), each chosen by a button of its own that names its rule.
 ENDS = (End.OUT, End.STOCK, End.TIME)
@@ -110,16 +111,19 @@ def total_lines(result: GameResult, names: dict[str, str], _: Words = english) -
 
 #: The Bhukhar screen's line when a game could not be entered (worded again on a switch).
 NOT_ENTERED = N_("Not entered: {reason}")
-#: A refusal as the screen keeps it: a meld's rule as (message, facts), else English words.
-Refusal = tuple[str, dict[str, object]] | str
+#: A refusal as the screen keeps it: the core's reason as facts (worded in the language
+#: shown, again on a switch), else the words of an error that gave none.
+Refusal = Reasoned | str
 
 
 def refusal(exc: Exception) -> Refusal:
-    """A meld refused by its rule as facts (worded in the language shown), else the words."""
+    """A refusal by its rule as facts (a meld, a scoresheet's check), else the words."""
     if isinstance(exc, MeldError):
-        return (exc.why.message, exc.why.values())
+        return exc.why
+    if isinstance(exc, Refused) and exc.reason is not None:
+        return exc.reason
     return str(exc)
 
 
 def word_refusal(why: Refusal, _: Words = english) -> str:
-    return why if isinstance(why, str) else _(why[0], **why[1])
+    return why if isinstance(why, str) else reason_words(why, _)

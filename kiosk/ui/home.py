@@ -20,7 +20,7 @@ from kiosk.tables.unfinished import Unfinished
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_
+from kiosk.ui.words import N_, reason_words
 
 #: The rows home has room for: one per game.
 ROWS = 3
@@ -48,7 +48,8 @@ def details(table: Unfinished) -> str:
     started = time.strftime("%H:%M", time.localtime(table.started))
     players = _players(table)
     if table.problem:
-        return tr._("{players} · cannot be read: {problem}", players=players, problem=table.problem)
+        problem = reason_words(table.why, tr._) if table.why is not None else table.problem
+        return tr._("{players} · cannot be read: {problem}", players=players, problem=problem)
     if table.kind == "carrom":
         return tr._(
             "{players} · games {games} · points {points} · started {time}",

@@ -30,6 +30,8 @@ from typing import Any
 from kivy.event import EventDispatcher
 from kivy.properties import StringProperty
 
+from kiosk.ui.words import Reasoned, reason_words
+
 log = logging.getLogger(__name__)
 
 DOMAIN = "kiosk"
@@ -183,8 +185,8 @@ ptr = Translator()
 class Said:
     """A widget's status line (`prop`, a StringProperty) worded from its message id and values,
     not kept as words: a language switch words it again. `say(message, **values)` shows it
-    (mark the message `N_`); a value that is a `(message, values)` pair is worded too. A line
-    set by other code since (`widget.message = ""`) is left alone."""
+    (mark the message `N_`); a value that is a `(message, values)` pair or a core's `Reason` is
+    worded too. A line set by other code since (`widget.message = ""`) is left alone."""
 
     def __init__(self, widget: Any, prop: str = "message", translator: Translator = tr) -> None:
         self._widget = widget
@@ -200,7 +202,11 @@ class Said:
 
     def _word(self, message: str, values: dict[str, Any]) -> str:
         filled = {
-            key: self._word(*value) if isinstance(value, tuple) else value
+            key: self._word(*value)
+            if isinstance(value, tuple)
+            else reason_words(value, self._tr._)
+            if isinstance(value, Reasoned)
+            else value
             for key, value in values.items()
         }
         return self._tr._(message, **filled)

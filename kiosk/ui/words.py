@@ -6,7 +6,7 @@ window pass `english`. The message is the catalogue's msgid, its placeholders na
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from kiosk.errors import reason_of
 
@@ -20,6 +20,7 @@ def english(message: str, /, **values: Any) -> str:
     return message.format(**values) if values else message
 
 
+@runtime_checkable
 class Reasoned(Protocol):
     """A core's structured refusal (kiosk/rules/carrom/errors.py Reason and its kind): the
     English message with placeholders, the facts, and which facts are messages themselves."""
@@ -33,8 +34,16 @@ class Reasoned(Protocol):
 
 def reason_words(reason: Reasoned, words: Words) -> str:
     """A core's refusal worded: its message and the facts that are messages, in `words`'s
-    language (the law number as that language's law text numbers it)."""
-    values = {k: words(str(v)) if k in reason.worded else v for k, v in reason.values().items()}
+    language (the law number as that language's law text numbers it); a fact that is a
+    refusal itself (a meld inside a scoresheet's refusal) is worded the same way."""
+    values = {
+        k: words(str(v))
+        if k in reason.worded
+        else reason_words(v, words)
+        if isinstance(v, Reasoned)
+        else v
+        for k, v in reason.values().items()
+    }
     return words(reason.message, **values)
 
 

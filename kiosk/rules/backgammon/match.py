@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from kiosk.errors import N_, Refused
+from kiosk.rules.backgammon.doubling import double_refusal
 
 Result: TypeAlias = Literal["single", "gammon", "backgammon"]
 WonBy: TypeAlias = Literal["points", "penalty", "time", "overrule"]
@@ -150,21 +151,10 @@ class Match:
 
     def can_double(self, player: str) -> str | None:
         """Why `player` may not double now, or None if the double is allowed."""
-        self._known(player)
-        if self.over:
-            return "the match is over"
-        if not self.in_game:
-            return "no game is being played"
-        if self.game_is_crawford:
-            return "no cube in the Crawford game (4.4 (iv))"
-        if self.offered_by is not None:
-            return f"a double by {self.offered_by} waits for an answer"
-        if self.owner is not None and self.owner != player:
-            return f"the cube belongs to {self.owner}"
-        if self.cube >= self.needs(player):
-            # 4.4 (vii): a cube whose value already wins the match for its holder is dead.
-            return f"dead cube: {self.cube} already wins {player} the match (4.4 (vii))"
-        return None
+        refusal = double_refusal(self, self._known(player))
+        if refusal is None:
+            return None
+        return refusal.english().removeprefix(f"{player} may not double: ")
 
     # -- the actions -------------------------------------------------------------
 
@@ -180,9 +170,9 @@ class Match:
 
     def double(self, player: str) -> None:
         """`player` offers the cube at twice its value (4.4 (ii))."""
-        reason = self.can_double(player)
-        if reason is not None:
-            raise IllegalAction(f"{player} may not double: {reason}")
+        refusal = double_refusal(self, self._known(player))
+        if refusal is not None:
+            raise IllegalAction(refusal)
         self.offered_by = player
 
     def take(self, player: str) -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Refused
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -24,8 +24,9 @@ LOW_VALUE = 5  # rule 12.1: the two to the seven
 HIGH_VALUE = 10  # rule 12.2: the eight to the ace
 
 
-class CardError(TablesideError, ValueError):
-    """Text that is not a card, or more copies of a card than three decks hold."""
+class CardError(Refused, ValueError):
+    """Text that is not a card, or more copies of a card than three decks hold (`reason`:
+    the facts of rule 3's refusal, for the interface to word)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -88,7 +89,12 @@ def check_three_decks(cards: Iterable[Card]) -> None:
     extra = sorted(card for card, n in counts.items() if n > DECKS)
     if extra:
         names = ", ".join(f"{card} x{counts[card]}" for card in extra)
-        raise CardError(f"more copies than three decks hold (rule 3): {names}")
+        raise CardError.of(
+            "three_decks",
+            N_("more copies than three decks hold (rule {law}): {cards}"),
+            law="3",
+            cards=names,
+        )
 
 
 def full_pack() -> tuple[Card, ...]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 
-from kiosk.errors import N_, Reason, TablesideError
+from kiosk.errors import N_, Reason, TablesideError, worded
 from kiosk.rules.bhukhar.cards import Card, points
 
 MIN_MELD = 3  # rule 9, rule 13.4: a meld has at least three cards
@@ -43,6 +43,7 @@ class MeldError(TablesideError, ValueError):
     def __init__(self, why: Reason, about: str = "") -> None:
         super().__init__(f"{about}: {why.english()}" if about else why.english())
         self.why = why
+        self.about = about
 
     @property
     def rule(self) -> str:
@@ -51,6 +52,14 @@ class MeldError(TablesideError, ValueError):
     @property
     def reason(self) -> str:
         return self.why.english()
+
+    @property
+    def whole(self) -> Reason:
+        """The whole message as facts (the cards or what they are not, then why), for a
+        refusal that holds this one (kiosk/rules/bhukhar/scoresheet.py)."""
+        if not self.about:
+            return self.why
+        return Reason.of(self.why.code, N_("{about}: {why}"), about=self.about, why=self.why)
 
 
 class Kind(Enum):
@@ -212,4 +221,4 @@ def licence_form(melds: Sequence[Meld]) -> LicenceForm:
         total=total,
         minimum=LICENCE_MIN,
     )
-    raise MeldError(why, "not a licence (rule 13.4)")
+    raise MeldError(why, worded(N_("not a licence (rule 13.4)")))

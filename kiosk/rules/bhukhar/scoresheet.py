@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
 
-from kiosk.errors import TablesideError
-from kiosk.rules.bhukhar.cards import Card, CardError, check_three_decks, points
+from kiosk.errors import N_, Refused
+from kiosk.rules.bhukhar.cards import Card, points
 from kiosk.rules.bhukhar.melds import (
     LICENCE_MIN,
     Meld,
@@ -43,8 +43,9 @@ WIN_MASTER = 2  # rule 18.4
 TIE_MASTER = 1  # rule 19
 
 
-class ScoreError(TablesideError, ValueError):
-    """A game entry that breaks the rules; the reason names the team and the rule."""
+class ScoreError(Refused, ValueError):
+    """A game entry that breaks the rules; the message names the team and the rule, `reason`
+    the same as facts for the interface to word."""
 
 
 class End(Enum):
@@ -171,42 +172,83 @@ def full_melds(team: str, sheet: FullSheet) -> tuple[tuple[Meld, ...], tuple[Mel
         try:
             licence_form(licence)
         except MeldError as exc:
-            raise ScoreError(f"team {team}: licence: {exc}") from None
+            raise ScoreError.of(
+                "false_licence", N_("team {team}: licence: {meld}"), team=team, meld=exc.whole
+            ) from None
     elif later:
-        raise ScoreError(
-            f"team {team}: melds on the table without a licence (rule 9: the team's "
-            "licence comes first)"
+        raise ScoreError.of(
+            "no_licence_melds",
+            N_(
+                "team {team}: melds on the table without a licence (rule {law}: the team's "
+                "licence comes first)"
+            ),
+            law="9",
+            team=team,
         )
     try:
         check_running_sets(licence + later)
     except MeldError as exc:
-        raise ScoreError(f"team {team}: {exc}") from None
+        raise ScoreError.of(
+            "false_melds", N_("team {team}: {meld}"), team=team, meld=exc.whole
+        ) from None
     return licence, later
+
+
+#: A false meld in a full sheet, by where it was laid (the licence or a later meld).
+_FALSE_MELD = {
+    "licence": N_(
+        "team {team}: licence {n}: {meld}; a false meld is entered under 'void' (rule {law})"
+    ),
+    "meld": N_("team {team}: meld {n}: {meld}; a false meld is entered under 'void' (rule {law})"),
+}
 
 
 def _meld(team: str, what: str, i: int, cards: Sequence[Card]) -> Meld:
     try:
         return meld(cards)
     except MeldError as exc:
-        raise ScoreError(
-            f"team {team}: {what} {i + 1}: {exc}; a false meld is entered under 'void' (rule 17.2)"
+        raise ScoreError.of(
+            "false_meld", _FALSE_MELD[what], law="17.2", team=team, n=i + 1, meld=exc.whole
         ) from None
+
+
+#: Totals that are not in fives (rule 12: cards are worth 5 or 10), table then hand.
+_NOT_FIVES = (
+    N_(
+        "team {team}: table points {value} must be a non-negative multiple of 5 "
+        "(rule {law}: cards are worth 5 or 10)"
+    ),
+    N_(
+        "team {team}: hand points {value} must be a non-negative multiple of 5 "
+        "(rule {law}: cards are worth 5 or 10)"
+    ),
+)
 
 
 def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
     if isinstance(sheet, TotalsSheet):
-        for name, value in (("table", sheet.table), ("hand", sheet.hand)):
+        for message, value in ((_NOT_FIVES[0], sheet.table), (_NOT_FIVES[1], sheet.hand)):
             if value < 0 or value % 5:
-                raise ScoreError(
-                    f"team {team}: {name} points {value} must be a non-negative multiple of "
-                    "5 (rule 12: cards are worth 5 or 10)"
-                )
+                raise ScoreError.of("not_fives", message, law="12", team=team, value=value)
         if not sheet.licence and sheet.table:
-            raise ScoreError(f"team {team}: {sheet.table} table points without a licence (rule 9)")
+            raise ScoreError.of(
+                "table_no_licence",
+                N_("team {team}: {table} table points without a licence (rule {law})"),
+                law="9",
+                team=team,
+                table=sheet.table,
+            )
         if sheet.licence and sheet.table < LICENCE_MIN:
-            raise ScoreError(
-                f"team {team}: {sheet.table} table points, but any licence is worth at "
-                f"least {LICENCE_MIN} (rule 13.4)"
+            raise ScoreError.of(
+                "licence_short",
+                N_(
+                    "team {team}: {table} table points, but any licence is worth at "
+                    "least {least} (rule {law})"
+                ),
+                law="13.4",
+                team=team,
+                table=sheet.table,
+                least=LICENCE_MIN,
             )
         return sheet.table, sheet.hand
     licence, later = full_melds(team, sheet)
@@ -231,76 +273,16 @@ def physical_cards(sheet: FullSheet) -> list[Card]:
     return list((elsewhere | void).elements())
 
 
-def _check(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
-    teams = tuple(game.sheets)
-    if len(teams) != 2:
-        raise ScoreError(f"a game is between two teams (rule 2), not {len(teams)}")
-    a, b = teams
-    for field, team in (("bhukhar", game.bhukhar), ("closed_by", game.closed_by)):
-        if team is not None and team not in teams:
-            raise ScoreError(f"{field}: {team!r} is not a team of this game")
-    for p in game.penalties:
-        if p.team not in teams:
-            raise ScoreError(f"penalty: {p.team!r} is not a team of this game")
-    for team, sheet in game.sheets.items():
-        if sheet.licence_by and not sheet.has_licence:
-            raise ScoreError(
-                f"team {team}: {sheet.licence_by} is named as laying the licence, but the "
-                "team has no licence (rule 13.4): take the name off or enter the licence"
-            )
-    if game.bhukhar is not None and not game.sheets[game.bhukhar].has_licence:
-        raise ScoreError(
-            f"team {game.bhukhar} took the bhukhar without a licence (rule 14: it is "
-            "taken by laying the whole hand as a licence)"
-        )
-    if game.end is End.OUT:
-        if game.closed_by is None:
-            raise ScoreError("end 'out' needs closed_by: the team that closed (rule 16.1)")
-        if game.bhukhar is None:
-            raise ScoreError(
-                "nobody may close the game before a team has taken the bhukhar (rule 16.1)"
-            )
-        if not game.sheets[game.closed_by].has_licence:
-            raise ScoreError(
-                f"team {game.closed_by} closed the game without a licence on the table "
-                "(rule 16.1: the last card is laid or joined to the team's melds)"
-            )
-    elif game.closed_by is not None:
-        raise ScoreError(
-            f"closed_by is set but the game ended by {game.end.value!r}: only going out "
-            "closes a game (rules 13.6, 16.1)"
-        )
-    for p in game.penalties:
-        licence_by = game.sheets[p.team].licence_by
-        if p.kind is PenaltyKind.FALSE_LICENCE and p.player and p.player == licence_by:
-            raise ScoreError(
-                f"{p.player} showed a false licence and may not lay the licence in this "
-                "game (rule 17.1)"
-            )
-    if rosters is not None:
-        named = [(p.team, p.player) for p in game.penalties if p.player]
-        named += [(t, s.licence_by) for t, s in game.sheets.items() if s.licence_by]
-        for team, player in named:
-            if team in rosters and player not in rosters[team]:
-                raise ScoreError(f"{player!r} is not a player of team {team}")
-    cards: list[Card] = []
-    for sheet in game.sheets.values():
-        if isinstance(sheet, FullSheet):
-            cards.extend(physical_cards(sheet))
-    try:
-        check_three_decks(cards)
-    except CardError as exc:
-        raise ScoreError(str(exc)) from None
-    return a, b
-
-
 def score_game(game: Game, rosters: Mapping[str, Sequence[str]] | None = None) -> GameResult:
     """Score one game by rules 13 and 16-19; ScoreError if the entry breaks a rule.
 
     `rosters` (team -> its players), when given, checks the players named in
     penalties and as licence layers.
     """
-    a, b = _check(game, rosters)
+    # Imported here: the checks read this module's types (a module of their own for size).
+    from kiosk.rules.bhukhar.game_checks import check_game
+
+    a, b = check_game(game, rosters)
     rows: dict[str, dict[str, int]] = {}
     for team in (a, b):
         sheet = game.sheets[team]

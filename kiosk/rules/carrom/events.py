@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal, TypeAlias, get_args
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Refused
 
 Coin: TypeAlias = Literal["white", "black", "queen"]
 #: What can leave the playing surface: a coin, or the striker (a foul under club rules).
@@ -24,8 +24,14 @@ OFF_BOARD: tuple[str, ...] = get_args(OffBoard)
 RULE_SETS: tuple[str, ...] = get_args(RuleSet)
 
 
-class EventError(TablesideError, ValueError):
-    """A record line that is not a well-formed event (the reason names the field)."""
+#: The journal's refusals of a match's lines (kiosk/tables/carrom_table.py replays them).
+FIRST_NOT_MATCH = N_("the first line is not the match")
+SECOND_MATCH = N_("a second match line")
+
+
+class EventError(Refused, ValueError):
+    """A record line that is not a well-formed event: the message names the field, `reason`
+    (when given) holds the same as facts for the interface to word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,22 +130,40 @@ EVENT_NAMES: dict[type[AnyEvent], str] = {cls: name for name, cls in EVENT_TYPES
 
 def _name(value: object, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise EventError(f"{key!r} must be a non-empty name, not {value!r}")
+        raise EventError.of(
+            "not_a_name",
+            N_("{key!r} must be a non-empty name, not {value!r}"),
+            key=key,
+            value=value,
+        )
     return value
 
 
 def _flag(value: object, key: str) -> bool:
     if not isinstance(value, bool):
-        raise EventError(f"{key!r} must be true or false, not {value!r}")
+        raise EventError.of(
+            "not_a_flag", N_("{key!r} must be true or false, not {value!r}"), key=key, value=value
+        )
     return value
 
 
 def _coins(value: object, key: str, allowed: tuple[str, ...]) -> tuple[Any, ...]:
     if not isinstance(value, list):
-        raise EventError(f"{key!r} must be a list of colours, not {value!r}")
+        raise EventError.of(
+            "not_colours",
+            N_("{key!r} must be a list of colours, not {value!r}"),
+            key=key,
+            value=value,
+        )
     for coin in value:
         if coin not in allowed:
-            raise EventError(f"{key!r} holds {coin!r}; expected one of {', '.join(allowed)}")
+            raise EventError.of(
+                "unknown_colour",
+                N_("{key!r} holds {coin!r}; expected one of {allowed}"),
+                key=key,
+                coin=coin,
+                allowed=", ".join(allowed),
+            )
     return tuple(value)
 
 
@@ -147,36 +171,61 @@ def _time(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise EventError(f"'t' must be seconds since the match started, not {value!r}")
+        raise EventError.of(
+            "bad_time",
+            N_("'t' must be seconds since the match started, not {value!r}"),
+            value=value,
+        )
     return float(value)
 
 
 def _match(obj: dict[str, Any], t: float | None) -> MatchStart:
     rules = obj.get("rules")
     if rules not in RULE_SETS:
-        raise EventError(f"'rules' must be one of {', '.join(RULE_SETS)}, not {rules!r}")
+        raise EventError.of(
+            "unknown_rules",
+            N_("'rules' must be one of {allowed}, not {value!r}"),
+            allowed=", ".join(RULE_SETS),
+            value=rules,
+        )
     players = obj.get("players")
     if not isinstance(players, list) or len(players) not in (2, 4):
-        raise EventError(f"'players' must list 2 or 4 names, not {players!r}")
+        raise EventError.of(
+            "player_count", N_("'players' must list 2 or 4 names, not {value!r}"), value=players
+        )
     names = tuple(_name(p, "players") for p in players)
     if len(set(names)) != len(names):
-        raise EventError(f"'players' names a player twice: {players!r}")
+        raise EventError.of(
+            "player_twice", N_("'players' names a player twice: {value!r}"), value=players
+        )
     first = _name(obj.get("first_break"), "first_break")
     if first not in names:
-        raise EventError(f"'first_break' {first!r} is not one of the players")
+        raise EventError.of(
+            "breaker_not_playing",
+            N_("'first_break' {name!r} is not one of the players"),
+            name=first,
+        )
     limit = obj.get("board_limit", 8)
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise EventError(f"'board_limit' must be a number of boards or null, not {limit!r}")
+        raise EventError.of(
+            "bad_board_limit",
+            N_("'board_limit' must be a number of boards or null, not {value!r}"),
+            value=limit,
+        )
     return MatchStart(rules, names, first, limit, t)
 
 
 def event_from_dict(obj: object) -> AnyEvent:
     """Read one decoded record line; raises EventError with the reason."""
     if not isinstance(obj, dict):
-        raise EventError(f"a record line must be a JSON object, not {type(obj).__name__}")
+        raise EventError.of(
+            "not_an_object",
+            N_("a record line must be a JSON object, not {kind}"),
+            kind=type(obj).__name__,
+        )
     kind = obj.get("event")
     if kind not in EVENT_TYPES:
-        raise EventError(f"unknown event {kind!r}")
+        raise EventError.of("unknown_event", N_("unknown event {kind!r}"), kind=kind)
     t = _time(obj.get("t"))
     if kind == "match":
         return _match(obj, t)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Reason, Refused, TablesideError
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
     AnyEvent,
@@ -48,12 +48,27 @@ __all__ = [
 
 
 class MatchRecordError(TablesideError, ValueError):
-    """A record that cannot be read or replayed: `line` (1-based) and the `reason`."""
+    """A record that cannot be read or replayed: `line` (1-based) and the `reason` in English
+    words; `why` the same as facts (None when the error gave none), for the interface."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    def __init__(self, line: int, reason: str | Reason) -> None:
+        text = reason.english() if isinstance(reason, Reason) else reason
+        super().__init__(f"line {line}: {text}")
         self.line = line
-        self.reason = reason
+        self.reason = text
+        self.why = reason if isinstance(reason, Reason) else None
+
+
+def _why(exc: Exception) -> str | Reason:
+    """A refusal's facts when its core gave them, else its words."""
+    if isinstance(exc, Refused) and exc.reason is not None:
+        return exc.reason
+    return str(exc)
+
+
+#: What the record format itself refuses (shared/spec/match-record.md).
+_EMPTY = Reason.of("empty_record", N_('the record is empty: its first event must be "match"'))
+_SECOND = Reason.of("second_match", N_('a record holds one "match" event, on its first line'))
 
 
 def _lines(text: str) -> Iterable[tuple[int, str]]:
@@ -83,15 +98,18 @@ def parse_numbered(text: str) -> list[tuple[int, AnyEvent]]:
         try:
             event = event_from_dict(obj)
         except EventError as exc:
-            raise MatchRecordError(number, str(exc)) from None
+            raise MatchRecordError(number, _why(exc)) from None
         if not out and not isinstance(event, MatchStart):
             kind = obj.get("event") if isinstance(obj, dict) else None
-            raise MatchRecordError(number, f'the first event must be "match", not {kind!r}')
+            first = Reason.of(
+                "first_not_match", N_('the first event must be "match", not {kind!r}'), kind=kind
+            )
+            raise MatchRecordError(number, first)
         if out and isinstance(event, MatchStart):
-            raise MatchRecordError(number, 'a record holds one "match" event, on its first line')
+            raise MatchRecordError(number, _SECOND)
         out.append((number, event))
     if not out:
-        raise MatchRecordError(1, 'the record is empty: its first event must be "match"')
+        raise MatchRecordError(1, _EMPTY)
     return out
 
 
@@ -131,35 +149,41 @@ def replay(events: Sequence[AnyEvent], *, lines: Sequence[int] | None = None) ->
         return lines[index] if lines is not None else index + 1
 
     if not events:
-        raise MatchRecordError(1, 'the record is empty: its first event must be "match"')
+        raise MatchRecordError(1, _EMPTY)
     start = events[0]
     if not isinstance(start, MatchStart):
-        raise MatchRecordError(line_of(0), 'the first event must be "match"')
+        first = Reason.of("first_not_match", N_('the first event must be "match"'))
+        raise MatchRecordError(line_of(0), first)
     try:
         match = Match(start)
     except ValueError as exc:
-        raise MatchRecordError(line_of(0), str(exc)) from None
+        raise MatchRecordError(line_of(0), _why(exc)) from None
     players = set(start.players)
     for index in range(1, len(events)):
         event = events[index]
         if isinstance(event, MatchStart):
-            raise MatchRecordError(
-                line_of(index), 'a record holds one "match" event, on its first line'
-            )
+            raise MatchRecordError(line_of(index), _SECOND)
         for key, name in _names(event):
             if name not in players:
-                known = ", ".join(start.players)
-                raise MatchRecordError(
-                    line_of(index), f"{key} {name!r} is not a player of this match ({known})"
+                stranger = Reason.of(
+                    "not_a_player",
+                    N_("{key} {name!r} is not a player of this match ({known})"),
+                    key=key,
+                    name=name,
+                    known=", ".join(start.players),
                 )
+                raise MatchRecordError(line_of(index), stranger)
         if match.is_over():
-            raise MatchRecordError(
-                line_of(index), f"the match is over ({match.state.winner} won): nothing may follow"
+            over = Reason.of(
+                "after_the_end",
+                N_("the match is over ({winner} won): nothing may follow"),
+                winner=match.state.winner,
             )
+            raise MatchRecordError(line_of(index), over)
         try:
             match.push(event)
         except IllegalEvent as exc:
-            raise MatchRecordError(line_of(index), str(exc)) from None
+            raise MatchRecordError(line_of(index), _why(exc)) from None
     return match
 
 
