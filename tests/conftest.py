@@ -1,6 +1,6 @@
-"""The Kivy tests first: with make test's two processes (pytest-xdist), the long UI files
-start at once and the many short ones fill in at the end, instead of the UI files making a
-tail one process runs alone."""
+"""The Kivy tests first: make test's two processes (pytest-xdist `--dist load`) are handed
+tests in this order, so both start on the long UI tests and the many short ones fill in at
+the end, instead of the UI tests making a tail one process runs alone."""
 
 from __future__ import annotations
 
