@@ -53,10 +53,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Two processes (pytest-xdist), one a core, handed tests in their order (the Kivy ones
-# first, tests/conftest.py); each starts its own Xvfb for the Kivy tests
-# (tests/ui/harness.py). PYTEST_ARGS= runs them all in this one process.
-PYTEST_ARGS ?= -n 2 --dist load
+# Two processes (pytest-xdist), one a core; one that runs out of tests takes half of what the
+# other has left (worksteal), so neither ends alone on a tail of Kivy tests. Each starts its
+# own Xvfb for those (tests/ui/harness.py). PYTEST_ARGS= runs them all in this one process.
+PYTEST_ARGS ?= -n 2 --dist worksteal
 pytest: $(STAMP) debs
 	@if [ -n "$$DISPLAY" ]; then $(BIN)/pytest $(PYTEST_ARGS); \
 	else xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/pytest $(PYTEST_ARGS); fi

@@ -1,6 +1,6 @@
-"""The Kivy tests first: make test's two processes (pytest-xdist `--dist load`) are handed
-tests in this order, so both start on the long UI tests and the many short ones fill in at
-the end, instead of the UI tests making a tail one process runs alone."""
+"""The Kivy tests first: make test's two processes (pytest-xdist `--dist worksteal`) take
+work from the end of each other's share, so the many short tests are what moves between
+them and the long UI ones are under way from the start."""
 
 from __future__ import annotations
 
