@@ -15,7 +15,7 @@ from typing import Any
 
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
-from kiosk.errors import Refused
+from kiosk.errors import Refused, Said
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.carrom_table import KIND as CARROM
@@ -27,8 +27,8 @@ class Unfinished:
     """One table to resume (`match_id`: its journal match).
     `score`: per side, games won (carrom) or match points (backgammon); `points`: the carrom
     game in progress; `length`: the backgammon match length. `problem`: the record could not
-    be read (it is still listed, so that the director sees it and can close it), `why` the
-    same as facts when the core gave them."""
+    be read (it is still listed, so that the director sees it and can close it), carrying the
+    core's facts when it gave them (a `Said`, for the screen to word)."""
 
     kind: str
     match_id: int | None
@@ -38,8 +38,6 @@ class Unfinished:
     points: tuple[int, ...] = ()
     length: int | None = None
     problem: str | None = None
-    #: The same as facts when the core gave them (a `Reason`), for the screen to word.
-    why: Any = None
 
 
 def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
@@ -49,9 +47,9 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
         match = replayed_match(journal, row)
     except JournalError as exc:  # the core's refusal, in its words
         cause = exc.__cause__ or exc
-        problem = str(cause)
-        why = cause.reason if isinstance(cause, Refused) else None
-        return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem, why=why)
+        reason = cause.reason if isinstance(cause, Refused) else None
+        problem = str(cause) if reason is None else Said(str(cause), reason)
+        return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem)
     state = match.state
     sides = state.sides
     return Unfinished(

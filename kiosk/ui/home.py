@@ -20,7 +20,7 @@ from kiosk.tables.unfinished import Unfinished
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_, reason_words
+from kiosk.ui.words import N_, said_words
 
 #: The rows home has room for: one per game.
 ROWS = 3
@@ -48,7 +48,7 @@ def details(table: Unfinished) -> str:
     started = time.strftime("%H:%M", time.localtime(table.started))
     players = _players(table)
     if table.problem:
-        problem = reason_words(table.why, tr._) if table.why is not None else table.problem
+        problem = said_words(table.problem, tr._)
         return tr._("{players} · cannot be read: {problem}", players=players, problem=problem)
     if table.kind == "carrom":
         return tr._(

@@ -5,6 +5,8 @@ the language switched to (kiosk/ui/words.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kiosk.rules.backgammon.match import IllegalAction, Match
@@ -156,3 +158,19 @@ def test_a_match_record_names_its_line_and_is_worded_in_hindi() -> None:
     assert refused.why is not None
     hindi = reason_words(refused.why, _words("hi")._)
     assert hindi == "by 'Chitra' इस मैच का खिलाड़ी नहीं है (Asha, Bina)"
+
+
+def test_a_damaged_carrom_journal_on_home_is_worded_in_hindi(tmp_path: Path) -> None:
+    from kiosk.engine.journal import EVENT, Journal
+    from kiosk.tables.unfinished import unfinished_tables
+    from kiosk.ui.words import said_words
+
+    journal = Journal(tmp_path / "journal.db")
+    header = {"event": "match", "rules": "icf", "players": ["Asha", "Bina"], "first_break": "Asha"}
+    match_id = journal.begin_match("carrom", header, 0.0)
+    journal.append(match_id, 1.0, 0.0, "umpire", EVENT, {"event": "foul", "by": "Chitra"})
+    (table,) = unfinished_tables(journal)
+    assert table.problem == "the foul's player 'Chitra' is not a player of this match (Asha, Bina)"
+    hindi = said_words(table.problem, _words("hi")._)
+    assert hindi == "फाउल करने वाला खिलाड़ी 'Chitra' इस मैच का खिलाड़ी नहीं है (Asha, Bina)"
+    journal.close()
