@@ -53,13 +53,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# One process: two (PYTEST_ARGS="-n 2 --dist worksteal", each with its own Xvfb, see
-# tests/ui/harness.py) were no faster on two cores, as Mesa's software GL draws on both, and
-# had two failures in the Kivy tests under that contention.
-PYTEST_ARGS ?=
 pytest: $(STAMP) debs
-	@if [ -n "$$DISPLAY" ]; then $(BIN)/pytest $(PYTEST_ARGS); \
-	else xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/pytest $(PYTEST_ARGS); fi
+	@if [ -n "$$DISPLAY" ]; then $(BIN)/pytest; \
+	else xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/pytest; fi
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

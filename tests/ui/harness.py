@@ -10,7 +10,6 @@ Every test may save screenshots under tests/artifacts/.
 
 from __future__ import annotations
 
-import atexit
 import gc
 import os
 import shutil
@@ -25,27 +24,6 @@ import pytest
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
-
-def _own_display() -> None:
-    """Under pytest-xdist (make test) each worker gets an X server of its own: two windows
-    on one screen would take each other's taps, which xdotool aims at screen points."""
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x600x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as answer:
-        number = answer.readline().strip()  # written once the server takes connections
-    assert number, "Xvfb did not start"
-    os.environ["DISPLAY"] = f":{number}"
-    atexit.register(server.terminate)
-
-
-if os.environ.get("PYTEST_XDIST_WORKER") and shutil.which("Xvfb"):
-    _own_display()
 if not os.environ.get("DISPLAY"):
     pytest.skip(
         "the Kivy tests need an X display: run them under "
