@@ -66,6 +66,11 @@ class Trimmer:
     def switched(self) -> None:
         self._frames_left = self.AFTER_SWITCH
 
+    def stop(self) -> None:
+        """The app stopped: no trim is left waiting."""
+        self._still.cancel()
+        self._frames_left = 0
+
     def drawn(self) -> None:
         self._still.cancel()  # half a second after the last frame of a row
         self._still()

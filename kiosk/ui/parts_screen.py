@@ -69,7 +69,10 @@ class PartsScreen(Screen):
         self.can_retry = retry is not None
         self.problems = list(problems)
         self.rows = part_rows(self.problems)
-        tr.on_switch(lambda: setattr(self, "rows", part_rows(self.problems)))
+        tr.on_switch(self._reword)  # a method: held weakly, the screen is not kept alive
+
+    def _reword(self) -> None:
+        self.rows = part_rows(self.problems)
 
     def go_on(self) -> None:
         self._go_on()

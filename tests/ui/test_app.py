@@ -1,9 +1,12 @@
 """The app's tick: it comes at the turn timer's deadlines (a warning sounds at its deadline, not
-at the next 50 ms refresh), and at once for a sensor's input from another thread."""
+at the next 50 ms refresh), and at once for a sensor's input from another thread. A stopped
+app lets go of the window it shared."""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 import time
 from collections.abc import Callable
 
@@ -14,7 +17,7 @@ from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK, Pattern
 from kiosk.engine.outputs import OutputBase
 from kiosk.ui.app import TICK_S
 
-from .harness import Kiosk, pump
+from .harness import FakeClock, Kiosk, Services, make_kiosk, pump
 
 
 class _Stamped(OutputBase):
@@ -85,3 +88,17 @@ def test_app_input_from_a_sensor_thread_wakes_the_tick_at_once(kiosk: Kiosk) -> 
     sensor.join()
     pump(1)  # one turn of Kivy's loop
     assert session.view().proposal.hits == 1
+
+
+def test_a_stopped_app_lets_go_of_the_window(services: Services, fake_clock: FakeClock) -> None:
+    """The window outlives the app: a stopped app's trims and keys must not answer its frames
+    (in one process of tests, 30 stopped apps each collected the garbage after every frame)."""
+    running = make_kiosk(services, fake_clock)
+    kiosk = next(running)
+    kiosk.tap("carrom_icf")
+    kiosk.tap("start")
+    gone = weakref.ref(kiosk.app)
+    del kiosk
+    running.close()
+    gc.collect()
+    assert gone() is None
