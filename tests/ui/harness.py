@@ -43,6 +43,7 @@ from kiosk.ui import text as _text  # noqa: E402
 _text.before_kivy()  # as kiosk/ui/window.py: the PIL provider, shaped by Pillow's raqm
 from kivy.config import Config  # noqa: E402
 
+Config.set("graphics", "maxfps", "0")  # read as the clock is made: pump() paces the frames
 _text.install()
 
 Config.set("graphics", "width", "1024")
@@ -57,7 +58,6 @@ Config.set("kivy", "exit_on_escape", "0")
 # Mesa's software GL (llvmpipe, under Xvfb) resolves Kivy's default 2x multisampling at each
 # swap: 145 ms a frame at 1024x600 here, 26 ms without. The kiosk keeps it on the Pi's GPU.
 Config.set("graphics", "multisamples", "0")
-Config.set("graphics", "maxfps", "0")  # no wait for the next 60th of a second: pump() paces
 
 from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop, runTouchApp  # noqa: E402
@@ -169,7 +169,7 @@ class Kiosk:
         scroller = _scroll_into_view(widget)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
-        self.tap_at(*widget.to_window(*widget.center))
+        self._press(*widget.to_window(*widget.center))
         # A scroll view holds a touch until it knows it is not a scroll: let it finish with
         # this tap, or it is still holding one when the next test's window takes taps.
         for _ in range(100):
@@ -178,18 +178,25 @@ class Kiosk:
             pump(1)
 
     def tap_at(self, x: float, y: float) -> None:
-        """Tap a point of the window (Kivy coordinates: origin bottom-left). Waits until Kivy
-        has seen the press and the release, however slowly the X server delivers them."""
+        """Tap a point of the window (Kivy coordinates: origin bottom-left)."""
         pump(2)
-        _xdotool(
-            "mousemove", str(round(Window.left + x)), str(round(Window.top + Window.height - y))
-        )
-        pump(2)
-        with _Seen("on_touch_down") as down:
-            _xdotool("mousedown", "1")
+        self._press(x, y)
+
+    def _press(self, x: float, y: float) -> None:
+        """The pointer moved to (x, y), pressed and released by one xdotool: the X server
+        queues the three in order. Waits until Kivy has seen the press and the release,
+        however slowly the X server delivers them."""
+        with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
+            _xdotool(
+                "mousemove",
+                str(round(Window.left + x)),
+                str(round(Window.top + Window.height - y)),
+                "mousedown",
+                "1",
+                "mouseup",
+                "1",
+            )
             down.wait()
-        with _Seen("on_touch_up") as up:
-            _xdotool("mouseup", "1")
             up.wait()
         pump(3)
 
