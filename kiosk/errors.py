@@ -81,20 +81,20 @@ class Refused(TablesideError):
         return cls(Reason.of(code, message, law, **facts))
 
 
-class Said(str):
+class ReasonedText(str):
     """A part's English message as the driver wrote it (what the log and the journal keep),
     with the `reason` behind it (a code and its facts: the pin, the port, the camera) for
     the interface to word in its own language. A plain `str` everywhere else."""
 
     reason: Reason
 
-    def __new__(cls, text: str, reason: Reason) -> Said:
+    def __new__(cls, text: str, reason: Reason) -> ReasonedText:
         made = super().__new__(cls, text)
         made.reason = reason
         return made
 
 
 def reason_of(message: object) -> Reason | None:
-    """The reason a message carries (a `Said`), else None (words only in English)."""
+    """The reason a message carries (a `ReasonedText`), else None (words only in English)."""
     reason = getattr(message, "reason", None)
     return reason if isinstance(reason, Reason) else None

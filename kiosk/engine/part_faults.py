@@ -2,9 +2,9 @@
 camera), so the dead-parts screen and the console's fault line word it in the umpire's
 language, while the log and the journal keep the driver's English text.
 
-Each function returns a `Said` (kiosk/errors.py): the English text as it was, carrying the
-`Reason` the interface words (kiosk/ui/words.py `said_words`). A fault nothing here knows
-stays plain English. The messages are the catalogue's msgids (babel.cfg reads this file).
+Each function returns a `ReasonedText` (kiosk/errors.py): the English text as it was,
+carrying the `Reason` the interface words (kiosk/ui/words.py `said_words`). A fault nothing
+here knows stays plain English. The messages are the catalogue's msgids (babel.cfg reads this file).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import errno
 
 from drivers.errors import PinError, PinFactoryError
 from drivers.serial_link import DeviceStatus
-from kiosk.errors import N_, Reason, Said
+from kiosk.errors import N_, Reason, ReasonedText
 
 MESSAGES = {
     "no_pin_factory": N_("No GPIO pin factory can start on this computer"),
@@ -45,16 +45,16 @@ MESSAGES = {
 }
 
 
-def said(text: str, code: str, **facts: object) -> Said:
+def said(text: str, code: str, **facts: object) -> ReasonedText:
     """`text` (the English kept in the log) with the reason `code` and its facts."""
-    return Said(text, Reason(code, MESSAGES[code], facts=tuple(facts.items())))
+    return ReasonedText(text, Reason(code, MESSAGES[code], facts=tuple(facts.items())))
 
 
 def _detail(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def pin_said(text: str, exc: PinError) -> Said:
+def pin_said(text: str, exc: PinError) -> ReasonedText:
     if exc.code == "count":
         given = len(exc.pin) if isinstance(exc.pin, list | tuple) else 1
         return said(text, "pin_count", given=given, need=4)
@@ -66,7 +66,7 @@ def pin_said(text: str, exc: PinError) -> Said:
     return said(text, code, pin=exc.pin, detail=exc.reason)
 
 
-def port_said(text: str, port: str, exc: BaseException | None) -> Said:
+def port_said(text: str, port: str, exc: BaseException | None) -> ReasonedText:
     """A serial port that cannot be opened: missing, not allowed, held, unplugged."""
     identity = getattr(exc, "identity", None)
     if identity is not None:
@@ -110,5 +110,5 @@ def link_said(status: DeviceStatus) -> str:
     return status.detail
 
 
-def camera_silent(seconds: float) -> Said:
+def camera_silent(seconds: float) -> ReasonedText:
     return said(f"camera: no frames for {seconds:.1f} s", "camera_silent", seconds=f"{seconds:.1f}")

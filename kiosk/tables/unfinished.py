@@ -15,7 +15,7 @@ from typing import Any
 
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
-from kiosk.errors import Refused, Said
+from kiosk.errors import ReasonedText, Refused
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.carrom_table import KIND as CARROM
@@ -28,7 +28,7 @@ class Unfinished:
     `score`: per side, games won (carrom) or match points (backgammon); `points`: the carrom
     game in progress; `length`: the backgammon match length. `problem`: the record could not
     be read (it is still listed, so that the director sees it and can close it), carrying the
-    core's facts when it gave them (a `Said`, for the screen to word)."""
+    core's facts when it gave them (a `ReasonedText`, for the screen to word)."""
 
     kind: str
     match_id: int | None
@@ -48,7 +48,7 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
     except JournalError as exc:  # the core's refusal, in its words
         cause = exc.__cause__ or exc
         reason = cause.reason if isinstance(cause, Refused) else None
-        problem = str(cause) if reason is None else Said(str(cause), reason)
+        problem = str(cause) if reason is None else ReasonedText(str(cause), reason)
         return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem)
     state = match.state
     sides = state.sides

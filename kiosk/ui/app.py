@@ -62,7 +62,7 @@ TICK_S = 0.05
 GIL_SWITCH_S = 0.001
 #: Still glass (seconds) before freed memory is given back: a trim takes a few ms.
 TRIM_AFTER_S = 0.5
-#: After the carrom setup is shown, when its console is made (kiosk/ui/app.py choose_game).
+#: After the carrom setup is shown, when its console is made (`choose_game`).
 PREPARE_S = 0.2
 
 

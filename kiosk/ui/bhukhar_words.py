@@ -4,7 +4,7 @@ function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
-from kiosk.errors import Refused
+from kiosk.errors import Reason, Refused
 from kiosk.rules.bhukhar.melds import MeldError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
@@ -13,7 +13,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     GameResult,
     PenaltyKind,
 )
-from kiosk.ui.words import N_, Reasoned, Words, english, reason_words
+from kiosk.ui.words import N_, Words, english, reason_words
 
 #: How a game ended (rule 16), each chosen by a button of its own that names its rule.
 ENDS = (End.OUT, End.STOCK, End.TIME)
@@ -113,7 +113,7 @@ def total_lines(result: GameResult, names: dict[str, str], _: Words = english) -
 NOT_ENTERED = N_("Not entered: {reason}")
 #: A refusal as the screen keeps it: the core's reason as facts (worded in the language
 #: shown, again on a switch), else the words of an error that gave none.
-Refusal = Reasoned | str
+Refusal = Reason | str
 
 
 def refusal(exc: Exception) -> Refusal:

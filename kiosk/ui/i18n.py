@@ -30,7 +30,8 @@ from typing import Any
 from kivy.event import EventDispatcher
 from kivy.properties import StringProperty
 
-from kiosk.ui.words import Reasoned, reason_words
+from kiosk.errors import Reason
+from kiosk.ui.words import reason_words
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,7 @@ class Translator(EventDispatcher):
             except ReferenceError:  # a screen whose widgets are gone (its app stopped)
                 pass
             self._switched = [r for r in self._switched if r is not ref]
-        # The old textures are given back once the redrawn screen is still (ui/memory.py).
+        # The old textures are given back two frames on (kiosk/ui/memory.py Trimmer).
 
 
 #: The umpire console's words.
@@ -201,15 +202,14 @@ class Said:
         self._show()
 
     def _word(self, message: str, values: dict[str, Any]) -> str:
-        filled = {
-            key: self._word(*value)
-            if isinstance(value, tuple)
-            else reason_words(value, self._tr._)
-            if isinstance(value, Reasoned)
-            else value
-            for key, value in values.items()
-        }
-        return self._tr._(message, **filled)
+        return self._tr._(message, **{key: self._value(v) for key, v in values.items()})
+
+    def _value(self, value: Any) -> Any:
+        if isinstance(value, tuple):  # a (message, values) pair
+            return self._word(*value)
+        if isinstance(value, Reason):
+            return reason_words(value, self._tr._)
+        return value
 
     def _show(self) -> None:
         assert self._said is not None

@@ -6,9 +6,9 @@ window pass `english`. The message is the catalogue's msgid, its placeholders na
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
-from kiosk.errors import reason_of
+from kiosk.errors import Reason, reason_of
 
 
 class Words(Protocol):
@@ -20,19 +20,7 @@ def english(message: str, /, **values: Any) -> str:
     return message.format(**values) if values else message
 
 
-@runtime_checkable
-class Reasoned(Protocol):
-    """A core's structured refusal (kiosk/rules/carrom/errors.py Reason and its kind): the
-    English message with placeholders, the facts, and which facts are messages themselves."""
-
-    @property
-    def message(self) -> str: ...
-    @property
-    def worded(self) -> tuple[str, ...]: ...
-    def values(self) -> dict[str, object]: ...
-
-
-def reason_words(reason: Reasoned, words: Words) -> str:
+def reason_words(reason: Reason, words: Words) -> str:
     """A core's refusal worded: its message and the facts that are messages, in `words`'s
     language (the law number as that language's law text numbers it); a fact that is a
     refusal itself (a meld inside a scoresheet's refusal) is worded the same way."""
@@ -40,7 +28,7 @@ def reason_words(reason: Reasoned, words: Words) -> str:
         k: words(str(v))
         if k in reason.worded
         else reason_words(v, words)
-        if isinstance(v, Reasoned)
+        if isinstance(v, Reason)
         else v
         for k, v in reason.values().items()
     }
@@ -48,8 +36,9 @@ def reason_words(reason: Reasoned, words: Words) -> str:
 
 
 def said_words(message: str, words: Words) -> str:
-    """A part's fault in `words`'s language when it carries its facts (kiosk/errors.py
-    `Said`, made by kiosk/engine/part_faults.py); any other message as it is (English)."""
+    """A part's fault in `words`'s language when it carries its facts (a kiosk/errors.py
+    `ReasonedText`, made by kiosk/engine/part_faults.py); any other message as it is
+    (English)."""
     reason = reason_of(message)
     return message if reason is None else reason_words(reason, words)
 
