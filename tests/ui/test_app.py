@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import gc
 import threading
-import weakref
 import time
+import weakref
 from collections.abc import Callable
 
 import pytest
