@@ -42,6 +42,7 @@ from vision.cold_discs import (
     disc_median,
     drop_unlike,
     men_touching,
+    rings_on_print,
     split_region,
     striker_among_men,
 )
@@ -313,6 +314,8 @@ def classify_discs(
     small &= on_dot < 0.4 * stats[:, cv2.CC_STAT_AREA]
     fg = fg.astype(bool) | small[labels]
     fg |= _rings(changed, sizes.coin) & ~red_print
+    # A man of the plywood's colour on the print: his rim off it, the print hidden inside.
+    fg |= rings_on_print(changed, _print_zone() & on, lines, sizes.coin) & ~red_print
     fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)

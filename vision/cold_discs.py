@@ -235,3 +235,40 @@ def striker_among_men(
     rim, k = best
     _, cx, cy, _r = found[k]
     return [*found[:k], ("striker", cx, cy, rim), *found[k + 1 :]]
+
+
+def rings_on_print(changed: Array, zone: Array, line: Array, r: float) -> Array:
+    """Men of the plywood's own colour lying on the printed lines or circles: their rim
+    is mostly changed where it is off the print, and inside the disc the print is
+    hidden (the zone runs through it but no dark line shows). Lines alone leave their
+    own edges changed, but the line itself then shows inside. Judged on the whole rim,
+    the print cut out of it, such a man was lost."""
+    k = math.ceil(r) + 2
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    d = np.sqrt(xx * xx + yy * yy)
+    ring = ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
+    inner = (d <= r - 2.5).astype(np.float32)
+    off = (~zone).astype(np.float32)
+
+    def score(m: Array, kern: Array) -> Array:
+        out: Array = cv2.filter2D(m.astype(np.float32), -1, kern, borderType=cv2.BORDER_CONSTANT)
+        return out
+
+    ring_off = score(off, ring)
+    rim = score(changed & ~zone, ring) / np.maximum(ring_off, 1e-6)
+    inside = score(changed, inner) / inner.sum()
+    zone_in = score(zone, inner)
+    line_in = score(line, inner)
+    peaks = (
+        (ring_off >= 0.4 * ring.sum())
+        & (rim >= 0.7)
+        & (inside < 0.8)
+        & (zone_in >= 0.12 * inner.sum())
+        & (line_in < 0.15 * zone_in)
+    )
+    peaks &= rim == cv2.dilate(rim, np.ones((5, 5), np.uint8))
+    out = np.zeros(changed.shape, np.uint8)
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        cv2.circle(out, (int(x), int(y)), round(r - 0.5), 1, -1)
+    filled: Array = out > 0
+    return filled

@@ -215,3 +215,14 @@ def test_cold_three_men_in_a_triangle_are_men_not_a_hand(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [33, 95, 190])
+def test_law_i_wooden_men_on_the_printed_lines_are_found(seed: int) -> None:
+    """A man of the plywood's own colour shows only by his rim; lying on a base line, a
+    circle or an arrow (law I अ.4-अ.7) part of it is cut out as print and he was lost.
+    Off the print his rim is changed, and inside him the print's dark line is hidden
+    (tuning boards 33, 95 and 190: a wooden man on a base line, on an arrow's circle)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
