@@ -98,7 +98,7 @@ class TablesideApp(App):
         # still for half a second, and a switch's at once (kiosk/ui/memory.py).
         self._memory = Trimmer(Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S))
         tr.on_switch(self._memory.switched)
-        Window.bind(on_flip=self._drawn)
+        Window.bind(on_flip=self._memory.drawn)
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -141,9 +141,6 @@ class TablesideApp(App):
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = unit_for(*size)
-
-    def _drawn(self, *_: object) -> None:
-        self._memory.drawn()
 
     # -- navigation -------------------------------------------------------------
     def show(self, name: str) -> None:
@@ -198,7 +195,7 @@ class TablesideApp(App):
     def on_stop(self) -> None:
         # The window outlives the app (one window a process): what this app bound on it goes
         # with it, or a later app in the process would have this one's trims and keys too.
-        Window.unbind(size=self._resized, on_flip=self._drawn, on_key_down=self._key_down)
+        Window.unbind(size=self._resized, on_flip=self._memory.drawn, on_key_down=self._key_down)
         self._memory.stop()
         self.services.wake = lambda: None  # a sensor's input no longer ticks this app
         self.services.close()
