@@ -52,6 +52,7 @@ from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.scale import unit_for
 from kiosk.ui.settings_screen import SettingsScreen
+from kiosk.ui.words import error_words
 
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
 #: session for the time left. Deadlines come sooner when they are due sooner.
@@ -226,7 +227,7 @@ class TablesideApp(App):
             home.show_tables(self.services.unfinished_tables())
         except JournalError as exc:
             home.show_tables([])
-            home.problem = str(exc)
+            home.problem = error_words(exc, tr._)
 
     def resume(self, kind: str | None = None) -> None:
         """Home's resume buttons: the unfinished table of `kind` (default: the latest),
@@ -236,7 +237,7 @@ class TablesideApp(App):
             self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
-            self.screen("home").problem = str(exc)
+            self.screen("home").problem = error_words(exc, tr._)
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished table from home; one in play stops being polled."""
@@ -266,7 +267,7 @@ class TablesideApp(App):
                 table = screen.table or self.services.open_bhukhar()
             except TableFileError as exc:
                 self.screen("home").resume_text = ""
-                self.screen("home").problem = str(exc)
+                self.screen("home").problem = error_words(exc, tr._)
                 return
             if table is not None:
                 screen.attach(table)
@@ -277,7 +278,7 @@ class TablesideApp(App):
             try:  # a journal that no longer replays: named on home, kept
                 live = table.cm is not None or table.resume() is not None
             except IllegalAction as exc:
-                self.screen("home").problem = str(exc)
+                self.screen("home").problem = error_words(exc, tr._)
                 return
             if live:
                 self._playing("backgammon", table)
@@ -299,7 +300,7 @@ class TablesideApp(App):
         try:
             table = self.services.new_bhukhar(setup.session_start())
         except (TableFileError, SessionError, ValueError) as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self.screen("bhukhar").attach(table)
@@ -315,7 +316,7 @@ class TablesideApp(App):
             self.screen("carrom").attach(session)
             session.start_match(start)
         except (SetupError, IllegalEvent, JournalError) as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self._playing("carrom", session)
@@ -327,7 +328,7 @@ class TablesideApp(App):
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         names = (setup.names[0], setup.names[1])
         self.screen("backgammon").attach(table)
@@ -339,7 +340,7 @@ class TablesideApp(App):
                 **setup.clock_options(),
             )
         except IllegalAction as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self._playing("backgammon", table)
