@@ -11,6 +11,7 @@ import pytest
 
 from kiosk.rules.backgammon.match import IllegalAction, Match
 from kiosk.rules.bhukhar.cards import parse_cards
+from kiosk.rules.bhukhar.events import SessionError, start_from_dict
 from kiosk.rules.bhukhar.scoresheet import (
     End,
     FullSheet,
@@ -187,3 +188,12 @@ def test_an_error_shown_to_the_umpire_is_worded_by_its_reason_or_facts() -> None
     assert error_words(refused, greek) == reason_words(refused.reason, greek) != str(refused)
     journal = OSError("[Errno 30] Read-only file system")
     assert error_words(journal, greek) == str(journal)
+
+
+def test_rule_2_a_player_named_twice_at_the_bhukhar_setup_worded_in_gujarati() -> None:
+    teams = [{"id": "A", "players": ["Ravi", "Mina", "Jay"]}]
+    teams.append({"id": "B", "players": ["Ravi", "Sita", "Om"]})
+    with pytest.raises(SessionError) as caught:
+        start_from_dict({"event": "session", "teams": teams})
+    assert str(caught.value) == "teams: a player is named twice: Ravi"  # the log's words
+    assert error_words(caught.value, _words("gu")._) == "ટીમો: એક ખેલાડીનું નામ બે વાર છે: Ravi"
