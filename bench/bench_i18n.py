@@ -13,7 +13,9 @@ re-runs itself under xvfb-run.
    commands (a frame drawn after each stroke), with the home, the PIN pad (its dots), the
    player display, the settings and the console with its scoresheet each drawn once in every
    language first (every font and catalogue loaded); then VmRSS from /proc/self/status, at
-   the last stroke and again a second later, the glass still.
+   the last stroke and again a second later, the glass still. The strokes come one a frame,
+   back to back (a stress no table makes: glibc keeps their freed heap until the glass is
+   still), or with `--pace S` one every S seconds, as a match's strokes come.
    `--all-screens` builds the backgammon clock and the Bhukhar table too (a match on each),
    as bench/bench_ui.py does not.
 3. Switch: with the carrom console in front, `apply_languages` (what a tap on a language
@@ -41,7 +43,7 @@ LANGUAGES = ("en", "hi", "gu", "el")
 class AppBench:
     """Parts 2 and 3, in this process."""
 
-    def __init__(self, switches: int, all_screens: bool) -> None:
+    def __init__(self, switches: int, all_screens: bool, pace: float = 0.0) -> None:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
         os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="bench-kivy-")
         from kiosk.ui.window import configure_kivy
@@ -56,6 +58,8 @@ class AppBench:
         self.switches_wanted = switches
         #: Also the backgammon clock and the Bhukhar table, each with a match running.
         self.all_screens = all_screens
+        #: Seconds between strokes (0: one a frame).
+        self.pace = pace
         self.switches: list[float] = []
         self.rss_mb = 0.0
         #: The same a second after the match's last frame (the kiosk gives freed memory back
@@ -129,7 +133,7 @@ class AppBench:
         if len(self.switches) < self.switches_wanted:
             Clock.schedule_once(self._switch, 0.05)
         else:
-            Clock.schedule_interval(self._stroke, 0)
+            Clock.schedule_interval(self._stroke, self.pace)
 
     def _still(self, _dt: float) -> None:
         self.rss_still_mb = rss_mb()
@@ -157,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="build the backgammon and Bhukhar screens too (a match on each) before measuring",
     )
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="seconds between strokes (0: one a frame)"
+    )
     args = parser.parse_args(argv)
     rerun = under_display(__file__, argv)
     if rerun is not None:
@@ -167,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         f"start to home screen in Hindi (tableside run --simulate, {len(starts)} runs): "
         f"median {statistics.median(starts):.2f} s, max {max(starts):.2f} s (goal <= 3 s)"
     )
-    bench = AppBench(args.switches, args.all_screens)
+    bench = AppBench(args.switches, args.all_screens, args.pace)
     bench.run()
     if not bench.switches:
         print("language switch: none drawn")
@@ -177,10 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         f"language switch to the console redrawn ({len(ms)} switches): "
         f"median {statistics.median(ms):.0f} ms, max {max(ms):.0f} ms (goal < 1000 ms)"
     )
+    pace = f"one every {args.pace:g} s" if args.pace else "one a frame"
     print(
         f"resident memory after a full match, names in four scripts, the screens drawn in four "
         f"languages{' (backgammon and Bhukhar too)' if args.all_screens else ''} "
-        f"({bench.strokes} strokes): {bench.rss_mb:.1f} MB at the last stroke, "
+        f"({bench.strokes} strokes, {pace}): "
+        f"{bench.rss_mb:.1f} MB at the last stroke, "
         f"{bench.rss_still_mb:.1f} MB a second later (goal <= 200 MB)"
     )
     print(f"at the end: {load_average()}")

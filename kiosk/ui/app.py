@@ -52,6 +52,7 @@ from kiosk.ui.pin import PinScreen
 from kiosk.ui.players import PlayersScreen
 from kiosk.ui.scale import unit_for
 from kiosk.ui.settings_screen import SettingsScreen
+from kiosk.ui.words import error_words
 
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
 #: session for the time left. Deadlines come sooner when they are due sooner.
@@ -98,7 +99,7 @@ class TablesideApp(App):
         # still for half a second, and a switch's at once (kiosk/ui/memory.py).
         self._memory = Trimmer(Clock.create_trigger(lambda _dt: trim(), TRIM_AFTER_S))
         tr.on_switch(self._memory.switched)
-        Window.bind(on_flip=self._drawn)
+        Window.bind(on_flip=self._memory.drawn)
         manager = ScreenManager(transition=NoTransition())
         # Screens are made when first shown: a quicker start and less memory on the Pi.
         self._factories: dict[str, Callable[[], Screen]] = {
@@ -141,9 +142,6 @@ class TablesideApp(App):
 
     def _resized(self, _window: object, size: tuple[float, float]) -> None:
         self.unit = unit_for(*size)
-
-    def _drawn(self, *_: object) -> None:
-        self._memory.drawn()
 
     # -- navigation -------------------------------------------------------------
     def show(self, name: str) -> None:
@@ -198,7 +196,7 @@ class TablesideApp(App):
     def on_stop(self) -> None:
         # The window outlives the app (one window a process): what this app bound on it goes
         # with it, or a later app in the process would have this one's trims and keys too.
-        Window.unbind(size=self._resized, on_flip=self._drawn, on_key_down=self._key_down)
+        Window.unbind(size=self._resized, on_flip=self._memory.drawn, on_key_down=self._key_down)
         self._memory.stop()
         self.services.wake = lambda: None  # a sensor's input no longer ticks this app
         self.services.close()
@@ -229,7 +227,7 @@ class TablesideApp(App):
             home.show_tables(self.services.unfinished_tables())
         except JournalError as exc:
             home.show_tables([])
-            home.problem = str(exc)
+            home.problem = error_words(exc, tr._)
 
     def resume(self, kind: str | None = None) -> None:
         """Home's resume buttons: the unfinished table of `kind` (default: the latest),
@@ -239,7 +237,7 @@ class TablesideApp(App):
             self._resume(kind or self.services.unfinished())
         except JournalError as exc:
             self.screen("home").resume_text = ""
-            self.screen("home").problem = str(exc)
+            self.screen("home").problem = error_words(exc, tr._)
 
     def close_table(self, match_id: int) -> None:
         """The director closes an unfinished table from home; one in play stops being polled."""
@@ -269,7 +267,7 @@ class TablesideApp(App):
                 table = screen.table or self.services.open_bhukhar()
             except TableFileError as exc:
                 self.screen("home").resume_text = ""
-                self.screen("home").problem = str(exc)
+                self.screen("home").problem = error_words(exc, tr._)
                 return
             if table is not None:
                 screen.attach(table)
@@ -280,7 +278,7 @@ class TablesideApp(App):
             try:  # a journal that no longer replays: named on home, kept
                 live = table.cm is not None or table.resume() is not None
             except IllegalAction as exc:
-                self.screen("home").problem = str(exc)
+                self.screen("home").problem = error_words(exc, tr._)
                 return
             if live:
                 self._playing("backgammon", table)
@@ -302,7 +300,7 @@ class TablesideApp(App):
         try:
             table = self.services.new_bhukhar(setup.session_start())
         except (TableFileError, SessionError, ValueError) as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self.screen("bhukhar").attach(table)
@@ -318,7 +316,7 @@ class TablesideApp(App):
             self.screen("carrom").attach(session)
             session.start_match(start)
         except (SetupError, IllegalEvent, JournalError) as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self._playing("carrom", session)
@@ -330,7 +328,7 @@ class TablesideApp(App):
         try:
             table = self.services.clock_table()
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         names = (setup.names[0], setup.names[1])
         self.screen("backgammon").attach(table)
@@ -342,7 +340,7 @@ class TablesideApp(App):
                 **setup.clock_options(),
             )
         except IllegalAction as exc:
-            setup.message = str(exc)
+            setup.message = error_words(exc, tr._)
             return
         setup.message = ""
         self._playing("backgammon", table)

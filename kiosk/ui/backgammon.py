@@ -33,7 +33,7 @@ from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import allowed
-from kiosk.ui.words import Words, reason_words
+from kiosk.ui.words import Words, error_words
 
 
 def match_words(match: Any, _: Words) -> tuple[str, str]:
@@ -160,7 +160,7 @@ class BackgammonScreen(Screen):
         try:
             getattr(self.table, command)(*args)  # the new view comes as an output
         except IllegalAction as exc:
-            self.message = reason_words(exc.reason, tr._) if exc.reason else str(exc)
+            self.message = error_words(exc, tr._)
             return
         self.message = ""
 

@@ -30,7 +30,7 @@ from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour,
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import allowed
 from kiosk.ui.parts_screen import part_name
-from kiosk.ui.words import N_, reason_words, said_words
+from kiosk.ui.words import N_, error_words, said_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -126,7 +126,7 @@ class CarromCalls(Screen):
         try:
             getattr(self.session, command)(*args, **kw)  # the new view comes as an output
         except IllegalEvent as exc:  # the core's reason, worded in the console's language
-            self.error = capital(reason_words(exc.reason, tr._) if exc.reason else str(exc))
+            self.error = capital(error_words(exc, tr._))
             return False
         except ValueError as exc:
             self.error = capital(str(exc))

@@ -12,6 +12,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from kiosk.ui.i18n import tr
+from kiosk.ui.words import N_
 
 #: The screens an umpire runs a table from.
 UMPIRE_SCREENS = ("carrom", "backgammon", "bhukhar")
@@ -31,11 +32,12 @@ class HallCorner(BoxLayout):
         self.publisher = publisher
         self.call: int | None = None
         self.mark = Label(text="", font_size=unit * 1.6, color=(1, 0.75, 0.3, 1))
-        self.button = Button(text=tr._("Call director"), font_size=unit * 1.8)
+        self.button = Button(text="", font_size=unit * 1.8)
         self.button.bind(on_release=lambda *_: self.call_director())
         self.add_widget(self.mark)
         self.add_widget(self.button)
         self.refresh()
+        tr.on_switch(self.refresh)  # held weakly: the corner goes with its screen
         self._event = Clock.schedule_interval(lambda _dt: self.refresh(), 1.0)
 
     def call_director(self) -> None:
@@ -43,12 +45,15 @@ class HallCorner(BoxLayout):
         self.refresh()
 
     def refresh(self) -> None:
+        """The mark and the button in the console's language (again at a switch)."""
         if self.call is not None and self.publisher.call_acked == self.call:
-            self.mark.text = "director coming"
+            mark = N_("director coming")
         elif self.call is not None:
-            self.mark.text = "director called"
+            mark = N_("director called")
         else:
-            self.mark.text = "" if self.publisher.online else "hall: offline"
+            mark = "" if self.publisher.online else N_("hall: offline")
+        self.mark.text = tr._(mark) if mark else ""
+        self.button.text = tr._("Call director")
 
 
 def add_hall_corner(screen: Any, outputs: list[Any]) -> HallCorner | None:

@@ -71,7 +71,7 @@ class Trimmer:
         self._still.cancel()
         self._frames_left = 0
 
-    def drawn(self) -> None:
+    def drawn(self, *_window: object) -> None:
         self._still.cancel()  # half a second after the last frame of a row
         self._still()
         if self._frames_left:

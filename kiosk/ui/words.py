@@ -43,6 +43,15 @@ def said_words(message: str, words: Words) -> str:
     return message if reason is None else reason_words(reason, words)
 
 
+def error_words(exc: BaseException, words: Words) -> str:
+    """An error as the umpire reads it, in `words`'s language: a refusal by its reason, a
+    part's fault or a journal's problem by its facts; any other by its English text."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Reason):
+        return reason_words(reason, words)
+    return said_words(str(exc), words)
+
+
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is worded later (a table of names)."""
     return message

@@ -42,6 +42,7 @@ def test_call_director_button_reaches_the_hall_and_shows_the_answer(
     from ui.harness import Kiosk, start_backgammon
 
     from kiosk.ui.hall_corner import HallCorner
+    from kiosk.ui.i18n import apply_languages, catalogue
 
     kiosk, publisher = ui_kiosk
     assert isinstance(kiosk, Kiosk)
@@ -69,6 +70,13 @@ def test_call_director_button_reaches_the_hall_and_shows_the_answer(
         corner.call = None
         corner.refresh()
         assert corner.mark.text == "hall: offline"
+        apply_languages("hi")  # the umpire's language: the corner words itself again at once
+        try:
+            hindi = catalogue("hi").gettext
+            assert corner.mark.text == hindi("hall: offline") != "hall: offline"
+            assert corner.button.text == hindi("Call director") != "Call director"
+        finally:
+            apply_languages("en")
         kiosk.tap("start_0")
         assert screen.on_turn == [True, False]
     finally:

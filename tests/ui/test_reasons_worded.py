@@ -11,6 +11,7 @@ import pytest
 
 from kiosk.rules.backgammon.match import IllegalAction, Match
 from kiosk.rules.bhukhar.cards import parse_cards
+from kiosk.rules.bhukhar.events import SessionError, start_from_dict
 from kiosk.rules.bhukhar.scoresheet import (
     End,
     FullSheet,
@@ -22,7 +23,7 @@ from kiosk.rules.bhukhar.scoresheet import (
 from kiosk.rules.carrom.events import EventError, event_from_dict
 from kiosk.rules.carrom.record import MatchRecordError, replay_text
 from kiosk.ui.i18n import Translator
-from kiosk.ui.words import english, reason_words
+from kiosk.ui.words import english, error_words, reason_words
 
 A, B = "Nikos", "Eleni"
 
@@ -174,3 +175,25 @@ def test_a_damaged_carrom_journal_on_home_is_worded_in_hindi(tmp_path: Path) -> 
     hindi = said_words(table.problem, _words("hi")._)
     assert hindi == "फाउल करने वाला खिलाड़ी 'Chitra' इस मैच का खिलाड़ी नहीं है (Asha, Bina)"
     journal.close()
+
+
+def test_an_error_shown_to_the_umpire_is_worded_by_its_reason_or_facts() -> None:
+    """kiosk/ui/words.py error_words, which the home screen, the setups, the backgammon
+    clock and the carrom calls show errors through: a refusal by its reason, a text that
+    carries its facts by them, anything else (an OS error's own words) as it is."""
+    m = Match((A, B), 5, {A: 4, B: 0})
+    m.start_game()
+    refused = _double_refused(m, B)
+    greek = _words("el")._
+    assert error_words(refused, greek) == reason_words(refused.reason, greek) != str(refused)
+    journal = OSError("[Errno 30] Read-only file system")
+    assert error_words(journal, greek) == str(journal)
+
+
+def test_rule_2_a_player_named_twice_at_the_bhukhar_setup_worded_in_gujarati() -> None:
+    teams = [{"id": "A", "players": ["Ravi", "Mina", "Jay"]}]
+    teams.append({"id": "B", "players": ["Ravi", "Sita", "Om"]})
+    with pytest.raises(SessionError) as caught:
+        start_from_dict({"event": "session", "teams": teams})
+    assert str(caught.value) == "teams: a player is named twice: Ravi"  # the log's words
+    assert error_words(caught.value, _words("gu")._) == "ટીમો: એક ખેલાડીનું નામ બે વાર છે: Ravi"

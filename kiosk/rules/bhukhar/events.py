@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Refused
 from kiosk.rules.bhukhar.cards import CardError, parse_cards
 from kiosk.rules.bhukhar.scoresheet import (
     End,
@@ -33,8 +33,9 @@ ROUND_MINUTES = (30, 35)  # rule 10: the organisers choose within these
 TIMER_ACTIONS = ("start", "pause", "resume")
 
 
-class SessionError(TablesideError, ValueError):
-    """An entry that is malformed or breaks the rules; the state is unchanged."""
+class SessionError(Refused, ValueError):
+    """An entry that is malformed or breaks the rules; the state is unchanged. Those the
+    setup screen can meet carry a `reason` for the interface to word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,9 @@ def start_from_dict(obj: Any) -> SessionStart:
     everyone = [p for t in teams for p in t.players]
     if len(set(everyone)) != len(everyone):
         dup = sorted({p for p in everyone if everyone.count(p) > 1})
-        raise SessionError(f"teams: a player is named twice: {', '.join(dup)}")
+        raise SessionError.of(
+            "player_twice", N_("teams: a player is named twice: {names}"), names=", ".join(dup)
+        )
     minutes = _number(obj.get("round_minutes", 30), "round_minutes")
     low, high = ROUND_MINUTES
     if not low <= minutes <= high:
