@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
-from vision.cold import Learned, Sizes, classify_discs, planes
+from vision.cold import Learned, Sizes, classify_discs
+from vision.cold_planes import planes
 
 Array = npt.NDArray[Any]
 
