@@ -23,6 +23,8 @@ found to a fraction of a pixel from the whole coin's area.
 
 from __future__ import annotations
 
+import math
+
 SURFACE_MM = 740.0
 FRAME_MM = 70.0
 POCKET_D_MM = 44.5
@@ -88,3 +90,18 @@ def nearest_pocket(x_mm: float, y_mm: float) -> tuple[int, float]:
     )
     px, py = POCKETS_MM[best]
     return best + 1, float(((px - x_mm) ** 2 + (py - y_mm) ** 2) ** 0.5)
+
+
+def arrows_mm() -> list[tuple[float, float, float, float, float, float]]:
+    """Law I's four arrows, one from each pocket towards the centre: the unit direction
+    (ux, uy), the start beyond the pocket (x0, y0) and the end (x1, y1), in mm."""
+    s = SURFACE_MM
+    found = []
+    for px, py in POCKETS_MM:
+        ux, uy = (s / 2 - px), (s / 2 - py)
+        n = math.hypot(ux, uy)
+        ux, uy = ux / n, uy / n
+        start = POCKET_D_MM / 2.0 + ARROW_FROM_POCKET_MM
+        x0, y0 = px + ux * start, py + uy * start
+        found.append((ux, uy, x0, y0, x0 + ux * ARROW_LEN_MM, y0 + uy * ARROW_LEN_MM))
+    return found

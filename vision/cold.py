@@ -41,6 +41,7 @@ from vision.cold_discs import Sizes as Sizes
 from vision.cold_discs import (
     disc_mask,
     disc_median,
+    discs_at,
     drop_unlike,
     men_touching,
     rings_on_print,
@@ -258,11 +259,7 @@ def _rings(changed: Array, r: float) -> Array:
     inside = cv2.filter2D(changed.astype(np.float32), -1, kd / kd.sum())
     peaks = (score >= 0.6) & (inside < 0.8)
     peaks &= score == cv2.dilate(score, np.ones((5, 5), np.uint8))
-    out = np.zeros(changed.shape, np.uint8)
-    for y, x in zip(*np.nonzero(peaks), strict=True):
-        cv2.circle(out, (int(x), int(y)), round(r - 0.5), 1, -1)
-    filled: Array = out > 0
-    return filled
+    return discs_at(peaks, r)
 
 
 def _skin(px: Array, board_c: Array) -> Array:

@@ -267,7 +267,12 @@ def rings_on_print(changed: Array, zone: Array, line: Array, r: float) -> Array:
         & (line_in < 0.15 * zone_in)
     )
     peaks &= rim == cv2.dilate(rim, np.ones((5, 5), np.uint8))
-    out = np.zeros(changed.shape, np.uint8)
+    return discs_at(peaks, r)
+
+
+def discs_at(peaks: Array, r: float) -> Array:
+    """Filled discs of radius `r` (px) centred on the pixels of `peaks`."""
+    out = np.zeros(peaks.shape, np.uint8)
     for y, x in zip(*np.nonzero(peaks), strict=True):
         cv2.circle(out, (int(x), int(y)), round(r - 0.5), 1, -1)
     filled: Array = out > 0

@@ -5,7 +5,6 @@ circles and red dots. What the cold detector and the learning of a set judge a f
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,13 +76,7 @@ def print_zone() -> Array:
             cv2.circle(zone, pt(x, y), rb, 1, w, cv2.LINE_8, 4)
     for dia in (B.OUTER_D_MM, B.CENTRE_D_MM):
         cv2.circle(zone, pt(s / 2, s / 2), round(dia / 2 * B.SCALE * 16), 1, w, cv2.LINE_8, 4)
-    for px, py in B.POCKETS_MM:
-        ux, uy = (s / 2 - px), (s / 2 - py)
-        m = math.hypot(ux, uy)
-        ux, uy = ux / m, uy / m
-        start = B.POCKET_D_MM / 2 + B.ARROW_FROM_POCKET_MM
-        x0, y0 = px + ux * start, py + uy * start
-        x1, y1 = x0 + ux * B.ARROW_LEN_MM, y0 + uy * B.ARROW_LEN_MM
+    for ux, uy, x0, y0, x1, y1 in B.arrows_mm():
         cv2.line(zone, pt(x0 - ux * 8, y0 - uy * 8), pt(x1, y1), 1, w - 1, cv2.LINE_8, 4)
         r = B.ARROW_ARC_D_MM / 2
         rr = round(r * B.SCALE * 16)

@@ -208,13 +208,7 @@ def _markings(tex: FloatImage) -> None:
     _circle(tex, s / 2, s / 2, B.OUTER_D_MM / 2.0, ink, 2)
     _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, red)
     _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, ink, 2)
-    for px, py in B.POCKETS_MM:
-        ux, uy = (s / 2 - px), (s / 2 - py)
-        n = math.hypot(ux, uy)
-        ux, uy = ux / n, uy / n
-        start = B.POCKET_D_MM / 2.0 + B.ARROW_FROM_POCKET_MM
-        x0, y0 = px + ux * start, py + uy * start
-        x1, y1 = x0 + ux * B.ARROW_LEN_MM, y0 + uy * B.ARROW_LEN_MM
+    for ux, uy, x0, y0, x1, y1 in B.arrows_mm():
         cv2.line(tex, _pt(x0, y0), _pt(x1, y1), ink, 2, cv2.LINE_AA, 4)
         cv2.line(
             tex, _pt(x0, y0), _pt(x0 + 12 * (ux - uy), y0 + 12 * (uy + ux)), ink, 2, cv2.LINE_AA, 4
