@@ -95,6 +95,7 @@ class ReasonedText(str):
 
 
 def reason_of(message: object) -> Reason | None:
-    """The reason a message carries (a `ReasonedText`), else None (words only in English)."""
+    """The reason a message (a `ReasonedText`) or an error (a `Refused`) carries, else None
+    (words only in English)."""
     reason = getattr(message, "reason", None)
     return reason if isinstance(reason, Reason) else None

@@ -4,7 +4,7 @@ function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
-from kiosk.errors import Reason, Refused
+from kiosk.errors import Reason, reason_of
 from kiosk.rules.bhukhar.melds import MeldError
 from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
@@ -120,9 +120,7 @@ def refusal(exc: Exception) -> Refusal:
     """A refusal by its rule as facts (a meld, a scoresheet's check), else the words."""
     if isinstance(exc, MeldError):
         return exc.why
-    if isinstance(exc, Refused) and exc.reason is not None:
-        return exc.reason
-    return str(exc)
+    return reason_of(exc) or str(exc)
 
 
 def word_refusal(why: Refusal, _: Words = english) -> str:

@@ -44,12 +44,10 @@ def said_words(message: str, words: Words) -> str:
 
 
 def error_words(exc: BaseException, words: Words) -> str:
-    """An error as the umpire reads it, in `words`'s language: a refusal by its reason, a
-    part's fault or a journal's problem by its facts; any other by its English text."""
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, Reason):
-        return reason_words(reason, words)
-    return said_words(str(exc), words)
+    """An error as the umpire reads it: a refusal by its reason, in `words`'s language; any
+    other in its own (English) words."""
+    reason = reason_of(exc)
+    return str(exc) if reason is None else reason_words(reason, words)
 
 
 def N_(message: str) -> str:

@@ -179,8 +179,8 @@ def test_a_damaged_carrom_journal_on_home_is_worded_in_hindi(tmp_path: Path) -> 
 
 def test_an_error_shown_to_the_umpire_is_worded_by_its_reason_or_facts() -> None:
     """kiosk/ui/words.py error_words, which the home screen, the setups, the backgammon
-    clock and the carrom calls show errors through: a refusal by its reason, a text that
-    carries its facts by them, anything else (an OS error's own words) as it is."""
+    clock and the carrom calls show errors through: a refusal by its reason, anything else
+    (an OS error's own words) as it is."""
     m = Match((A, B), 5, {A: 4, B: 0})
     m.start_game()
     refused = _double_refused(m, B)
