@@ -41,9 +41,9 @@ from vision.cold_discs import Sizes as Sizes
 from vision.cold_discs import (
     disc_mask,
     disc_median,
-    discs_at,
     drop_unlike,
     men_touching,
+    rings,
     rings_on_print,
     split_region,
     striker_among_men,
@@ -145,7 +145,7 @@ def classify_discs(
     on_dot = np.bincount(labels[red_print].ravel(), minlength=len(small))
     small &= on_dot < 0.4 * stats[:, cv2.CC_STAT_AREA]
     fg = fg.astype(bool) | small[labels]
-    fg |= _rings(changed, sizes.coin) & ~red_print
+    fg |= rings(changed, sizes.coin) & ~red_print
     # A man of the plywood's colour on the print: his rim off it, the print hidden inside.
     fg |= rings_on_print(changed, print_zone() & on, lines, sizes.coin) & ~red_print
     fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
@@ -242,24 +242,6 @@ def _dense(mask: Array, r: float) -> Array:
     m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     out: Array = (cv2.morphologyEx(m, cv2.MORPH_OPEN, disc) > 0) & mask
     return out
-
-
-def _rings(changed: Array, r: float) -> Array:
-    """Coins seen only by their rim (a man of the plywood's own colour and light):
-    discs whose rim is mostly changed, found by a ring-shaped filter; gaps in the
-    ring (where the rim catches the light) do not matter."""
-    k = math.ceil(r) + 2
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    d = np.sqrt(xx * xx + yy * yy)
-    ring = ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
-    ring /= ring.sum()
-    score = cv2.filter2D(changed.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
-    # Only where the inside is mostly unchanged: a coin seen whole needs no help.
-    kd = (d <= r - 2.0).astype(np.float32)
-    inside = cv2.filter2D(changed.astype(np.float32), -1, kd / kd.sum())
-    peaks = (score >= 0.6) & (inside < 0.8)
-    peaks &= score == cv2.dilate(score, np.ones((5, 5), np.uint8))
-    return discs_at(peaks, r)
 
 
 def _skin(px: Array, board_c: Array) -> Array:

@@ -237,16 +237,37 @@ def striker_among_men(
     return [*found[:k], ("striker", cx, cy, rim), *found[k + 1 :]]
 
 
+def _rim_kernel(r: float) -> tuple[Array, Array]:
+    """A kernel reaching 2 px past radius `r`: each cell's distance from its centre, and the
+    rim of a disc of radius `r` (2 px wide) in it."""
+    k = math.ceil(r) + 2
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    d = np.sqrt(xx * xx + yy * yy)
+    return d, ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
+
+
+def rings(changed: Array, r: float) -> Array:
+    """Coins seen only by their rim (a man of the plywood's own colour and light):
+    discs whose rim is mostly changed, found by a ring-shaped filter; gaps in the
+    ring (where the rim catches the light) do not matter."""
+    d, ring = _rim_kernel(r)
+    ring /= ring.sum()
+    score = cv2.filter2D(changed.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
+    # Only where the inside is mostly unchanged: a coin seen whole needs no help.
+    kd = (d <= r - 2.0).astype(np.float32)
+    inside = cv2.filter2D(changed.astype(np.float32), -1, kd / kd.sum())
+    peaks = (score >= 0.6) & (inside < 0.8)
+    peaks &= score == cv2.dilate(score, np.ones((5, 5), np.uint8))
+    return discs_at(peaks, r)
+
+
 def rings_on_print(changed: Array, zone: Array, line: Array, r: float) -> Array:
     """Men of the plywood's own colour lying on the printed lines or circles: their rim
     is mostly changed where it is off the print, and inside the disc the print is
     hidden (the zone runs through it but no dark line shows). Lines alone leave their
     own edges changed, but the line itself then shows inside. Judged on the whole rim,
     the print cut out of it, such a man was lost."""
-    k = math.ceil(r) + 2
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    d = np.sqrt(xx * xx + yy * yy)
-    ring = ((d >= r - 1.5) & (d <= r + 0.5)).astype(np.float32)
+    d, ring = _rim_kernel(r)
     inner = (d <= r - 2.5).astype(np.float32)
     off = (~zone).astype(np.float32)
 
