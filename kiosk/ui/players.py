@@ -115,7 +115,6 @@ class PlayersScreen(Screen):
 
     def _reword(self) -> None:
         self.on_pre_enter()
-        self.follow(0.0)
 
     def show_game(self, game: Any) -> None:
         """Follow one game screen (the umpire's); `game` None: nothing to show."""
@@ -134,6 +133,8 @@ class PlayersScreen(Screen):
             self.status = ptr._("No table running")
             self.left_name = self.right_name = self.left_score = self.right_score = ""
             self.left_turn = self.right_turn = False
+        else:  # shown at once, not blank until the app's next tick
+            self.follow(0.0)
 
     def follow(self, _now: float) -> None:
         """The app's tick (after the game screen has followed its session)."""
