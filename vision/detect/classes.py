@@ -36,7 +36,9 @@ def classify_soft(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> 
     the weight that places a coin's centre to a fraction of a pixel."""
     # Planes, not an (h, w, 3) array: numpy is several times faster on contiguous planes.
     # In place where it can be: each full-view temporary costs as much as the sum itself.
-    b, g, r = (p.astype(np.float32) for p in cv2.split(top))
+    b, g, r = (np.empty(top.shape[:2], np.float32) for _ in range(3))
+    for plane, channel in zip((b, g, r), cv2.split(top), strict=True):
+        plane[...] = channel  # twice as fast here as astype
     inten = b + g
     inten += r
     inten += 3.0
