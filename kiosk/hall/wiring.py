@@ -22,4 +22,3 @@ def start_hall(settings: Settings, data_dir: Path) -> HallPublisher | None:
     from kiosk.hall.publisher import HallPublisher
 
     return HallPublisher(settings.hall, data_dir).start()
-
