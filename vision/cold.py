@@ -48,6 +48,7 @@ from vision.cold_discs import (
     split_region,
     striker_among_men,
 )
+from vision.cold_faint import add_faint
 from vision.cold_planes import geometry, mad, planes, print_zone
 from vision.detect import Coin, Reference, detect
 
@@ -206,6 +207,7 @@ def classify_discs(
                 found.append((name, gx, gy, rr))
     if not striker_done:
         found = striker_among_men(found, q, sizes)
+    found, discs = add_faint(found, discs, p, hidden, cut, queen_red, sizes)
     found, discs = drop_unlike(found, discs)
     coins = []
     for name, cx, cy, _r in found:

@@ -226,3 +226,14 @@ def test_law_i_wooden_men_on_the_printed_lines_are_found(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [38, 101, 200])
+def test_cold_faint_wooden_men_are_found_by_their_whole_disc(seed: int) -> None:
+    """A man of natural wood differs from the plywood per pixel by less than its grain, so
+    few of his pixels pass the change test and no disc fits what does; his disc's mean
+    against the plywood ring round it, the same on every side, finds him (tuning boards
+    38, 101 and 200: wooden men in the open and between the base lines)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
