@@ -49,6 +49,7 @@ from vision.cold_discs import (
     striker_among_men,
 )
 from vision.cold_faint import add_faint
+from vision.cold_hands import arms, skin
 from vision.cold_planes import geometry, mad, planes, print_zone
 from vision.detect import Coin, Reference, detect
 
@@ -166,19 +167,25 @@ def classify_discs(
     # not round where it is that deep) is a hand or an arm, whatever its colours.
     nall, lab_all, st_all, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
     rc = sizes.coin
+    # A hand reaches in from beyond the board: its arm crosses the surface's edge and
+    # covers the frame there, which men against the cushion do not.
+    hidden |= np.isin(lab_all, arms(top, lab_all, nall, rc))
     for i in range(1, nall):
         x, y, w, h, area = st_all[i]
         if area < 3 * math.pi * rc * rc:
             continue
         reg = (lab_all[y : y + h, x : x + w] == i).astype(np.uint8)
         depth = float(cv2.distanceTransform(reg, cv2.DIST_L2, 5).max())
-        sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
+        sk = skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
         # Skin's colour alone is not enough: brown men are skin-coloured too; a
         # hand is also thicker than men touching.
         if depth > 1.25 * sizes.striker_max or (
             sk > 0.5 and depth > 1.6 * rc and not men_touching(reg > 0, rc)
         ):
             hidden[y : y + h, x : x + w] |= reg > 0
+    # The arm's hand beyond the print that cuts it (a blurred hand shows in pieces).
+    near = cv2.dilate(hidden.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    hidden |= np.isin(lab_all, np.unique(lab_all[near & ~hidden & (lab_all > 0)]))
     for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
         m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         m[hidden] = 0
@@ -243,15 +250,6 @@ def _dense(mask: Array, r: float) -> Array:
     disc = (xx * xx + yy * yy <= r * r).astype(np.uint8)
     m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     out: Array = (cv2.morphologyEx(m, cv2.MORPH_OPEN, disc) > 0) & mask
-    return out
-
-
-def _skin(px: Array, board_c: Array) -> Array:
-    """Pixels of a skin's colour: reddish-brown and more saturated than the plywood's
-    colour is orange (a hand on a wooden board differs most in its red share)."""
-    inten = px.sum(axis=2) + 3.0
-    cr, cb = px[:, :, 2] / inten, px[:, :, 0] / inten
-    out: Array = (cr - cb > (board_c[2] - board_c[0]) + 0.04) & (cr > 0.4)
     return out
 
 

@@ -237,3 +237,33 @@ def test_cold_faint_wooden_men_are_found_by_their_whole_disc(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
+
+
+@pytest.mark.parametrize("seed", [35, 46, 128, 147, 150])
+def test_cold_a_hand_reaching_in_over_the_frame_is_no_men(seed: int) -> None:
+    """A hand reaches in from beyond the board: its arm crosses the surface's edge and
+    covers the frame there. Its blurred, see-through fingers looked like men and a
+    striker (tuning boards 35, 46, 147 and 150: a hand over men by the cushion); the
+    print cuts such a hand in pieces, each beside the arm (128: across a base line)."""
+    scene = random_home_scene(seed)
+    mask = S.hand_mask_image(scene)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    for colour, n in result.counts().items():
+        seen = [S.visible_fraction(scene, p, mask) for p in scene.pieces if p.colour == colour]
+        assert sum(f >= 0.999 for f in seen) <= n <= sum(f > 0.0 for f in seen), colour
+
+
+def test_cold_men_against_the_cushion_are_not_an_arm() -> None:
+    """Men lying against the cushion touch the surface's edge, in a row along it, but
+    leave the frame beyond bare: they are men, not an arm reaching in."""
+    s = B.SURFACE_MM
+    pieces = tuple(Piece("black", 200.0 + 31.0 * k, 16.0) for k in range(4)) + tuple(
+        Piece("white", s - 16.0, 200.0 + 31.0 * k) for k in range(3)
+    )
+    look = Look(seed=7, piece_bgr=SLATE, wear=0.4)
+    assert _counts(detect_cold(_top(Scene(pieces, look)))) == {
+        "white": 3,
+        "black": 4,
+        "queen": 0,
+        "striker": 0,
+    }
