@@ -50,7 +50,7 @@ from vision.cold_discs import (
 )
 from vision.cold_faint import add_faint
 from vision.cold_hands import arms, skin
-from vision.cold_planes import geometry, mad, planes, print_zone
+from vision.cold_planes import Planes, geometry, mad, planes, print_zone
 from vision.detect import Coin, Reference, detect
 
 Array = npt.NDArray[Any]
@@ -150,7 +150,7 @@ def classify_discs(
     fg |= rings(changed, sizes.coin) & ~red_print
     # A man of the plywood's colour on the print: his rim off it, the print hidden inside.
     fg |= rings_on_print(changed, print_zone() & on, lines, sizes.coin) & ~red_print
-    fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
+    fg |= _queen_on_centre(p, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)
     # The queen's pink against the plywood's own spread of it in this frame (kept
@@ -226,19 +226,23 @@ def classify_discs(
     return tuple(coins), discs
 
 
-def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes: Sizes) -> Array:
+def _queen_on_centre(p: Planes, red_print: Array, sizes: Sizes) -> Array:
     """The queen on the centre circle (the opening, law I अ.6): the circle's colour
-    against the base lines' red dots in this frame. Printed alike, they differ when
-    a queen of another red or brightness covers the circle."""
+    against the base lines' red dots in this frame. Printed alike, they differ when the
+    queen covers the circle: she is pink (blue not far under green) where the print's
+    red has blue well under green, or, of the print's own red, far lighter or darker.
+    Brightness alone is not enough: the small dots' blurred edges leave them lighter
+    than the wide circle by as much as a queen of the print's red."""
     u, v = B.mm_to_top(B.SURFACE_MM / 2, B.SURFACE_MM / 2)
-    centre = disc_mask(q.shape, u, v, 0.6 * sizes.coin)
-    dots = red_print & ~disc_mask(q.shape, u, v, 2 * sizes.coin)
-    out: Array = np.zeros(q.shape, bool)
+    centre = disc_mask(p.q.shape, u, v, 0.6 * sizes.coin)
+    dots = red_print & ~disc_mask(p.q.shape, u, v, 2 * sizes.coin)
+    out: Array = np.zeros(p.q.shape, bool)
     if not dots.any():
         return out
-    dq = abs(float(np.median(q[centre])) - float(np.median(q[dots])))
-    if dq > 0.095:
-        out = disc_mask(q.shape, u, v, sizes.coin - 0.5)
+    dq = abs(float(np.median(p.q[centre])) - float(np.median(p.q[dots])))
+    dbg = float(np.median(p.pink_bg[centre])) - float(np.median(p.pink_bg[dots]))
+    if dbg > 0.03 or dq > 0.2:
+        out = disc_mask(p.q.shape, u, v, sizes.coin - 0.5)
     return out
 
 

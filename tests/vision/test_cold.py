@@ -267,3 +267,14 @@ def test_cold_men_against_the_cushion_are_not_an_arm() -> None:
         "queen": 0,
         "striker": 0,
     }
+
+
+@pytest.mark.parametrize("seed", [49, 91, 99, 139, 154])
+def test_law_i_queen_on_the_centre_circle_is_told_by_her_pink(seed: int) -> None:
+    """On the centre circle (law I अ.6) the queen is pink, blue not far under green,
+    where the print's red has blue well under green; the circle's brightness against
+    the small red dots is no sign (tuning boards 49, 99 and 139: a pink queen at the
+    centre missed; 91 and 154: a bare centre circle taken for the queen)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["queen"] == sum(p.colour == "queen" for p in scene.pieces)
