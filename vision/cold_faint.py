@@ -12,6 +12,7 @@ already found are left out of both means, so a line or a neighbour is no contras
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -38,22 +39,30 @@ def _annulus(r0: float, r1: float) -> Array:
     return out
 
 
-def contrast(chans: list[Array], spreads: list[float], valid: Array, rc: float) -> Array:
+def _disc(shape: tuple[int, ...], x: float, y: float, r: float) -> Array:
+    yy, xx = np.ogrid[: shape[0], : shape[1]]
+    out: Array = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+    return out
+
+
+def contrast(
+    chans: list[Array], spreads: list[float], inside: Array, ring: Array, rc: float
+) -> Array:
     """At every pixel, how far the mean of a man's disc there (less its rim) lies from the
     mean of the plywood ring just outside it, in plywood spreads over all channels; 0
     where too little of either is valid (off the surface, the print, a disc found)."""
     kin, kout = _annulus(0.0, rc - 2.0), _annulus(rc + 1.5, rc + 4.5)
-    v = valid.astype(np.float32)
+    v, vr = inside.astype(np.float32), ring.astype(np.float32)
 
     def mean(x: Array, k: Array) -> Array:
         out: Array = cv2.filter2D(x, -1, k, borderType=cv2.BORDER_CONSTANT)
         return out
 
-    nin, nout = mean(v, kin), mean(v, kout)
+    nin, nout = mean(v, kin), mean(vr, kout)
     z2 = np.zeros(v.shape, np.float32)
     for c, sd in zip(chans, spreads, strict=True):
-        cv = (c * v).astype(np.float32)
-        d = mean(cv, kin) / np.maximum(nin, 1.0) - mean(cv, kout) / np.maximum(nout, 1.0)
+        mi = mean((c * v).astype(np.float32), kin) / np.maximum(nin, 1.0)
+        d = mi - mean((c * vr).astype(np.float32), kout) / np.maximum(nout, 1.0)
         z2 += (d / max(sd, 1e-4)) ** 2
     ok = (nin >= 0.4 * kin.sum()) & (nout >= 0.4 * kout.sum())
     out: Array = np.where(ok, np.sqrt(z2), 0.0).astype(np.float32)
@@ -61,21 +70,26 @@ def contrast(chans: list[Array], spreads: list[float], valid: Array, rc: float) 
 
 
 def all_round(
-    chans: list[Array], spreads: list[float], valid: Array, x: int, y: int, rc: float
+    chans: list[Array],
+    spreads: list[float],
+    valid: tuple[Array, Array],
+    x: int,
+    y: int,
+    rc: float,
 ) -> float:
     """How evenly a disc at (x, y) is unlike the ring around it: the least, over the
     ring's four quarters, of its contrast with that quarter along the whole ring's
     contrast, as a share of the whole. A man stands out on every side; the halo of a
     man beside him, an edge or a shadow lies on one side only."""
     k = math.ceil(rc + 4.5) + 1
-    h, w = valid.shape
+    h, w = valid[0].shape
     if not (k <= x < w - k and k <= y < h - k):
         return 0.0
     yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
     d = np.sqrt(xx * xx + yy * yy)
-    v = valid[y - k : y + k + 1, x - k : x + k + 1]
+    v, vr = (m[y - k : y + k + 1, x - k : x + k + 1] for m in valid)
     inner = v & (d <= rc - 2.0)
-    ring = v & (d >= rc + 1.5) & (d <= rc + 4.5)
+    ring = vr & (d >= rc + 1.5) & (d <= rc + 4.5)
     quarter = ((np.arctan2(yy, xx) + math.pi) / (math.pi / 2)).astype(int) % 4
     win = [
         c[y - k : y + k + 1, x - k : x + k + 1] / max(sd, 1e-4)
@@ -103,25 +117,23 @@ def faint_men(
     found: list[tuple[float, float, float]],
     allowed: Array,
     rc: float,
-    chans: list[Array],
-    spreads: list[float],
-    valid: Array,
-) -> list[tuple[float, float]]:
-    """The centres of the strongest contrasts (over FAINT_Z, in `allowed`), each at least
-    a man's diameter from every disc found (x, y, r) and from each other."""
+    judge: Callable[[int, int], bool],
+) -> list[tuple[int, int]]:
+    """The centres of the strongest contrasts (over FAINT_Z, in `allowed`) that `judge`
+    takes for men, each at least a man's diameter from every disc found (x, y, r) and
+    from each other. A contrast judged no man does not keep a man beside it out."""
     peaks = (z >= FAINT_Z) & allowed & (z == cv2.dilate(z, np.ones((5, 5), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-z[ys, xs])
     taken = list(found)
-    out: list[tuple[float, float]] = []
+    out: list[tuple[int, int]] = []
     for k in order:
-        x, y = float(xs[k]), float(ys[k])
+        x, y = int(xs[k]), int(ys[k])
         if any(math.hypot(x - fx, y - fy) < fr + 0.75 * rc for fx, fy, fr in taken):
             continue
-        if all_round(chans, spreads, valid, int(x), int(y), rc) < ROUND:
-            continue
-        taken.append((x, y, rc))
-        out.append((x, y))
+        if judge(x, y):
+            taken.append((x, y, rc))
+            out.append((x, y))
     return out
 
 
@@ -136,29 +148,49 @@ def add_faint(
 ) -> tuple[list[tuple[str, float, float, float]], list[tuple[float, float, float, float, float]]]:
     """With the men too faint for the change test: natural wood on plywood, found by
     their discs as a whole. The discs found are left out of the plywood's ring (2 px
-    wider: a dark man's blur and shadow), and so are the print and the hands. A faint
-    disc darker than the cut between black and white would have passed the change
-    test: it is a shadow or the print, not a man."""
+    wider: a dark man's blur and shadow), and so are the print and the hands."""
     surface, pockets, red_print = geometry()
     on = surface & ~pockets
     taken = np.zeros(hidden.shape, np.uint8)
     for _name, x, y, r in found:
         cv2.circle(taken, (round(x), round(y)), round(r + 2.0), 1, -1)
+    # The red print's blurred edge is print too: its pink would be a contrast.
+    red_print = cv2.dilate(red_print.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     valid = on & ~print_zone() & ~red_print & ~hidden & (taken == 0)
     chans = [p.pink_rg, p.pink_bg, p.q]
     spreads = [mad(c[p.ply]) for c in chans]
-    z = contrast(chans, spreads, valid, sizes.coin)
     rc = sizes.coin
-    near = [(x, y, r) for _n, x, y, r in found]
-    new = faint_men(z, near, on & ~hidden, rc, chans, spreads, valid)
+    z = contrast(chans, spreads, valid, valid, rc)
+    # A man on a line or circle hides the print inside him: where the print zone runs
+    # through a disc but no dark line shows there, the print inside is the man's.
+    with_print = on & ~red_print & ~hidden & (taken == 0)
+    kin = _annulus(0.0, rc - 2.0)
+    lines = print_zone() & on & (p.hat > 6.0)
+    zone_in = cv2.filter2D((print_zone() & on).astype(np.float32), -1, kin)
+    line_in = cv2.filter2D(lines.astype(np.float32), -1, kin)
+    hides = (zone_in >= 0.12 * kin.sum()) & (line_in < 0.15 * zone_in)
+    z = np.where(hides, np.maximum(z, contrast(chans, spreads, with_print, valid, rc)), z)
+    line_q = float(np.median(p.q[lines])) if lines.any() else 0.6
+
+    def judge(x: int, y: int) -> bool:
+        inside = with_print if hides[y, x] else valid
+        if all_round(chans, spreads, (inside, valid), x, y, rc) < ROUND:
+            return False
+        # A faint disc darker than the cut between black and white would have passed
+        # the change test: it is a shadow or the print, not a man.
+        if disc_median(p.q, x, y, 0.6 * rc, 1.0) < cut:
+            return False
+        # On the print, the print inside must be hidden: nearer the plywood's light
+        # than the lines' in this frame.
+        inner = _disc(p.q.shape, x, y, rc - 2.0) & print_zone()
+        return not (hides[y, x] and float(np.median(p.q[inner])) < (1.0 + line_q) / 2)
+
     found, discs = list(found), list(discs)
-    for x, y in new:
+    for x, y in faint_men(z, [(x, y, r) for _n, x, y, r in found], on & ~hidden, rc, judge):
         mq = disc_median(p.q, x, y, 0.6 * rc, 1.0)
         mr = disc_median(p.pink_rg, x, y, 0.6 * rc, 0.0)
         mb = disc_median(p.pink_bg, x, y, 0.6 * rc, 0.0)
-        if mq < cut:
-            continue
         name = "queen" if mr > queen_red and mb > 0.03 else "white"
-        found.append((name, x, y, rc))
-        discs.append((x, y, rc, mq, mr))
+        found.append((name, float(x), float(y), rc))
+        discs.append((float(x), float(y), rc, mq, mr))
     return found, discs

@@ -278,3 +278,14 @@ def test_law_i_queen_on_the_centre_circle_is_told_by_her_pink(seed: int) -> None
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["queen"] == sum(p.colour == "queen" for p in scene.pieces)
+
+
+@pytest.mark.parametrize("seed", [9, 63, 181])
+def test_law_i_faint_men_hiding_the_print_are_found(seed: int) -> None:
+    """A faint man on a line or circle (law I अ.4-अ.7) hides the print inside him: where
+    the print runs through his disc but shows no dark line, it is judged with his
+    inside, not left out (tuning boards 9 and 181: wooden men between the base lines and
+    on an arrow's circle; 63: a faded queen on a base line)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
