@@ -289,3 +289,14 @@ def test_law_i_faint_men_hiding_the_print_are_found(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
+
+
+@pytest.mark.parametrize("seed", [170, 174])
+def test_law_i_three_men_in_a_triangle_are_no_striker(seed: int) -> None:
+    """Three men touching in a triangle, the gap between them filled by their shadows,
+    hold a disc of about 1.5 men's radii (46 mm): wide enough for a home set's striker.
+    Their area shared out between three men covers it; a striker's does not (tuning
+    boards 170 and 174: three dark and three cream men with no striker on the board)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts()["striker"] == 0
