@@ -5,7 +5,6 @@ beyond the board, so its arm crosses the surface's edge and covers the frame the
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -14,13 +13,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
-from vision.cold_planes import geometry, mad
+from vision.cold_planes import mad
 
 Array = npt.NDArray[Any]
 
 #: How far (frame spreads over the three channels) the frame beyond a region must be
 #: from the rest of that side's frame to be an arm: bare frame by men stays under 1.5.
 ARM_Z = 3.0
+#: How far inside the surface's edge (px) a region may begin and still reach it.
+REACH = 6
 
 
 def skin(px: Array, board_c: Array) -> Array:
@@ -32,58 +33,41 @@ def skin(px: Array, board_c: Array) -> Array:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _edges() -> tuple[Array, Array]:
-    """The outermost pixels of the surface (pockets left out), and the frame's strip
-    2-8 px beyond the surface."""
-    surface, pockets, _ = geometry()
-    on = (surface & ~pockets).astype(np.uint8)
-    edge = (on > 0) & ~(cv2.erode(on, np.ones((3, 3), np.uint8)) > 0)
-    s = surface.astype(np.uint8)
-    near = cv2.dilate(s, np.ones((17, 17), np.uint8)) > 0
-    strip = near & ~(cv2.dilate(s, np.ones((5, 5), np.uint8)) > 0)
-    return edge, strip
-
-
 def arms(top: Array, labels: Array, n: int, rc: float) -> list[int]:
-    """The labels of the regions that are an arm reaching in: touching the surface's edge
-    along at least 1.5 men's radii, with the frame just beyond unlike the rest of that
-    side's frame (a sleeve or skin over it). A man against the cushion touches the edge
-    at a point and leaves the frame bare."""
-    edge, strip = _edges()
-    across = np.bincount(labels[edge], minlength=n)
+    """The labels of the regions that are an arm reaching in: within `REACH` px of the
+    surface's edge along at least 1.5 men's radii of it, with the frame just beyond
+    (2-8 px out) there unlike the rest of that side's frame (a sleeve or skin over it).
+    A man against the cushion touches the edge at a point and leaves the frame bare.
+    Near, not touching: a blurred, see-through arm changes the plywood by the edge too
+    little for the change test."""
     f = cv2.GaussianBlur(top.astype(np.float32), (0, 0), 1.0)
     m, size = round(B.MARGIN_MM * B.SCALE), top.shape[0]
-    out = []
-    for i in np.flatnonzero(across >= 1.5 * rc):
-        if i == 0:
-            continue
-        at = ((labels == i) & edge).astype(np.uint8)
-        beyond = (cv2.dilate(at, np.ones((15, 15), np.uint8)) > 0) & strip
-        if beyond.sum() < 5:
-            continue
-        ys, xs = np.nonzero(beyond)
-        side = np.zeros(strip.shape, bool)
-        x, y = float(np.median(xs)), float(np.median(ys))
-        if x < m:
-            side[:, :m] = True
-        elif x >= size - m:
-            side[:, size - m :] = True
-        elif y < m:
-            side[:m, :] = True
-        else:
-            side[size - m :, :] = True
-        ref = strip & side & ~beyond
-        if ref.sum() < 20:
-            continue
-        z2 = 0.0
-        for k in range(3):
-            vals = f[:, :, k][ref]
-            # A floor of 2 levels: a frame of one flat colour has no spread at all.
-            z2 += (
-                (float(np.median(f[:, :, k][beyond])) - float(np.median(vals)))
-                / max(mad(vals), 2.0)
-            ) ** 2
-        if math.sqrt(z2) > ARM_Z:
-            out.append(int(i))
-    return out
+    lo, hi = m + 1, size - m - 1  # the surface's first and last rows (and columns)
+    # Each side: the labels in its band inside the edge, and the frame strip beyond,
+    # both as (depth, along).
+    sides = [
+        (labels[lo : lo + REACH, lo:hi], f[m - 8 : m - 2, lo:hi]),
+        (labels[hi - REACH : hi, lo:hi], f[size - m + 2 : size - m + 8, lo:hi]),
+        (labels[lo:hi, lo : lo + REACH].T, f[lo:hi, m - 8 : m - 2].transpose(1, 0, 2)),
+        (
+            labels[lo:hi, hi - REACH : hi].T,
+            f[lo:hi, size - m + 2 : size - m + 8].transpose(1, 0, 2),
+        ),
+    ]
+    out: set[int] = set()
+    for band, strip in sides:
+        spread = [max(mad(strip[:, :, k].ravel()), 2.0) for k in range(3)]
+        for i in np.unique(band):
+            if i == 0 or i in out:
+                continue
+            at = (band == i).any(axis=0)
+            if at.sum() < 1.5 * rc or (~at).sum() < 20:
+                continue
+            z2 = 0.0
+            for k in range(3):
+                here, rest = strip[:, at, k], strip[:, ~at, k]
+                # A floor of 2 levels: a frame of one flat colour has no spread at all.
+                z2 += ((float(np.median(here)) - float(np.median(rest))) / spread[k]) ** 2
+            if math.sqrt(z2) > ARM_Z:
+                out.add(int(i))
+    return sorted(out)
