@@ -18,8 +18,9 @@ from vision.cold_planes import mad
 Array = npt.NDArray[Any]
 
 #: How far (frame spreads over the three channels) the frame beyond a region must be
-#: from the rest of that side's frame to be an arm: bare frame by men stays under 1.5.
-ARM_Z = 3.0
+#: from the rest of that side's frame to be an arm: the bare frame beside men reached
+#: 3.0 on the tuning boards, most arms 4 to 60.
+ARM_Z = 3.5
 #: How far inside the surface's edge (px) a region may begin and still reach it.
 REACH = 6
 
