@@ -42,6 +42,7 @@ from typing import Any
 
 from kiosk.engine import journal_store as store
 from kiosk.engine.journal_chain import GENESIS, entry_hash, match_hash
+from kiosk.engine.journal_faults import cause, not_saved
 from kiosk.engine.journal_files import (
     JournalDamaged,
     JournalError,
@@ -54,6 +55,7 @@ from kiosk.engine.journal_files import (
 )
 from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
 from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
+from kiosk.errors import Reason
 
 __all__ = [
     "EVENT",
@@ -106,6 +108,7 @@ class Journal(JournalReading):
         self._lock: Lock | None = None
         self._pending: list[Op] = []
         self._error: str | None = None
+        self._cause: Reason | None = None  # the same, as facts for the console's words
         self._tried = 0.0
         self._since_backup = 0
         self._next_seq = 1
@@ -130,6 +133,7 @@ class Journal(JournalReading):
             # holding everything in memory, and create it as soon as the medium works.
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self._error = f"cannot create the journal: {reason}"
+            self._cause = cause(exc)
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,10 +289,11 @@ class Journal(JournalReading):
                     write(db, op)
         except (sqlite3.Error, OSError, JournalError) as exc:
             self._error = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
+            self._cause = cause(exc)
             return
         written = self._pending
         self._pending = []
-        self._error = None
+        self._error = self._cause = None
         last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
         if last is not None:
             assert last.seq is not None and last.hash is not None
@@ -305,14 +310,16 @@ class Journal(JournalReading):
         """None while everything is on disk; else what is held and why, in words."""
         if not self._pending:
             return None
-        seqs = [op.seq for op in self._pending if isinstance(op, Entry | MatchRow)]
-        held = f"entries {seqs[0]}-{seqs[-1]}" if len(seqs) > 1 else f"entry {seqs[0]}"
+        seqs = [op.seq for op in self._pending if isinstance(op, Entry | MatchRow) and op.seq]
         if not seqs:
             held = "a match's end"
+        else:
+            held = f"entries {seqs[0]}-{seqs[-1]}" if len(seqs) > 1 else f"entry {seqs[0]}"
         events = sum(1 for op in self._pending if isinstance(op, Entry) and op.kind == EVENT)
         if events:
             held += f" ({events} confirmed event{'s' if events > 1 else ''})"
-        return f"not saved: {held} held in memory ({self._error})"
+        text = f"not saved: {held} held in memory ({self._error})"
+        return not_saved(text, seqs, events, self._cause or cause(JournalError(self._error or "")))
 
     def checkpoint(self) -> bool:
         """Fold the -wal into journal.db (so the file alone is complete) and make the rolling

@@ -23,9 +23,3 @@ def start_hall(settings: Settings, data_dir: Path) -> HallPublisher | None:
 
     return HallPublisher(settings.hall, data_dir).start()
 
-
-def hall_mark(publisher: HallPublisher | None) -> str:
-    """The screen's small mark: "" without a hall, else "hall: online" or "hall: offline"."""
-    if publisher is None:
-        return ""
-    return "hall: online" if publisher.online else "hall: offline"

@@ -1,7 +1,6 @@
 """The loop's side of a carrom table: inputs in (each through `_take`, at run time and on
 resume alike), the rules core's events, the timers as the rules call them, the journal of it
-all, and the view to the outputs. kiosk/tables/carrom_table.py adds the umpire's commands.
-"""
+all, and the view to the outputs. kiosk/tables/carrom_table.py adds the umpire's commands."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from kiosk.clocks.countdown import Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
 from kiosk.engine.journal import EVENT, Journal
+from kiosk.engine.journal_faults import labelled
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.carrom.errors import IllegalEvent, Reason
@@ -281,8 +281,8 @@ class CarromLoop:
 
     def _journal_works(self) -> None:
         """Show the journal's "not saved" fault while it holds writes; clear it once written."""
-        if self.journal.fault is not None:
-            raised = self.health.raise_("journal", f"journal: {self.journal.fault}", self._seen)
+        if (fault := self.journal.fault) is not None:
+            raised = self.health.raise_("journal", labelled("journal", fault), self._seen)
             if raised is not None:
                 self.outputs.fault(raised, True)
         elif self.health.faults.active("journal"):

@@ -15,8 +15,20 @@ from media import fill, tmpfs
 
 from kiosk.commands.journal_verify import verify
 from kiosk.engine.journal import EVENT, Journal
+from kiosk.errors import Reason, reason_of
 
 from .powercut import fuse_usable, mounted
+
+
+def held_facts(fault: str) -> tuple[object, ...]:
+    """The facts the console words a "not saved" fault from: why, first, last, events."""
+    reason = reason_of(fault)
+    assert reason is not None and reason.code == "not_saved"
+    facts = reason.values()
+    why = facts["why"]
+    assert isinstance(why, Reason)
+    return (why.code, facts["first"], facts["last"], facts["events"])
+
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 
@@ -33,6 +45,7 @@ def test_journal_full_disk_holds_entries_in_order_and_writes_them_later(tmp_path
         assert journal.fault is not None
         assert "not saved: entries 3-7 (5 confirmed events) held in memory" in journal.fault
         assert "No space left on device" in journal.fault or "full" in journal.fault
+        assert held_facts(journal.fault) == ("disk_full", 3, 7, 5)  # for the console's words
         # The held entries are still the match's, in order, for the screens.
         assert [d["n"] for d in journal.confirmed(mid)] == [0, 1, 2, 3, 4, 5]
         assert [e.saved for e in journal.entries(mid)] == [True] + [False] * 5
@@ -54,6 +67,7 @@ def test_journal_read_only_medium_at_start_runs_on_and_writes_once_writable(
         mid = journal.begin_match("carrom", {"event": "match"}, 1e9)
         journal.append(mid, 1.0, 1e9, "umpire", EVENT, {"n": 0})
         assert journal.fault is not None and "Read-only file system" in journal.fault
+        assert held_facts(journal.fault) == ("disk_read_only", 1, 2, 1)
         assert journal.unfinished() is not None  # the match goes on in memory
         subprocess.run(["mount", "-o", "remount,rw", str(medium)], check=True)
         assert journal.retry(force=True) and journal.fault is None
@@ -79,6 +93,7 @@ def test_journal_medium_failing_mid_match_loses_nothing(
             journal.append(mid, float(n), 1e9, "umpire", EVENT, {"n": n})
         fault = journal.fault or ""
         assert "not saved: entries 3-5" in fault and says in fault, fault
+        assert held_facts(fault) == ("disk_failing", 3, 5, 3)
         control.write_text("ok")
         assert journal.retry(force=True), journal.fault
         assert [d["n"] for d in journal.confirmed(mid)] == [0, 1, 2, 3]

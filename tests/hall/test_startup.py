@@ -8,7 +8,6 @@ from pathlib import Path
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
-from kiosk.hall.wiring import hall_mark
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import start_kiosk
 
@@ -36,7 +35,6 @@ def test_started_kiosk_publishes_its_confirms_to_the_hall(
         assert isinstance(kiosk.hall, HallPublisher)
         assert kiosk.hall in kiosk.services.outputs
         wait_for(lambda: kiosk.hall.online, 5, "the hall link")
-        assert hall_mark(kiosk.hall) == "hall: online"
         session = kiosk.services.carrom_session()
         session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
         session.confirm(session.proposal.edited(pocketed=[]))
@@ -49,7 +47,6 @@ def test_started_kiosk_publishes_its_confirms_to_the_hall(
     finally:
         kiosk.close()
         listener.stop()
-    assert hall_mark(None) == ""
 
 
 def test_kiosk_without_hall_settings_starts_no_publisher(tmp_path: Path) -> None:

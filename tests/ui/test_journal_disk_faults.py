@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from media import fill, tmpfs
 
+from kiosk.ui.i18n import apply_languages
+
 from .conftest import PIN
 from .harness import FakeClock, Kiosk, Services, make_kiosk
 
@@ -46,6 +48,16 @@ def test_kiosk_survives_a_full_disk_and_writes_the_held_strokes_later(tmp_path: 
             assert "not saved" in screen.faults
             assert screen.session.journal.pending
             kiosk.shot("journal_not_saved_full_disk")
+            # Its details in the umpire's language, from the facts: which entry, and why.
+            apply_languages("hi", "")
+            try:
+                kiosk.advance(0.1)
+                assert "सेव नहीं हुआ: प्रविष्टि" in screen.fault_details
+                assert "(डिस्क भर गई है)" in screen.fault_details
+                assert "No space" not in screen.fault_details
+            finally:
+                apply_languages("en", "")
+            assert "(database or disk is full)" in screen.faults  # the log keeps SQLite's words
             filler.unlink()
             kiosk.advance(1.5)  # the next retry writes it
             assert "not saved" not in screen.faults
@@ -64,6 +76,7 @@ def test_kiosk_survives_a_read_only_disk_and_writes_once_writable(tmp_path: Path
             kiosk.advance(0.1)
             assert screen.session.view().events == 1
             assert "not saved" in screen.faults and "Read-only" in screen.faults
+            assert "(the disk is read-only)" in screen.fault_details
             kiosk.shot("journal_not_saved_read_only")
             subprocess.run(["mount", "-o", "remount,rw", str(medium)], check=True)
             kiosk.advance(1.5)

@@ -35,15 +35,27 @@ def classify_soft(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> 
     """The class of every pixel, and how strongly it differs from the board (0-1):
     the weight that places a coin's centre to a fraction of a pixel."""
     # Planes, not an (h, w, 3) array: numpy is several times faster on contiguous planes.
-    b, g, r = (p.astype(np.float32) for p in cv2.split(top))
-    inten = b + g + r + 3.0
-    ratio = inten / ref.intensity
-    gain = max(float(np.median(ratio[ref._sample])), 1e-3)
-    q = ratio * (1.0 / gain)
+    # In place where it can be: each full-view temporary costs as much as the sum itself.
+    b, g, r = (np.empty(top.shape[:2], np.float32) for _ in range(3))
+    for plane, channel in zip((b, g, r), cv2.split(top), strict=True):
+        plane[...] = channel  # twice as fast here as astype
+    inten = b + g
+    inten += r
+    inten += 3.0
+    q = inten / ref.intensity
+    gain = max(float(np.median(q[ref._sample])), 1e-3)
+    q *= 1.0 / gain
     inv = 1.0 / inten
-    cb, cg, cr = b * inv, g * inv, r * inv
-    sb, sg, sr = cb - ref.cb, cg - ref.cg, cr - ref.cr
-    dc = np.sqrt(sb * sb + sg * sg + sr * sr)
+    sb, sg, sr = b * inv, g * inv, r * inv  # the chromaticity, then its change
+    sb -= ref.cb
+    sg -= ref.cg
+    sr -= ref.cr
+    dc = sb * sb
+    square = sg * sg
+    dc += square
+    np.multiply(sr, sr, out=square)
+    dc += square
+    np.sqrt(dc, out=dc)
     changed = (dc > settings.chroma) | (q < settings.shade) | (q > settings.bright)
     # The finer tests run on the changed pixels only (a few per cent of the board).
     idx = np.flatnonzero(changed)
@@ -72,17 +84,19 @@ def classify_soft(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> 
     # Over the pockets the reference is nearly black and its colour is noise: only
     # something clearly brighter (a coin hanging over the edge, law 71) counts there.
     hole = ref.hole
-    changed[hole] = (inten - gain * ref.intensity)[hole] > 0.3 * ref.median
+    changed[hole] = (inten[hole] - gain * ref.intensity[hole]) > 0.3 * ref.median
     # Over the (dark) frame: anything clearly lighter, darker or of another colour is
     # a hand or a sleeve reaching in; powder and glare rules do not apply there.
     frame = ref.frame
-    changed[frame] = ((q > 1.35) | (q < 0.7) | ((dc > 0.06) & (inten > 60.0)))[frame]
+    qf, dcf = q[frame], dc[frame]
+    changed[frame] = (qf > 1.35) | (qf < 0.7) | ((dcf > 0.06) & (inten[frame] > 60.0))
     cls: Array = np.full(q.shape, BOARD, np.uint8)
     idx = np.flatnonzero(changed)
     flat = cls.ravel()
     flat[idx] = OTHER
     if idx.size:
-        cbi, cgi, cri, qi = cb.ravel()[idx], cg.ravel()[idx], cr.ravel()[idx], q.ravel()[idx]
+        invi, qi = inv.ravel()[idx], q.ravel()[idx]
+        cbi, cgi, cri = b.ravel()[idx] * invi, g.ravel()[idx] * invi, r.ravel()[idx] * invi
         spread = np.maximum(np.maximum(cbi, cgi), cri) - np.minimum(np.minimum(cbi, cgi), cri)
         white = (spread < settings.neutral) & (qi >= settings.white_min)
         red = (cri - np.maximum(cgi, cbi) > settings.red) & (qi >= settings.dark * 0.5)
@@ -117,7 +131,13 @@ def classify_soft(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> 
             core[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_OPEN, _DISC9)
             flat[sel[core.ravel()[sel] > 0]] = BLACK
     _fill_rings(cls, q, ref.red_ink)
-    strength = np.minimum(1.0, dc * (0.5 / settings.chroma) + np.abs(q - 1.0) * 2.0)
+    # min(1, dc * k + |q - 1| * 2), in place (dc is not needed after this)
+    strength = q - 1.0
+    np.abs(strength, out=strength)
+    strength *= 2.0
+    dc *= 0.5 / settings.chroma
+    strength += dc
+    np.minimum(strength, 1.0, out=strength)
     # On a line, anything dark may be the line or a black coin; on a red dot,
     # anything red may be the dot or the queen.
     dark_here = inten < (settings.dark * gain) * ref.light
@@ -135,7 +155,8 @@ def _fill_rings(cls: Array, q: Array, dots: Array) -> None:
     the board: a pale coin under glare. Not a printed red dot (`dots`), the size of
     a coin and ringed by ink, whose red may saturate the camera and seem brighter."""
     # Holes: board pixels the flood from the border does not reach.
-    outside = np.pad((cls == BOARD).astype(np.uint8), 1, constant_values=1)
+    outside = np.ones((cls.shape[0] + 2, cls.shape[1] + 2), np.uint8)
+    outside[1:-1, 1:-1] = cls == BOARD
     cv2.floodFill(outside, None, (0, 0), 2)
     holes = (outside[1:-1, 1:-1] == 1).astype(np.uint8)
     n, labels, stats = _label(holes, connectivity=4)

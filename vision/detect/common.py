@@ -101,6 +101,7 @@ class BoardView:
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
+_DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))  # a cross
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))

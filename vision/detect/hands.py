@@ -11,6 +11,7 @@ import numpy as np
 
 from vision import board as B
 from vision.detect.common import (
+    _DISC3,
     _DISC5,
     _SQUARE5,
     A_COIN,
@@ -124,28 +125,38 @@ def _coins_in(mask: Array, hand: Array, bare: Array, striker: bool) -> Array:
     return keep
 
 
+def _thick(pixels: Array, ink: Array, limit: float) -> tuple[Array, Array, bool]:
+    """`pixels` opened (specks gone), and that closed over the lines (`ink`): thickness
+    counts the printed lines too, or a line across a palm would cut it into thin pieces
+    (lines alone are never thick); and whether it may be thicker than `limit` px, judged
+    at half size first (four times cheaper, and most frames have no hand)."""
+    m = cv2.morphologyEx(pixels, cv2.MORPH_OPEN, _DISC3)
+    thick = cv2.morphologyEx(m | ink, cv2.MORPH_CLOSE, _DISC5)
+    half = cv2.resize(thick, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
+    return m, thick, float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) > limit / 2 - 1.0
+
+
 def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
     """Anything of a coin's colour, taken together with the unknown pixels next to
     it, that is thicker than any coin is part of a hand or an arm (a dark palm reads
     as black in places): it is set in `occlusion` and becomes OTHER in `cls`, in
     place; it hides what is under it and holds no coins."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     # Anything of a coin's colour, taken together with the unknown pixels next to it,
     # that is thicker than any coin is part of a hand or an arm (a dark palm reads as
     # black in places): it hides what is under it and holds no coins.
+    ink = (cls == INK).astype(np.uint8)
+    # A palm or a wrist is 80-100 mm across; coins packed together, or a coin on the
+    # lines, are never this thick.
+    limit = settings.hand_mm / 2 * B.SCALE
+    # Each colour's test is on part of what is of any colour but the board's, and every
+    # step of it (opening, closing, halving, the distance) keeps a part within the whole:
+    # when the whole is nowhere that thick, no colour is, and most frames end here.
+    coloured = (cls != BOARD) & (cls != INK) & (cls != RED_INK)
+    if not _thick(coloured.astype(np.uint8), ink, limit)[2]:
+        return
     for klass in (BLACK, RED, WHITE):
-        m = cv2.morphologyEx(
-            ((cls == klass) | (cls == OTHER)).astype(np.uint8), cv2.MORPH_OPEN, kernel
-        )
-        # Thickness counts the printed lines too, or a line across a palm would cut it
-        # into thin pieces; lines alone are never thick.
-        thick = cv2.morphologyEx(m | (cls == INK).astype(np.uint8), cv2.MORPH_CLOSE, _DISC5)
-        # At half size first: four times cheaper, and most frames have no hand.
-        half = cv2.resize(thick, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
-        # A palm or a wrist is 80-100 mm across; coins packed together, or a coin on
-        # the lines, are never this thick.
-        limit = settings.hand_mm / 2 * B.SCALE
-        if float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) <= limit / 2 - 1.0:
+        m, thick, may = _thick(((cls == klass) | (cls == OTHER)).astype(np.uint8), ink, limit)
+        if not may:
             continue
         dt = cv2.distanceTransform(thick, cv2.DIST_L2, 5)
         core = ((dt > limit) & (m > 0)).astype(np.uint8)
