@@ -23,7 +23,9 @@ colour cut-offs:
 5. A `Learned` set (from the opening arrangement, vision.learn) replaces the
    cut and the sizes by what was measured on this set.
 
-Steps 1 and 2 are in vision/cold_planes.py, the discs' helpers in vision/cold_discs.py.
+Steps 1 and 2 are in vision/cold_planes.py, the discs' helpers in vision/cold_discs.py,
+the hands (an arm reaching in over the frame) in vision/cold_hands.py, and the men too
+faint for the change test (wood on plywood, found by the whole disc) in vision/cold_faint.py.
 """
 
 from __future__ import annotations
