@@ -171,7 +171,7 @@ def classify_discs(
     rc = sizes.coin
     # A hand reaches in from beyond the board: its arm crosses the surface's edge and
     # covers the frame there, which men against the cushion do not.
-    hidden |= np.isin(lab_all, arms(top, lab_all, nall, rc))
+    hidden |= np.isin(lab_all, arms(top, lab_all, rc))
     for i in range(1, nall):
         x, y, w, h, area = st_all[i]
         if area < 3 * math.pi * rc * rc:

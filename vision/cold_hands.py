@@ -34,7 +34,7 @@ def skin(px: Array, board_c: Array) -> Array:
     return out
 
 
-def arms(top: Array, labels: Array, n: int, rc: float) -> list[int]:
+def arms(top: Array, labels: Array, rc: float) -> list[int]:
     """The labels of the regions that are an arm reaching in: within `REACH` px of the
     surface's edge along at least 1.5 men's radii of it, with the frame just beyond
     (2-8 px out) there unlike the rest of that side's frame (a sleeve or skin over it).
