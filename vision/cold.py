@@ -23,7 +23,9 @@ colour cut-offs:
 5. A `Learned` set (from the opening arrangement, vision.learn) replaces the
    cut and the sizes by what was measured on this set.
 
-Steps 1 and 2 are in vision/cold_planes.py, the discs' helpers in vision/cold_discs.py.
+Steps 1 and 2 are in vision/cold_planes.py, the discs' helpers in vision/cold_discs.py,
+the hands (an arm reaching in over the frame) in vision/cold_hands.py, and the men too
+faint for the change test (wood on plywood, found by the whole disc) in vision/cold_faint.py.
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ from vision.cold_discs import (
     split_region,
     striker_among_men,
 )
-from vision.cold_planes import geometry, mad, planes, print_zone
+from vision.cold_faint import add_faint
+from vision.cold_hands import arms, skin
+from vision.cold_planes import Planes, geometry, mad, planes, print_zone
 from vision.detect import Coin, Reference, detect
 
 Array = npt.NDArray[Any]
@@ -148,7 +152,7 @@ def classify_discs(
     fg |= rings(changed, sizes.coin) & ~red_print
     # A man of the plywood's colour on the print: his rim off it, the print hidden inside.
     fg |= rings_on_print(changed, print_zone() & on, lines, sizes.coin) & ~red_print
-    fg |= _queen_on_centre(f, q, pink_rg, red_print, sizes)
+    fg |= _queen_on_centre(p, red_print, sizes)
     # Patches: what is the same colour and brightness as a coin of each class.
     cut = learned.cut if learned else _cut(q, fg, sizes)
     # The queen's pink against the plywood's own spread of it in this frame (kept
@@ -165,19 +169,25 @@ def classify_discs(
     # not round where it is that deep) is a hand or an arm, whatever its colours.
     nall, lab_all, st_all, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
     rc = sizes.coin
+    # A hand reaches in from beyond the board: its arm crosses the surface's edge and
+    # covers the frame there, which men against the cushion do not.
+    hidden |= np.isin(lab_all, arms(top, lab_all, rc))
     for i in range(1, nall):
         x, y, w, h, area = st_all[i]
         if area < 3 * math.pi * rc * rc:
             continue
         reg = (lab_all[y : y + h, x : x + w] == i).astype(np.uint8)
         depth = float(cv2.distanceTransform(reg, cv2.DIST_L2, 5).max())
-        sk = _skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
+        sk = skin(f[y : y + h, x : x + w], board_c)[reg > 0].mean()
         # Skin's colour alone is not enough: brown men are skin-coloured too; a
         # hand is also thicker than men touching.
         if depth > 1.25 * sizes.striker_max or (
             sk > 0.5 and depth > 1.6 * rc and not men_touching(reg > 0, rc)
         ):
             hidden[y : y + h, x : x + w] |= reg > 0
+    # The arm's hand beyond the print that cuts it (a blurred hand shows in pieces).
+    near = cv2.dilate(hidden.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    hidden |= np.isin(lab_all, np.unique(lab_all[near & ~hidden & (lab_all > 0)]))
     for cls_mask, colour in ((lite, "white"), (dark, "black"), (red_px, "queen")):
         m = cv2.morphologyEx(cls_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         m[hidden] = 0
@@ -206,6 +216,7 @@ def classify_discs(
                 found.append((name, gx, gy, rr))
     if not striker_done:
         found = striker_among_men(found, q, sizes)
+    found, discs = add_faint(found, discs, p, hidden, cut, queen_red, sizes)
     found, discs = drop_unlike(found, discs)
     coins = []
     for name, cx, cy, _r in found:
@@ -217,19 +228,23 @@ def classify_discs(
     return tuple(coins), discs
 
 
-def _queen_on_centre(f: Array, q: Array, pink_rg: Array, red_print: Array, sizes: Sizes) -> Array:
+def _queen_on_centre(p: Planes, red_print: Array, sizes: Sizes) -> Array:
     """The queen on the centre circle (the opening, law I अ.6): the circle's colour
-    against the base lines' red dots in this frame. Printed alike, they differ when
-    a queen of another red or brightness covers the circle."""
+    against the base lines' red dots in this frame. Printed alike, they differ when the
+    queen covers the circle: she is pink (blue not far under green) where the print's
+    red has blue well under green, or, of the print's own red, far lighter or darker.
+    Brightness alone is not enough: the small dots' blurred edges leave them lighter
+    than the wide circle by as much as a queen of the print's red."""
     u, v = B.mm_to_top(B.SURFACE_MM / 2, B.SURFACE_MM / 2)
-    centre = disc_mask(q.shape, u, v, 0.6 * sizes.coin)
-    dots = red_print & ~disc_mask(q.shape, u, v, 2 * sizes.coin)
-    out: Array = np.zeros(q.shape, bool)
+    centre = disc_mask(p.q.shape, u, v, 0.6 * sizes.coin)
+    dots = red_print & ~disc_mask(p.q.shape, u, v, 2 * sizes.coin)
+    out: Array = np.zeros(p.q.shape, bool)
     if not dots.any():
         return out
-    dq = abs(float(np.median(q[centre])) - float(np.median(q[dots])))
-    if dq > 0.095:
-        out = disc_mask(q.shape, u, v, sizes.coin - 0.5)
+    dq = abs(float(np.median(p.q[centre])) - float(np.median(p.q[dots])))
+    dbg = float(np.median(p.pink_bg[centre])) - float(np.median(p.pink_bg[dots]))
+    if dbg > 0.03 or dq > 0.2:
+        out = disc_mask(p.q.shape, u, v, sizes.coin - 0.5)
     return out
 
 
@@ -241,15 +256,6 @@ def _dense(mask: Array, r: float) -> Array:
     disc = (xx * xx + yy * yy <= r * r).astype(np.uint8)
     m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     out: Array = (cv2.morphologyEx(m, cv2.MORPH_OPEN, disc) > 0) & mask
-    return out
-
-
-def _skin(px: Array, board_c: Array) -> Array:
-    """Pixels of a skin's colour: reddish-brown and more saturated than the plywood's
-    colour is orange (a hand on a wooden board differs most in its red share)."""
-    inten = px.sum(axis=2) + 3.0
-    cr, cb = px[:, :, 2] / inten, px[:, :, 0] / inten
-    out: Array = (cr - cb > (board_c[2] - board_c[0]) + 0.04) & (cr > 0.4)
     return out
 
 

@@ -71,6 +71,11 @@ def _one_striker(
     sx, sy, r = striker
     if not men and _elongation(region) > 1.5:
         return False
+    # Men touching round a gap their shadows fill (three in a triangle) hold a disc
+    # wider than two can, up to about 1.5 men's radii (46 mm); their area shared out
+    # between as many men covers it. A wider striker is never that.
+    if r < 1.6 * rc and men_touching(region, rc):
+        return False
     if r >= 1.42 * rc:
         return True  # wider than 44 mm: no two men touching fill that
     if any(math.hypot(x - sx, y - sy) < r + rc for x, y, _ in men):
