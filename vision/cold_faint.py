@@ -46,11 +46,18 @@ def _disc(shape: tuple[int, ...], x: float, y: float, r: float) -> Array:
 
 
 def contrast(
-    chans: list[Array], spreads: list[float], inside: Array, ring: Array, rc: float
+    chans: list[Array],
+    spreads: list[float],
+    inside: Array,
+    ring: Array,
+    rc: float,
+    plywood: list[float] | None = None,
 ) -> Array:
     """At every pixel, how far the mean of a man's disc there (less its rim) lies from the
     mean of the plywood ring just outside it, in plywood spreads over all channels; 0
-    where too little of either is valid (off the surface, the print, a disc found)."""
+    where too little of either is valid (off the surface, the print, a disc found).
+    With `plywood` (each channel's value on bare plywood in this frame), a disc whose
+    ring is mostly covered is measured against that instead."""
     kin, kout = _annulus(0.0, rc - 2.0), _annulus(rc + 1.5, rc + 4.5)
     v, vr = inside.astype(np.float32), ring.astype(np.float32)
 
@@ -60,12 +67,20 @@ def contrast(
 
     nin, nout = mean(v, kin), mean(vr, kout)
     z2 = np.zeros(v.shape, np.float32)
-    for c, sd in zip(chans, spreads, strict=True):
+    zp2 = np.zeros(v.shape, np.float32)
+    for k, (c, sd) in enumerate(zip(chans, spreads, strict=True)):
         mi = mean((c * v).astype(np.float32), kin) / np.maximum(nin, 1.0)
         d = mi - mean((c * vr).astype(np.float32), kout) / np.maximum(nout, 1.0)
         z2 += (d / max(sd, 1e-4)) ** 2
-    ok = (nin >= 0.4 * kin.sum()) & (nout >= 0.4 * kout.sum())
+        if plywood is not None:
+            zp2 += ((mi - plywood[k]) / max(sd, 1e-4)) ** 2
+    inner_ok = nin >= 0.4 * kin.sum()
+    ok = inner_ok & (nout >= 0.4 * kout.sum())
     out: Array = np.where(ok, np.sqrt(z2), 0.0).astype(np.float32)
+    if plywood is not None:
+        # A man packed among others (the opening's ring, men touching) has little
+        # plywood round him: his disc against the plywood's own colour then.
+        out = np.where(inner_ok & ~ok, np.sqrt(zp2), out).astype(np.float32)
     return out
 
 
@@ -160,7 +175,8 @@ def add_faint(
     chans = [p.pink_rg, p.pink_bg, p.q]
     spreads = [mad(c[p.ply]) for c in chans]
     rc = sizes.coin
-    z = contrast(chans, spreads, valid, valid, rc)
+    plywood = [float(np.median(c[p.ply])) for c in chans]
+    z = contrast(chans, spreads, valid, valid, rc, plywood)
     # A man on a line or circle hides the print inside him: where the print zone runs
     # through a disc but no dark line shows there, the print inside is the man's.
     with_print = on & ~red_print & ~hidden & (taken == 0)
@@ -171,10 +187,14 @@ def add_faint(
     hides = (zone_in >= 0.12 * kin.sum()) & (line_in < 0.15 * zone_in)
     z = np.where(hides, np.maximum(z, contrast(chans, spreads, with_print, valid, rc)), z)
     line_q = float(np.median(p.q[lines])) if lines.any() else 0.6
+    kout = _annulus(rc + 1.5, rc + 4.5)
+    ring_share = cv2.filter2D(valid.astype(np.float32), -1, kout / kout.sum())
 
     def judge(x: int, y: int) -> bool:
         inside = with_print if hides[y, x] else valid
-        if all_round(chans, spreads, (inside, valid), x, y, rc) < ROUND:
+        # Packed among others, too little ring is left to be round against: his disc
+        # was measured against the plywood's colour, the same on every side.
+        if ring_share[y, x] >= 0.4 and all_round(chans, spreads, (inside, valid), x, y, rc) < ROUND:
             return False
         # A faint disc darker than the cut between black and white would have passed
         # the change test: it is a shadow or the print, not a man.

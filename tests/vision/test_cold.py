@@ -315,3 +315,14 @@ def test_law_i_three_men_in_a_triangle_are_no_striker(seed: int) -> None:
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts()["striker"] == 0
+
+
+@pytest.mark.parametrize("seed", [93, 94, 123])
+def test_cold_faint_men_packed_among_others_are_measured_against_the_plywood(seed: int) -> None:
+    """A wooden man whose neighbours and the print cover most of the plywood ring round
+    him has no ring to stand out from; his disc against the plywood's own colour in this
+    frame finds him (tuning boards 93, 94 and 123: wooden men touching others by the
+    base lines' red dots and arrows)."""
+    scene = random_home_scene(seed)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
