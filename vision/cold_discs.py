@@ -179,6 +179,15 @@ def split_region(
             if min(gaps, default=math.inf) >= 1.75 * rc:
                 out = [(float(cx), float(cy), rc) for cx, cy in centres]
                 break
+    # Men do not overlap: two men's discs closer than that means one landed in the gap
+    # that men touching (their shadows filling it) enclose; share the region out.
+    close = any(
+        math.dist(a[:2], b[:2]) < 1.75 * rc for i, a in enumerate(out) for b in out[i + 1 :]
+    )
+    if close and all(r == rc for *_, r in out):
+        men = men_touching(region, rc)
+        if men and len(men) < len(out):
+            out = men
     return out, False
 
 

@@ -326,3 +326,12 @@ def test_cold_faint_men_packed_among_others_are_measured_against_the_plywood(see
     scene = random_home_scene(seed)
     result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
+
+
+def test_cold_men_do_not_overlap_so_no_disc_lands_in_the_gap_they_enclose() -> None:
+    """Three dark men in a triangle, their shadows filling the gap between them: the
+    deepest point of their region is that gap, and a disc there overlaps the men round
+    it as men never do; the region is shared out between the men (tuning board 170)."""
+    scene = random_home_scene(170)
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
