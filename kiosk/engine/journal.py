@@ -42,7 +42,7 @@ from typing import Any
 
 from kiosk.engine import journal_store as store
 from kiosk.engine.journal_chain import GENESIS, entry_hash, match_hash
-from kiosk.engine.journal_faults import cause, not_saved
+from kiosk.engine.journal_faults import cannot_open, cause, not_saved
 from kiosk.engine.journal_files import (
     JournalDamaged,
     JournalError,
@@ -128,7 +128,8 @@ class Journal(JournalReading):
         except (OSError, sqlite3.OperationalError) as exc:
             if self.path.exists():
                 why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise JournalError(f"{self.path}: cannot open the journal: {why}") from exc
+                text = f"{self.path}: cannot open the journal: {why}"
+                raise JournalError(text, cannot_open(self.path, exc)) from exc
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
             # holding everything in memory, and create it as soon as the medium works.
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

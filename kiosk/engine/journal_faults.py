@@ -51,6 +51,12 @@ def cause(exc: BaseException) -> Reason:
     return Reason("disk_other", N_("the medium refused it: {detail}"), facts=(("detail", detail),))
 
 
+def cannot_open(path: object, exc: BaseException) -> Reason:
+    """An existing journal the medium will not open (read-only, forbidden, failing)."""
+    message = N_("The journal {path} cannot be opened ({why})")
+    return Reason.of("journal_cannot_open", message, path=str(path), why=cause(exc))
+
+
 def not_saved(text: str, seqs: list[int], events: int, why: Reason) -> ReasonedText:
     """`text` (the English kept in the log) with which entries are held (`seqs`, in order; none:
     only a match's end), how many of them are confirmed events, and `why`."""

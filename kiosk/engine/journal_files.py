@@ -25,81 +25,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Reason, TablesideError
 
 PRIVATE = 0o600
 
-
-class JournalError(TablesideError, RuntimeError):
-    """The journal cannot be opened or read (names the file and what is wrong)."""
-
-
-class JournalLocked(JournalError):
-    """Another process holds the journal."""
-
-
-class JournalDamaged(JournalError):
-    """The journal failed its check at start: what is wrong, where, and the last good backup."""
-
-    def __init__(self, message: str, backup: Path | None = None) -> None:
-        super().__init__(message)
-        self.backup = backup
-
-
-def private_file(path: Path) -> None:
-    """Create `path` empty with mode 0600 if missing; make it 0600 if it exists."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE)
-    os.close(fd)
-    os.chmod(path, PRIVATE)
-
-
-def make_private(path: Path) -> None:
-    """0600 on the journal and the files SQLite made beside it (missing ones are skipped)."""
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(OSError):
-            os.chmod(f"{path}{suffix}", PRIVATE)
-
-
-class Lock:
-    """The exclusive lock on a journal (released by `release` or when the process ends)."""
-
-    def __init__(self, journal: Path) -> None:
-        self.path = Path(f"{journal}.lock")
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 4096).decode("utf-8", "replace").strip()
-            os.close(fd)
-            raise JournalLocked(
-                f"{journal}: the journal is in use by another kiosk ({_describe(holder)});"
-                " stop it first, or give this one another data folder"
-            ) from None
-        except OSError:
-            os.close(fd)
-            raise
-        self._fd: int | None = fd
-        info = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        }
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(info).encode(), 0)
-
-    def release(self) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
-
-
-def _describe(holder: str) -> str:
-    try:
-        data = json.loads(holder)
-        return f"pid {data['pid']} on host {data['host']} since {data['since']}"
-    except (ValueError, KeyError, TypeError):
-        return "holder unknown"
+# The interface's words for a journal held by another kiosk (babel.cfg reads this file).
+LOCKED = N_(
+    "The journal is in use by another kiosk: stop it first, or give this one another data folder"
+)
+LOCKED_BY = N_(
+    "The journal is in use by another kiosk (process {pid} on {host}, since {since}): stop it"
+    " first, or give this one another data folder"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +117,95 @@ def backup(db: sqlite3.Connection, folder: Path, seq: int, keep: int) -> Path:
         with contextlib.suppress(OSError):
             old.unlink()
     return target
+
+
+class JournalError(TablesideError, RuntimeError):
+    """The journal cannot be opened or read (names the file and what is wrong); `reason`,
+    when given, the facts the interface words it from (kiosk/engine/journal_faults.py)."""
+
+    def __init__(self, message: str, reason: Reason | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class JournalLocked(JournalError):
+    """Another process holds the journal."""
+
+
+class JournalDamaged(JournalError):
+    """The journal failed its check at start: what is wrong, where, and the last good backup."""
+
+    def __init__(self, message: str, backup: Path | None = None) -> None:
+        super().__init__(message)
+        self.backup = backup
+
+
+def private_file(path: Path) -> None:
+    """Create `path` empty with mode 0600 if missing; make it 0600 if it exists."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE)
+    os.close(fd)
+    os.chmod(path, PRIVATE)
+
+
+def make_private(path: Path) -> None:
+    """0600 on the journal and the files SQLite made beside it (missing ones are skipped)."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            os.chmod(f"{path}{suffix}", PRIVATE)
+
+
+class Lock:
+    """The exclusive lock on a journal (released by `release` or when the process ends)."""
+
+    def __init__(self, journal: Path) -> None:
+        self.path = Path(f"{journal}.lock")
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 4096).decode("utf-8", "replace").strip()
+            os.close(fd)
+            raise JournalLocked(
+                f"{journal}: the journal is in use by another kiosk ({_describe(holder)});"
+                " stop it first, or give this one another data folder",
+                _held_by(holder),
+            ) from None
+        except OSError:
+            os.close(fd)
+            raise
+        self._fd: int | None = fd
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(info).encode(), 0)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _holder(holder: str) -> tuple[object, object, object] | None:
+    """The lock file's pid, host and since; None if it cannot be read."""
+    try:
+        data = json.loads(holder)
+        return data["pid"], data["host"], data["since"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _describe(holder: str) -> str:
+    found = _holder(holder)
+    return "holder unknown" if found is None else "pid {} on host {} since {}".format(*found)
+
+
+def _held_by(holder: str) -> Reason:
+    found = _holder(holder)
+    if found is None:
+        return Reason.of("journal_locked", LOCKED)
+    pid, host, since = found
+    return Reason.of("journal_locked", LOCKED_BY, pid=pid, host=host, since=since)

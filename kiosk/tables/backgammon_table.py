@@ -77,6 +77,9 @@ class ClockView:
     breaks_left: tuple[int, int] = (0, 0)
     must_wait: str | None = None
     second_leg: tuple[bool, bool] = (False, False)
+    #: The journal's "not saved" fault while it holds entries the disk refused (its facts
+    #: for the screen's words), else "".
+    not_saved: str = ""
 
 
 def header_to_dict(header: ClockHeader) -> dict[str, Any]:
@@ -285,6 +288,7 @@ class ClockTable:
         if self.cm is None or self.match_id is None:
             return None
         now = self.clock() if now is None else now
+        self.journal.retry()  # held entries are written once the disk takes them (paced)
         self._note_flag(self._time.t(now))
         return self._changed(now)
 
@@ -306,6 +310,7 @@ class ClockTable:
             in_game=cm.match.in_game,
             crawford=cm.match.crawford,
             events=len(self.events),
+            not_saved=self.journal.fault or "",
             post_crawford=cm.match.post_crawford,
             breaks_left=(
                 cm.match.breaks_left(self.header.players[0]),

@@ -78,6 +78,8 @@ class BhukharView:
     draft: Draft | None = None
     #: Earlier states of each side's cards can be taken back (the panel's "Take back").
     can_take_back: tuple[bool, bool] = (False, False)
+    #: The journal's "not saved" fault while it holds entries the disk refused, else "".
+    not_saved: str = ""
 
 
 class BhukharTable:
@@ -250,6 +252,7 @@ class BhukharTable:
         now = self.clock() if now is None else now
         for pattern in self.due(now):
             self.outputs.sound(pattern)
+        self.journal.retry()  # held entries are written once the disk takes them (paced)
         return self._emit(now)
 
     def view(self, now: float | None = None) -> BhukharView:
@@ -268,6 +271,7 @@ class BhukharTable:
             standings=self.standings(),
             draft=self.draft,
             can_take_back=(bool(self._history[0]), bool(self._history[1])),
+            not_saved=self.journal.fault or "",
         )
 
     def _emit(self, now: float) -> BhukharView:

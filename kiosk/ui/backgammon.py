@@ -33,7 +33,7 @@ from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import allowed
-from kiosk.ui.words import Words, error_words
+from kiosk.ui.words import Words, error_words, said_words
 
 
 def match_words(match: Any, _: Words) -> tuple[str, str]:
@@ -90,6 +90,8 @@ class BackgammonScreen(Screen):
     banner = StringProperty("")
     match_line = StringProperty("")
     message = StringProperty("")
+    #: The journal's "not saved" fault in the umpire's words, while the disk refuses.
+    not_saved = StringProperty("")
     #: The game-over panel: winner chosen (index) and points.
     end_open = BooleanProperty(False)
     end_winner = NumericProperty(0)
@@ -148,6 +150,7 @@ class BackgammonScreen(Screen):
         self.breaks = list(view.breaks_left)
         self.waits = [view.must_wait == p for p in view.players]
         self.legs = list(view.second_leg)
+        self.not_saved = said_words(view.not_saved, tr._) if view.not_saved else ""
         self._late_preview()
         match = getattr(getattr(self.table, "cm", None), "match", None)
         if match is not None:

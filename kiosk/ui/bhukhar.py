@@ -51,6 +51,7 @@ from kiosk.ui.bhukhar_words import (
 from kiosk.ui.i18n import Said, tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import allowed
+from kiosk.ui.words import said_words
 
 __all__ = ["ENDS", "END_WORDS", "BhukharScreen"]
 _T = TypeVar("_T")
@@ -78,6 +79,7 @@ class BhukharScreen(Screen):
     bhukhar = NumericProperty(-1)  # -1: none, else 0/1 of the pair
     closed_by = NumericProperty(0)  # 0/1 of the pair (with "out")
     message = StringProperty("")
+    not_saved = StringProperty("")  # the journal's "not saved" fault, worded
     refused = BooleanProperty(False)
     standings = StringProperty("")
     full = ListProperty([False, False])
@@ -164,6 +166,7 @@ class BhukharScreen(Screen):
         self.running = view.running
         self.paused = view.paused
         self.time_called = view.time_called
+        self.not_saved = said_words(view.not_saved, tr._) if view.not_saved else ""
         if max(self.pair, default=0) >= len(view.teams):
             self.pair = [0, 1]  # another session's teams: the indexes start again
         self.team_labels = [t.name or t.id for t in view.teams]

@@ -16,6 +16,7 @@ import pytest
 from kiosk.cli import main as cli_main
 from kiosk.commands.journal_verify import verify
 from kiosk.engine.journal import EVENT, Journal, JournalDamaged, JournalLocked
+from kiosk.errors import reason_of
 
 
 def filled(path: Path, n: int = 6, **kw: object) -> Journal:
@@ -45,8 +46,12 @@ def test_journal_second_process_is_refused_naming_the_holder(tmp_path: Path) -> 
 
 
 def test_journal_second_open_in_one_process_is_refused_too(tmp_path: Path) -> None:
-    with filled(tmp_path / "j.db"), pytest.raises(JournalLocked):
+    with filled(tmp_path / "j.db"), pytest.raises(JournalLocked) as refused:
         Journal(tmp_path / "j.db")
+    # The facts the interface words it from: who holds it.
+    reason = reason_of(refused.value)
+    assert reason is not None and reason.code == "journal_locked"
+    assert dict(reason.facts)["pid"] == os.getpid()
 
 
 def _tamper(path: Path, sql: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from media import fill, tmpfs
 from kiosk.ui.i18n import apply_languages
 
 from .conftest import PIN
-from .harness import FakeClock, Kiosk, Services, make_kiosk
+from .harness import FakeClock, Kiosk, Services, make_kiosk, start_backgammon
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 
@@ -108,9 +109,92 @@ def test_kiosk_journal_on_a_medium_gone_read_only_is_said_not_a_crash(tmp_path: 
         subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
         for kiosk in kiosk_on(card, clock):
             assert kiosk.current == "home"
-            assert "Read-only file system" in kiosk.screen().problem
+            assert "cannot be opened (the disk is read-only)" in kiosk.screen().problem
             kiosk.tap("carrom_icf")
             kiosk.tap("start")  # refused with the reason, on the setup screen
             assert kiosk.current == "setup_carrom"
-            assert "Read-only file system" in kiosk.screen().message
+            assert "(the disk is read-only)" in kiosk.screen().message
             kiosk.shot("journal_read_only_card")
+
+
+def test_backgammon_clock_on_a_full_disk_says_not_saved_and_writes_later(tmp_path: Path) -> None:
+    """The backgammon clock goes on when the disk fills: each press is held and the status
+    line says so, in the umpire's words, until the disk takes them (then it clears)."""
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "disk", size="512k") as disk:
+        for kiosk in kiosk_on(disk, clock):
+            screen: Any = start_backgammon(kiosk)
+            kiosk.tap("start_0")
+            filler = fill(disk)
+            kiosk.advance(3.0)
+            kiosk.tap("half_0")  # held: the disk is full
+            kiosk.advance(0.1)
+            assert screen.on_turn == [False, True]  # the clock went on
+            assert screen.not_saved.startswith("Not saved: entry")
+            assert "(the disk is full)" in kiosk.widget("status_line").text
+            kiosk.shot("backgammon_not_saved_full_disk")
+            filler.unlink()
+            kiosk.advance(1.5)  # the table's poll retries, with no press needed
+            assert screen.not_saved == ""
+            assert kiosk.widget("status_line").text == ""
+            table = screen.table
+            assert table.journal.pending == () and len(table.journal.confirmed(table.match_id)) == 2
+
+
+def test_bhukhar_table_on_a_full_disk_says_not_saved_and_writes_later(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    with tmpfs(tmp_path / "disk", size="512k") as disk:
+        for kiosk in kiosk_on(disk, clock):
+            kiosk.tap("bhukhar")
+            kiosk.tap("start")
+            assert kiosk.current == "bhukhar"
+            screen: Any = kiosk.screen()
+            filler = fill(disk)
+            kiosk.tap("start_round")  # the round starts: its timer line is held
+            kiosk.advance(0.1)
+            assert screen.round_no == 1
+            assert "(the disk is full)" in kiosk.widget("message").text
+            filler.unlink()
+            kiosk.advance(1.5)
+            assert screen.not_saved == "" and screen.table.journal.pending == ()
+
+
+def test_kiosk_on_a_journal_another_kiosk_holds_says_so_in_the_umpires_words(
+    tmp_path: Path,
+) -> None:
+    """A second process holds the journal (as a second kiosk on the same data folder
+    would): home says who holds it, and a start is refused with the same facts, in Hindi
+    after a switch. Nothing is written to the held journal."""
+    data = tmp_path / "data"
+    data.mkdir()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom kiosk.engine.journal import Journal\n"
+            "j = Journal(sys.argv[1])\nprint('held', flush=True)\nsys.stdin.read()\n",
+            str(data / "journal.db"),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        for kiosk in kiosk_on(data, FakeClock(1000.0)):
+            assert kiosk.current == "home"
+            assert f"process {holder.pid} on" in kiosk.screen().problem
+            apply_languages("hi", "")
+            try:
+                kiosk.tap("backgammon")
+                kiosk.tap("start")
+                assert kiosk.current == "setup_backgammon"
+                message = kiosk.screen().message
+                assert "जर्नल को दूसरा कियोस्क इस्तेमाल कर रहा है" in message
+                assert f"प्रोसेस {holder.pid}" in message
+            finally:
+                apply_languages("en", "")
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
