@@ -39,86 +39,6 @@ LOCKED_BY = N_(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Seal:
-    seq: int
-    hash: str
-
-
-def seal_path(journal: Path) -> Path:
-    return Path(f"{journal}.seal")
-
-
-def read_seal(journal: Path) -> Seal | None:
-    path = seal_path(journal)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(4096)
-        data = json.loads(raw)
-        return Seal(int(data["seq"]), str(data["hash"]))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise JournalDamaged(f"{path}: the journal's seal cannot be read: {exc}") from exc
-
-
-def write_seal(journal: Path, seal: Seal) -> None:
-    """Replace the seal atomically; the old one stays whole if this fails."""
-    path = seal_path(journal)
-    temporary = Path(f"{path}.part")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
-    try:
-        os.write(fd, json.dumps({"seq": seal.seq, "hash": seal.hash}).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
-
-
-# -- backups ---------------------------------------------------------------------------
-
-
-def backup_name(seq: int) -> str:
-    return f"journal-{seq:09d}.db"
-
-
-def backups(folder: Path) -> list[Path]:
-    """The backups in `folder`, newest first."""
-    try:
-        found = [p for p in folder.glob("journal-*.db") if p.is_file()]
-    except OSError:
-        return []
-    return sorted(found, reverse=True)
-
-
-def backup(db: sqlite3.Connection, folder: Path, seq: int, keep: int) -> Path:
-    """Copy the journal with the online backup API into `folder`, synced, then drop the oldest
-    beyond `keep`. The copy is written under a temporary name and renamed whole."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / backup_name(seq)
-    temporary = folder / f".{target.name}.part"
-    with contextlib.suppress(FileNotFoundError):
-        temporary.unlink()
-    private_file(temporary)
-    copy = sqlite3.connect(temporary)
-    try:
-        db.backup(copy)
-        # A backup is one file: no -wal beside it to lose.
-        copy.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        copy.close()
-    fd = os.open(temporary, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, target)
-    for old in backups(folder)[max(keep, 1) :]:
-        with contextlib.suppress(OSError):
-            old.unlink()
-    return target
-
-
 class JournalError(TablesideError, RuntimeError):
     """The journal cannot be opened or read (names the file and what is wrong); `reason`,
     when given, the facts the interface words it from (kiosk/engine/journal_faults.py)."""
@@ -209,3 +129,83 @@ def _held_by(holder: str) -> Reason:
         return Reason.of("journal_locked", LOCKED)
     pid, host, since = found
     return Reason.of("journal_locked", LOCKED_BY, pid=pid, host=host, since=since)
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    seq: int
+    hash: str
+
+
+def seal_path(journal: Path) -> Path:
+    return Path(f"{journal}.seal")
+
+
+def read_seal(journal: Path) -> Seal | None:
+    path = seal_path(journal)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(4096)
+        data = json.loads(raw)
+        return Seal(int(data["seq"]), str(data["hash"]))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise JournalDamaged(f"{path}: the journal's seal cannot be read: {exc}") from exc
+
+
+def write_seal(journal: Path, seal: Seal) -> None:
+    """Replace the seal atomically; the old one stays whole if this fails."""
+    path = seal_path(journal)
+    temporary = Path(f"{path}.part")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+    try:
+        os.write(fd, json.dumps({"seq": seal.seq, "hash": seal.hash}).encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)
+
+
+# -- backups ---------------------------------------------------------------------------
+
+
+def backup_name(seq: int) -> str:
+    return f"journal-{seq:09d}.db"
+
+
+def backups(folder: Path) -> list[Path]:
+    """The backups in `folder`, newest first."""
+    try:
+        found = [p for p in folder.glob("journal-*.db") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, reverse=True)
+
+
+def backup(db: sqlite3.Connection, folder: Path, seq: int, keep: int) -> Path:
+    """Copy the journal with the online backup API into `folder`, synced, then drop the oldest
+    beyond `keep`. The copy is written under a temporary name and renamed whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / backup_name(seq)
+    temporary = folder / f".{target.name}.part"
+    with contextlib.suppress(FileNotFoundError):
+        temporary.unlink()
+    private_file(temporary)
+    copy = sqlite3.connect(temporary)
+    try:
+        db.backup(copy)
+        # A backup is one file: no -wal beside it to lose.
+        copy.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        copy.close()
+    fd = os.open(temporary, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, target)
+    for old in backups(folder)[max(keep, 1) :]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    return target
