@@ -55,7 +55,7 @@ from kiosk.engine.journal_files import (
 )
 from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
 from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
-from kiosk.errors import Reason
+from kiosk.errors import ReasonedText
 
 __all__ = [
     "EVENT",
@@ -107,8 +107,8 @@ class Journal(JournalReading):
         self._db: sqlite3.Connection | None = None
         self._lock: Lock | None = None
         self._pending: list[Op] = []
-        self._error: str | None = None
-        self._cause: Reason | None = None  # the same, as facts for the console's words
+        #: Why the held writes failed: the English words, carrying their facts (`cause`).
+        self._error: ReasonedText | None = None
         self._tried = 0.0
         self._since_backup = 0
         self._next_seq = 1
@@ -133,8 +133,7 @@ class Journal(JournalReading):
             # No journal yet and nowhere to write one (a read-only or missing medium): run on,
             # holding everything in memory, and create it as soon as the medium works.
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self._error = f"cannot create the journal: {reason}"
-            self._cause = cause(exc)
+            self._error = ReasonedText(f"cannot create the journal: {reason}", cause(exc))
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -289,12 +288,12 @@ class Journal(JournalReading):
                 for op in self._pending:
                     write(db, op)
         except (sqlite3.Error, OSError, JournalError) as exc:
-            self._error = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
-            self._cause = cause(exc)
+            words = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
+            self._error = ReasonedText(words, cause(exc))
             return
         written = self._pending
         self._pending = []
-        self._error = self._cause = None
+        self._error = None
         last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
         if last is not None:
             assert last.seq is not None and last.hash is not None
@@ -320,7 +319,7 @@ class Journal(JournalReading):
         if events:
             held += f" ({events} confirmed event{'s' if events > 1 else ''})"
         text = f"not saved: {held} held in memory ({self._error})"
-        return not_saved(text, seqs, events, self._cause or cause(JournalError(self._error or "")))
+        return not_saved(text, seqs, events, self._error)
 
     def checkpoint(self) -> bool:
         """Fold the -wal into journal.db (so the file alone is complete) and make the rolling

@@ -16,6 +16,7 @@ _FULL = N_("the disk is full")
 _READ_ONLY = N_("the disk is read-only")
 _DENIED = N_("no permission to write in the data folder")
 _FAILING = N_("the disk failed to read or write")
+_OTHER = N_("the medium refused it: {detail}")
 
 # The system's error numbers, and SQLite's names for the same troubles (SQLite words a full
 # disk as SQLITE_FULL, with no errno; its extended names start with these).
@@ -48,7 +49,7 @@ def cause(exc: BaseException) -> Reason:
         code, message = _CAUSES[number]
         return Reason(code, message)
     detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return Reason("disk_other", N_("the medium refused it: {detail}"), facts=(("detail", detail),))
+    return Reason("disk_other", _OTHER, facts=(("detail", detail),))
 
 
 def cannot_open(path: object, exc: BaseException) -> Reason:
@@ -57,9 +58,10 @@ def cannot_open(path: object, exc: BaseException) -> Reason:
     return Reason.of("journal_cannot_open", message, path=str(path), why=cause(exc))
 
 
-def not_saved(text: str, seqs: list[int], events: int, why: Reason) -> ReasonedText:
+def not_saved(text: str, seqs: list[int], events: int, error: str | None) -> ReasonedText:
     """`text` (the English kept in the log) with which entries are held (`seqs`, in order; none:
-    only a match's end), how many of them are confirmed events, and `why`."""
+    only a match's end), how many of them are confirmed events, and why (`error`'s facts)."""
+    why = reason_of(error) or Reason("disk_other", _OTHER, facts=(("detail", str(error)),))
     if not seqs:
         message = N_("Not saved: a match's end, held in memory ({why})")
     elif len(seqs) == 1:
