@@ -15,7 +15,7 @@ from typing import Any
 
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_rows import MatchRow
-from kiosk.errors import ReasonedText, Refused
+from kiosk.errors import ReasonedText, reason_of
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.carrom_table import KIND as CARROM
@@ -47,7 +47,7 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
         match = replayed_match(journal, row)
     except JournalError as exc:  # the core's refusal, in its words
         cause = exc.__cause__ or exc
-        reason = cause.reason if isinstance(cause, Refused) else None
+        reason = reason_of(cause)
         problem = str(cause) if reason is None else ReasonedText(str(cause), reason)
         return Unfinished(CARROM, row.id, players, row.wall_start, problem=problem)
     state = match.state

@@ -150,7 +150,7 @@ class BackgammonScreen(Screen):
         self.breaks = list(view.breaks_left)
         self.waits = [view.must_wait == p for p in view.players]
         self.legs = list(view.second_leg)
-        self.not_saved = said_words(view.not_saved, tr._) if view.not_saved else ""
+        self.not_saved = said_words(view.not_saved, tr._)
         self._late_preview()
         match = getattr(getattr(self.table, "cm", None), "match", None)
         if match is not None:

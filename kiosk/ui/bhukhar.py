@@ -166,7 +166,7 @@ class BhukharScreen(Screen):
         self.running = view.running
         self.paused = view.paused
         self.time_called = view.time_called
-        self.not_saved = said_words(view.not_saved, tr._) if view.not_saved else ""
+        self.not_saved = said_words(view.not_saved, tr._)
         if max(self.pair, default=0) >= len(view.teams):
             self.pair = [0, 1]  # another session's teams: the indexes start again
         self.team_labels = [t.name or t.id for t in view.teams]

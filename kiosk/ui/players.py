@@ -82,7 +82,7 @@ class PlayersScreen(Screen):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        ptr.on_switch(self._reword)
+        ptr.on_switch(self.on_pre_enter)  # held weakly: a method of the screen
         Window.bind(size=self._fit_digits)
         self.bind(
             digits=self._fit_digits,
@@ -112,9 +112,6 @@ class PlayersScreen(Screen):
         self.show_score = players.show_score
         self.show_timer = players.show_timer
         self.show_status = players.show_status
-
-    def _reword(self) -> None:
-        self.on_pre_enter()
 
     def show_game(self, game: Any) -> None:
         """Follow one game screen (the umpire's); `game` None: nothing to show."""
