@@ -141,9 +141,6 @@ def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
     it, that is thicker than any coin is part of a hand or an arm (a dark palm reads
     as black in places): it is set in `occlusion` and becomes OTHER in `cls`, in
     place; it hides what is under it and holds no coins."""
-    # Anything of a coin's colour, taken together with the unknown pixels next to it,
-    # that is thicker than any coin is part of a hand or an arm (a dark palm reads as
-    # black in places): it hides what is under it and holds no coins.
     ink = (cls == INK).astype(np.uint8)
     # A palm or a wrist is 80-100 mm across; coins packed together, or a coin on the
     # lines, are never this thick.

@@ -8,6 +8,7 @@ import numpy as np
 from vision import board as B
 from vision.detect.classes import classify_soft
 from vision.detect.common import (
+    _DISC3,
     _DISC5,
     _DISC7,
     _DISC9,
@@ -47,7 +48,6 @@ def detect(top: Array, ref: Reference, settings: Settings = DEFAULTS) -> BoardVi
 
 def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -> BoardView:
     """Coins from an already classified top view."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     occlusion: Array = np.zeros(cls.shape, np.uint8)
     found: list[tuple[str, float, float, float]] = []
     striker_left = [True]
@@ -61,7 +61,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
             # told from it only here and there: the dot's pixels among hers are hers.
             among = cv2.blur(own_px.astype(np.float32), (5, 5)) >= 0.3
             own_px = own_px | (red_ink & among).astype(np.uint8)
-        real = cv2.morphologyEx(own_px, cv2.MORPH_OPEN, kernel)
+        real = cv2.morphologyEx(own_px, cv2.MORPH_OPEN, _DISC3)
         # A thin printed line under a coin (an arrow, law I अ.5) can cut it in two.
         real = cv2.morphologyEx(real, cv2.MORPH_CLOSE, _SQUARE3)
         # Line or dot pixels next to a coin of the colour may be under it.
@@ -117,7 +117,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
     for name, cx, cy, _ in found:
         r = (R_STRIKER if name == "striker" else R_COIN) + 2.0
         cv2.circle(explained, (round(cx * 16), round(cy * 16)), round(r * 16), 1, -1, cv2.LINE_8, 4)
-    rest = cv2.morphologyEx(fg & (1 - explained), cv2.MORPH_OPEN, kernel)
+    rest = cv2.morphologyEx(fg & (1 - explained), cv2.MORPH_OPEN, _DISC3)
     # Whatever crosses the frame is a hand, an arm or a sleeve reaching in (coins never
     # lie on the frame), however small its part on the board. Lines across an arm would
     # cut it: the line pixels right beside it join it.
