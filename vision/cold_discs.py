@@ -33,12 +33,17 @@ def disc_mask(shape: tuple[int, int], cx: float, cy: float, r: float) -> Array:
     return m > 0
 
 
-def disc_median(plane: Array, cx: float, cy: float, r: float, default: float) -> float:
-    """The median of a plane over a disc (in its window only)."""
+def disc_median(
+    plane: Array, cx: float, cy: float, r: float, default: float, within: Array | None = None
+) -> float:
+    """The median of a plane over a disc (in its window only), or over the part of it in
+    the mask `within`."""
     x0, x1 = max(0, int(cx - r)), min(plane.shape[1], int(cx + r) + 2)
     y0, y1 = max(0, int(cy - r)), min(plane.shape[0], int(cy + r) + 2)
     ys, xs = np.mgrid[y0:y1, x0:x1]
     inside = (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r
+    if within is not None:
+        inside &= within[y0:y1, x0:x1]
     vals = plane[y0:y1, x0:x1][inside]
     return float(np.median(vals)) if vals.size else default
 

@@ -39,12 +39,6 @@ def _annulus(r0: float, r1: float) -> Array:
     return out
 
 
-def _disc(shape: tuple[int, ...], x: float, y: float, r: float) -> Array:
-    yy, xx = np.ogrid[: shape[0], : shape[1]]
-    out: Array = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
-    return out
-
-
 def contrast(
     chans: list[Array],
     spreads: list[float],
@@ -202,8 +196,9 @@ def add_faint(
             return False
         # On the print, the print inside must be hidden: nearer the plywood's light
         # than the lines' in this frame.
-        inner = _disc(p.q.shape, x, y, rc - 2.0) & print_zone()
-        return not (hides[y, x] and float(np.median(p.q[inner])) < (1.0 + line_q) / 2)
+        if not hides[y, x]:
+            return True
+        return disc_median(p.q, x, y, rc - 2.0, 1.0, within=print_zone()) >= (1.0 + line_q) / 2
 
     found, discs = list(found), list(discs)
     for x, y in faint_men(z, [(x, y, r) for _n, x, y, r in found], on & ~hidden, rc, judge):
