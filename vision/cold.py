@@ -52,7 +52,7 @@ from vision.cold_discs import (
 )
 from vision.cold_faint import add_faint
 from vision.cold_hands import arms, skin
-from vision.cold_planes import Planes, geometry, mad, planes, print_zone
+from vision.cold_planes import LINE_HAT, Planes, geometry, mad, planes, print_zone
 from vision.detect import Coin, Reference, detect
 
 Array = npt.NDArray[Any]
@@ -99,7 +99,7 @@ def classify_discs(
     q_sd = mad(q[ply])
     # The red print's colour in this frame, from the dots (coins rarely cover them all).
     dots = red_print & on
-    core = dots & (hat < 6.0)
+    core = dots & (hat < LINE_HAT)
     print_rg = float(np.median(pink_rg[core])) if core.any() else 0.3
     print_q = float(np.median(q[core])) if core.any() else 0.55
     changed = on & ((dc > max(0.012, 4.0 * dc_sd)) | (np.abs(q - 1.0) > max(0.07, 4.0 * q_sd)))
@@ -111,13 +111,13 @@ def classify_discs(
     # The print is dark: what is brighter than the plywood there is a man lying over it
     # (a light man on a line or circle would otherwise be cut in two and lost).
     lighter = q > 1.0 + max(0.07, 4.0 * q_sd)
-    prt = (print_zone() & ~lighter) | (red_print & (like_dot | (hat > 6.0)))
+    prt = (print_zone() & ~lighter) | (red_print & (like_dot | (hat > LINE_HAT)))
     # The print is thin: a man's disc wholly as dark as the lines' cores in this frame
     # is no print, though the print zone runs through it (a man where lines cross, on
     # an arrow's head). Not merely darker than the plywood: shadows beside men are too.
     # On the red dots and the centre circle, what is less than half as red as the dots
     # is no print either: a dark man hides their red.
-    lines = print_zone() & on & (hat > 6.0)
+    lines = print_zone() & on & (hat > LINE_HAT)
     line_q = float(np.median(q[lines])) if lines.any() else 0.6
     red_like = red_print & (pink_rg > 0.5 * print_rg)
     darker = on & (q < min(line_q, 1.0 - max(0.07, 4.0 * q_sd))) & ~red_like

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cold_discs import Sizes, disc_median
-from vision.cold_planes import Planes, geometry, mad, print_zone
+from vision.cold_planes import LINE_HAT, Planes, geometry, mad, print_zone
 
 Array = npt.NDArray[Any]
 
@@ -175,7 +175,7 @@ def add_faint(
     # through a disc but no dark line shows there, the print inside is the man's.
     with_print = on & ~red_print & ~hidden & (taken == 0)
     kin = _annulus(0.0, rc - 2.0)
-    lines = print_zone() & on & (p.hat > 6.0)
+    lines = print_zone() & on & (p.hat > LINE_HAT)
     zone_in = cv2.filter2D((print_zone() & on).astype(np.float32), -1, kin)
     line_in = cv2.filter2D(lines.astype(np.float32), -1, kin)
     hides = (zone_in >= 0.12 * kin.sum()) & (line_in < 0.15 * zone_in)

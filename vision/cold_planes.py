@@ -21,6 +21,10 @@ _SAMPLE[1::3, 1::3] = True
 TILE = 10  # px of the top view (20 mm) per tile of the plywood's light
 
 
+#: The black-hat (brightness levels) over which a thin dark line of the print shows.
+LINE_HAT = 6.0
+
+
 @functools.lru_cache(maxsize=1)
 def geometry() -> tuple[Array, Array, Array]:
     """The surface (less its edge), the pockets, and the red print (dots at the
@@ -158,7 +162,7 @@ def planes(top: Array) -> Planes:
     # The plywood's own colour and light at every pixel (glare, a lamp, a worn patch
     # included): from pixels loosely of its colour that are not print.
     dc0 = np.sqrt((cb - board_c[0]) ** 2 + (cg - board_c[1]) ** 2 + (cr - board_c[2]) ** 2)
-    loose = on & ~red_print & (dc0 < max(0.04, 3 * mad(dc0[on]))) & (hat < 6.0)
+    loose = on & ~red_print & (dc0 < max(0.04, 3 * mad(dc0[on]))) & (hat < LINE_HAT)
     fb = cv2.GaussianBlur(f, (0, 0), 0.7)
     bg = [_plywood_light(np.ascontiguousarray(fb[:, :, k]), loose) for k in range(3)]
     bg_i = bg[0] + bg[1] + bg[2] + 3.0
