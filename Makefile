@@ -16,7 +16,7 @@ export KIVY_NO_ARGS := 1
 export KIVY_LOG_MODE := PYTHON
 export KIVY_NO_CONSOLELOG := 1
 
-.PHONY: all setup debs run test lint typecheck pytest bench clean
+.PHONY: all setup debs run test lint typecheck pytest bench train clean
 
 all: test
 
@@ -64,5 +64,25 @@ pytest: $(STAMP) debs
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The learned stage's model (vision/models/coin_net.onnx), trained on the renderer's boards
+# (training/coin_net.py; about 100 minutes on this 2-core machine). PyTorch is needed only
+# for this, in a virtual environment of its own; the kiosk runs the model with cv2.dnn.
+TRAIN := .venv-train/bin
+DATA  := build/coin_net
+$(TRAIN)/python:
+	$(PYTHON) -m venv .venv-train
+	$(TRAIN)/pip install --quiet torch==2.13.0 onnx onnxscript numpy opencv-python-headless==5.0.0.93
+train: setup $(TRAIN)/python
+	for i in 0 1 2 3 4 5 6 7 8 9; do \
+	  $(TRAIN)/python training/coin_net.py data --first $$((10000000 + 500 * i)) --count 500 \
+	    --out $(DATA)/home$$i.npz || exit 1; done
+	$(TRAIN)/python training/coin_net.py data --tournament --first 20000000 --count 1000 \
+	  --out $(DATA)/tournament.npz
+	$(TRAIN)/python training/coin_net.py data --first 1 --count 200 --out $(DATA)/tuning.npz
+	$(TRAIN)/python training/coin_net.py train --data $(DATA)/home*.npz $(DATA)/tournament.npz \
+	  --minutes 80 --out $(DATA)/coin_net.pt
+	$(TRAIN)/python training/coin_net.py check $(DATA)/coin_net.pt --data $(DATA)/tuning.npz
+	$(TRAIN)/python training/coin_net.py export $(DATA)/coin_net.pt vision/models/coin_net.onnx
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache tests/artifacts
+	rm -rf $(VENV) .venv-train .mypy_cache .ruff_cache .pytest_cache tests/artifacts

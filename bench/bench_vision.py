@@ -18,8 +18,9 @@ be counted or not; a coin wholly visible must be counted.
 Home boards (vision.sim.variations: home sets' colours and strikers, net pockets,
 a worn surface, a patterned red cloth, a phone's perspective, a cropped frame,
 motion blur) go through the photo path `tableside vision detect` runs, with no
-view of the empty board: with the true pocket centres (as `--pockets`), and with
-the automatic calibration. Two sets are reported apart: the boards the cold
+view of the empty board, by the learned stage (vision.coin_net) and by the
+classical cold detector side by side: with the true pocket centres (as
+`--pockets`), and with the automatic calibration. Two sets are reported apart: the boards the cold
 detector was tuned on (seeds 1 and up), and a held-out set whose seeds
 (HELD_OUT_SEED and up) were chosen once and never looked at while tuning.
 """
@@ -31,6 +32,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,11 +44,12 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision import board as B
-from vision.calibration import Calibration, auto_calibrate
+from vision.calibration import Calibration, CalibrationError, auto_calibrate
+from vision.coin_net import detect_learned
 from vision.cold import classify_discs
 from vision.detect import Coin, Reference, detect
 from vision.learn import LearnError, learn_opening
-from vision.photo import PhotoError, detect_photo, top_view
+from vision.photo import auto_pockets, checked, detect_photo, top_view
 from vision.sim import render as S
 from vision.sim.variations import random_home_scene
 
@@ -252,40 +255,53 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Array]]:
-    """Count exact on home boards with the pockets given and with auto calibration;
-    returns (image, homography) pairs for the speed rounds."""
-    given = auto_ok = auto_cal = 0
-    by = {"hand": [0, 0], "no hand": [0, 0]}
+    """Count exact on home boards with the pockets given, by the learned stage and the
+    classical cold detector side by side, and with auto calibration; returns (image,
+    homography) pairs for the speed rounds."""
+    stages = ("learned", "classical")
+    given = dict.fromkeys(stages, 0)
+    auto_ok = dict.fromkeys(stages, 0)
+    auto_cal = 0
+    by = {s: {"hand": [0, 0], "no hand": [0, 0]} for s in stages}
     kept: list[tuple[Array, Array]] = []
     for seed in seeds:
         scene = random_home_scene(seed)
         image = S.render(scene)
         mask = S.hand_mask_image(scene) if scene.hand is not None else None
-        result = detect_photo(image, S.pocket_centres_image(scene.look))
-        exact, _ = score(scene, result.coins, mask)
-        given += exact
         key = "hand" if scene.hand is not None else "no hand"
-        by[key][0] += exact
-        by[key][1] += 1
-        if verbose and not exact and label == "tuning":
-            want = {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
-            print(f"  missed: home seed {seed}: truth {want} found {result.counts()}")
+        pockets = S.pocket_centres_image(scene.look)
         try:
-            auto = detect_photo(image)
+            auto_pts = auto_pockets(image)
+            checked(auto_pts, (image.shape[1], image.shape[0]))
             auto_cal += 1
-            auto_ok += score(scene, auto.coins, mask)[0]
-        except PhotoError:
-            pass
+        except (CalibrationError, ValueError):
+            auto_pts = None
+        for stage in stages:
+            classical = stage == "classical"
+            result = detect_photo(image, pockets, classical=classical)
+            exact, _ = score(scene, result.coins, mask)
+            given[stage] += exact
+            by[stage][key][0] += exact
+            by[stage][key][1] += 1
+            if verbose and not exact and label == "tuning":
+                want = {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
+                print(f"  missed ({stage}): home seed {seed}: truth {want} found {result.counts()}")
+            if auto_pts is not None:
+                auto = detect_photo(image, auto_pts, classical=classical)
+                auto_ok[stage] += score(scene, auto.coins, mask)[0]
         if len(kept) < 24:
-            kept.append((image, Calibration(result.pockets).homography()))
+            kept.append((image, Calibration(tuple(pockets)).homography()))
     n = len(seeds)
     print(f"home boards, {label} (seeds {seeds.start}-{seeds.stop - 1}):")
-    print(f"  with the pockets given: every count exact on {given}/{n} = {100 * given / n:.1f}%")
-    print("  " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in by.items()))
-    print(
-        f"  auto calibration passed its square check on {auto_cal}/{n}; "
-        f"every count exact on {auto_ok}/{n} = {100 * auto_ok / n:.1f}%"
-    )
+    print(f"  auto calibration passed its square check on {auto_cal}/{n}")
+    for stage in stages:
+        print(
+            f"  {stage}: every count exact with the pockets given on {given[stage]}/{n} = "
+            f"{100 * given[stage] / n:.1f}% ("
+            + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in by[stage].items())
+            + f"); with auto calibration on {auto_ok[stage]}/{n} = "
+            f"{100 * auto_ok[stage] / n:.1f}%"
+        )
     return kept
 
 
@@ -296,19 +312,24 @@ def home_section(n_tune: int, n_held: int, verbose: bool) -> None:
         kept += home_boards(range(1, 1 + n_tune), verbose, "tuning")
     if n_held:
         kept += home_boards(range(HELD_OUT_SEED, HELD_OUT_SEED + n_held), False, "held out")
-    # Speed of the cold per-frame path at 640x480 (warp + detect, no empty board),
+    # Speed of the photo path's two stages at 640x480 (warp + detect, no empty board),
     # with HoughCircles on the same top views in the same run.
-    best = {"cold": 0.0, "hough": 0.0}
+    stages: dict[str, Callable[[Array], object]] = {
+        "learned": detect_learned,
+        "classical": classify_discs,
+        "hough": hough_detect,
+    }
+    best = dict.fromkeys(stages, 0.0)
     for _ in range(3):
-        for name in best:
+        for name, fn in stages.items():
             t0 = time.perf_counter()
             for image, h in kept[:24]:
-                top = cv2.warpPerspective(image, h, (B.TOP_PX, B.TOP_PX))
-                classify_discs(top) if name == "cold" else hough_detect(top)
+                fn(cv2.warpPerspective(image, h, (B.TOP_PX, B.TOP_PX)))
             best[name] = max(best[name], len(kept[:24]) / (time.perf_counter() - t0))
     print(
-        f"cold path speed: {best['cold']:.0f} frames/s (warp + detect, one core; "
-        f"HoughCircles {best['hough']:.0f} frames/s; ratio {best['cold'] / best['hough']:.2f}x)"
+        f"photo path speed (warp + detect, one core, best of 3): learned {best['learned']:.0f} "
+        f"frames/s, classical {best['classical']:.0f}; HoughCircles {best['hough']:.0f} "
+        f"(ratios {best['learned'] / best['hough']:.2f}x, {best['classical'] / best['hough']:.2f}x)"
     )
     # Learning from the opening arrangement (law 41), on ten home looks tuned on.
     times: list[float] = []

@@ -71,7 +71,7 @@ def confusion(seeds: range) -> None:
     exact = 0
     for seed in seeds:
         scene = V.random_home_scene(seed)
-        result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+        result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
         bad = errors(scene, result.coins)
         exact += not bad
         total.update(bad)

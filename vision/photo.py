@@ -3,9 +3,10 @@ centres given (in any order) or found by `auto_calibrate`, and always checked
 (`calibration.check_square`) before anything is counted.
 
 This is what `tableside vision detect` runs: how an installer checks a new camera
-and how real photos are tested. With no view of the empty board the reference is
-bootstrapped from the photo itself (`detect.bootstrap_reference`), and the
-classes are then decided relative to that board's own colours (`vision.cold`).
+and how real photos are tested. With no view of the empty board the coins are
+found by the learned stage (`vision.coin_net`), or, asked for, by the classical
+cold detector, which decides the classes relative to that board's own colours
+(`vision.cold`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vision.calibration import (
     find_surface_corners,
     order_pockets,
 )
+from vision.coin_net import detect_learned
 from vision.cold import detect_cold
 from vision.detect import Coin, Reference
 
@@ -132,9 +134,11 @@ def detect_photo(
     pockets: Sequence[tuple[float, float]] | None = None,
     reference: Reference | None = None,
     where: str = "image",
+    classical: bool = False,
 ) -> PhotoResult:
-    """Coins on one photo. Raises PhotoError naming `where` when no board that
-    passes the square check can be found."""
+    """Coins on one photo: by the empty board's `reference` when given, else by the
+    learned stage, or by the classical cold detector when `classical`. Raises
+    PhotoError naming `where` when no board that passes the square check can be found."""
     h, w = image.shape[:2]
     kind = "pockets" if pockets is not None else "auto"
     try:
@@ -144,7 +148,10 @@ def detect_photo(
         how = "the pockets given" if pockets is not None else "no board found"
         raise PhotoError(f"{where}: {how}: {exc}") from None
     top = top_view(image, cal)
-    coins = detect_cold(top, reference)
+    if reference is not None or classical:
+        coins = detect_cold(top, reference)
+    else:
+        coins = detect_learned(top)
     return PhotoResult(coins, kind, cal.pockets, top)
 
 

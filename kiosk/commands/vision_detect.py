@@ -23,7 +23,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.image)
         pockets = parse_pockets(args.pockets) if args.pockets else None
-        result = detect_photo(image, pockets, where=str(args.image))
+        result = detect_photo(image, pockets, where=str(args.image), classical=args.classical)
     except PhotoError as exc:
         text = str(exc)
         if not text.startswith(str(args.image)):

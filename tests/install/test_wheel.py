@@ -82,6 +82,31 @@ def test_wheel_ships_the_defaults_and_the_kv_files(installed: Installed) -> None
     assert not any(name.startswith(("config/", "tests/", "docs/")) for name in names)
 
 
+def test_wheel_vision_detect_runs_the_shipped_model(installed: Installed) -> None:
+    """The learned stage's model is read from the installed package: a rendered home board
+    (rendered here, by the checkout) counted by the installed command, from another folder."""
+    import json
+    import zipfile
+
+    import cv2
+
+    from vision.sim import render as S
+    from vision.sim.variations import random_home_scene
+
+    assert "vision/models/coin_net.onnx" in zipfile.ZipFile(installed.wheel).namelist()
+    scene = random_home_scene(3)
+    photo = installed.home / "board.png"
+    cv2.imwrite(str(photo), S.render(scene))
+    pockets = ",".join(f"{x:.1f},{y:.1f}" for x, y in S.pocket_centres_image(scene.look))
+    argv = [installed.tableside, "vision", "detect", str(photo), "--pockets", pockets, "--json"]
+    done = _run(argv, cwd=installed.home, env=installed.env())
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    for colour in ("white", "black", "queen", "striker"):
+        assert counts[colour] == sum(p.colour == colour for p in scene.pieces), colour
+    photo.unlink()
+
+
 def test_wheel_config_check_of_the_shipped_defaults(installed: Installed) -> None:
     done = _run([installed.tableside, "config", "check"], cwd=installed.home, env=installed.env())
     assert done.returncode == 0, done.stderr

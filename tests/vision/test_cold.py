@@ -88,7 +88,7 @@ def test_law_i_white_men_touching_are_men_not_a_small_striker() -> None:
     board 48 of the tuning set: two men touching by the left edge, no striker)."""
     scene = random_home_scene(48)
     assert not any(p.colour == "striker" for p in scene.pieces)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["striker"] == 0
 
 
@@ -98,7 +98,7 @@ def test_law_i_light_men_on_the_printed_lines_and_circles_are_found(seed: int) -
     plywood there, and must not be cut in two by the print (law I अ.4-अ.7; tuning boards
     16 and 40: a man on an arrow's line, one on the outer centre circle)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
 
 
@@ -137,7 +137,7 @@ def test_law_i_dark_men_on_the_printed_lines_are_found(seed: int) -> None:
     print zone runs through it (law I अ.4-अ.7; tuning boards 28 and 30: a grey man where
     the outer circle meets an arrow's arc, a dark brown man on an arrow's head)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
 
 
@@ -146,7 +146,7 @@ def test_law_i_two_dark_men_between_the_base_lines_are_not_a_striker(seed: int) 
     """Two men touching side by side fill a region as deep as a small striker, but long,
     not round (tuning board 58: two grey men touching between the base lines)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     counts = result.counts()
     assert counts["striker"] == sum(p.colour == "striker" for p in scene.pieces)
     assert counts["black"] == sum(p.colour == "black" for p in scene.pieces)
@@ -158,7 +158,7 @@ def test_cold_shadows_between_dark_men_are_not_men(seed: int) -> None:
     white, but far nearer the plywood's light than the black men in the same frame
     (tuning boards 186 and 192: a disc in the shadow beside a striker and between men)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
 
 
@@ -169,7 +169,7 @@ def test_cold_bare_board_ringed_by_men_is_not_a_white_man(seed: int) -> None:
     lighter than the plywood, a "white man" as light as the plywood is no man (tuning
     boards 62 and 198: the gap between three or four men)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     counts = result.counts()
     for colour in ("white", "striker"):
         assert counts[colour] == sum(p.colour == colour for p in scene.pieces)
@@ -181,7 +181,7 @@ def test_cold_a_faded_queen_on_a_quiet_plywood_is_the_queen(seed: int) -> None:
     frame: on an even board a faded queen is only a little pinker than the wood (tuning
     boards 3 and 135: a faded queen by an arrow's line and on a base line)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["queen"] == 1
 
 
@@ -192,7 +192,7 @@ def test_law_i_dark_men_on_the_red_dots_and_centre_circle_are_found(seed: int) -
     frame (tuning boards 36 and 66: dark brown men on a corner's red dots; 55: a grey man
     on the centre circle)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
 
 
@@ -202,7 +202,7 @@ def test_cold_men_touching_with_their_shadows_are_counted_once_each(seed: int) -
     two centres closer than men can lie (they do not overlap), there are fewer men
     (tuning boards 57, 90 and 188: three, four and two dark men touching)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
 
 
@@ -213,7 +213,7 @@ def test_cold_three_men_in_a_triangle_are_men_not_a_hand(seed: int) -> None:
     nearly all of it, they are men: a hand's palm and fingers are not such discs
     (tuning boards 34 and 45: three dark brown and three grey men)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["black"] == sum(p.colour == "black" for p in scene.pieces)
 
 
@@ -224,7 +224,7 @@ def test_law_i_wooden_men_on_the_printed_lines_are_found(seed: int) -> None:
     Off the print his rim is changed, and inside him the print's dark line is hidden
     (tuning boards 33, 95 and 190: a wooden man on a base line, on an arrow's circle)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
 
 
@@ -235,7 +235,7 @@ def test_cold_faint_wooden_men_are_found_by_their_whole_disc(seed: int) -> None:
     against the plywood ring round it, the same on every side, finds him (tuning boards
     38, 101 and 200: wooden men in the open and between the base lines)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
 
 
@@ -244,7 +244,7 @@ def _counts_what_the_hand_leaves(seed: int) -> None:
     wholly in view and those it leaves partly in view."""
     scene = random_home_scene(seed)
     mask = S.hand_mask_image(scene)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     for colour, n in result.counts().items():
         seen = [S.visible_fraction(scene, p, mask) for p in scene.pieces if p.colour == colour]
         assert sum(f >= 0.999 for f in seen) <= n <= sum(f > 0.0 for f in seen), colour
@@ -291,7 +291,7 @@ def test_law_i_queen_on_the_centre_circle_is_told_by_her_pink(seed: int) -> None
     the small red dots is no sign (tuning boards 49, 99 and 139: a pink queen at the
     centre missed; 91 and 154: a bare centre circle taken for the queen)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["queen"] == sum(p.colour == "queen" for p in scene.pieces)
 
 
@@ -302,7 +302,7 @@ def test_law_i_faint_men_hiding_the_print_are_found(seed: int) -> None:
     inside, not left out (tuning boards 9 and 181: wooden men between the base lines and
     on an arrow's circle; 63: a faded queen on a base line)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
 
 
@@ -313,7 +313,7 @@ def test_law_i_three_men_in_a_triangle_are_no_striker(seed: int) -> None:
     Their area shared out between three men covers it; a striker's does not (tuning
     boards 170 and 174: three dark and three cream men with no striker on the board)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts()["striker"] == 0
 
 
@@ -324,7 +324,7 @@ def test_cold_faint_men_packed_among_others_are_measured_against_the_plywood(see
     frame finds him (tuning boards 93, 94 and 123: wooden men touching others by the
     base lines' red dots and arrows)."""
     scene = random_home_scene(seed)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}
 
 
@@ -333,5 +333,5 @@ def test_cold_men_do_not_overlap_so_no_disc_lands_in_the_gap_they_enclose() -> N
     deepest point of their region is that gap, and a disc there overlaps the men round
     it as men never do; the region is shared out between the men (tuning board 170)."""
     scene = random_home_scene(170)
-    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
     assert result.counts() == {c: sum(p.colour == c for p in scene.pieces) for c in B.COLOURS}

@@ -1,0 +1,109 @@
+"""The learned stage (vision/coin_net.py): the model that ships, how its maps are read,
+and how training/coin_net.py makes its targets. What it counts on home boards is in
+tests/vision/test_learned.py."""
+
+from __future__ import annotations
+
+import importlib.util
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from vision import board as B
+from vision import coin_net as N
+from vision import models
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def training() -> ModuleType:
+    """training/coin_net.py, which is not part of the package (it is run from the checkout)."""
+    spec = importlib.util.spec_from_file_location(
+        "training_coin_net", ROOT / "training/coin_net.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_coin_net_model_ships_inside_the_package_under_5_mb() -> None:
+    model = resources.files(models).joinpath(N.MODEL)
+    size = len(model.read_bytes())
+    assert 10_000 < size < 5_000_000
+
+
+def _maps() -> np.ndarray:
+    out = np.zeros((6, N.OUT_PX, N.OUT_PX), np.float32)
+    out[:4] = -9.0  # heat near 0 everywhere
+    return out
+
+
+def test_coin_net_decode_puts_a_peak_at_its_millimetres() -> None:
+    out = _maps()
+    u, v = N.cell_of(300.0, 500.0)
+    iu, iv = round(u), round(v)
+    out[1, iv, iu] = 3.0
+    out[4, iv, iu], out[5, iv, iu] = u - iu, v - iv
+    (coin,) = N.decode(N.heat_of(out), out[4:])
+    assert coin.colour == "black"
+    assert abs(coin.x_mm - 300.0) < 0.01 and abs(coin.y_mm - 500.0) < 0.01
+    assert coin.confidence == pytest.approx(1 / (1 + np.exp(-3.0)), rel=1e-4)
+
+
+def test_coin_net_decode_keeps_the_hotter_of_two_peaks_of_one_piece() -> None:
+    out = _maps()
+    u, v = (round(c) for c in N.cell_of(370.0, 370.0))
+    out[0, v, u] = 1.0  # white, less sure
+    out[3, v, u + 1] = 4.0  # the striker, 8 mm away: the same piece
+    out[2, v + 5, u] = 2.0  # the queen, 40 mm away: another piece
+    assert sorted(c.colour for c in N.decode(N.heat_of(out), out[4:])) == ["queen", "striker"]
+
+
+def test_coin_net_decode_counts_no_piece_off_the_playing_surface() -> None:
+    out = _maps()
+    out[0, 1, 1] = 5.0  # over the frame
+    assert N.decode(N.heat_of(out), out[4:]) == ()
+
+
+def test_coin_net_training_turns_the_pieces_with_the_board(training: ModuleType) -> None:
+    small, rows = training.render_one(10_000_000)
+    assert small.shape == (N.IN_PX, N.IN_PX, 3) and len(rows) > 0
+
+    def under_pieces(img: np.ndarray, rows: np.ndarray) -> list[list[int]]:
+        f = N.IN_PX / B.TOP_PX  # the 200 px view's pixels per top-view pixel
+        out = []
+        for r in rows:
+            u, v = B.mm_to_top(float(r[1]), float(r[2]))
+            out.append(img[round((v + 0.5) * f - 0.5), round((u + 0.5) * f - 0.5)].tolist())
+        return out
+
+    seen = under_pieces(small, rows)
+    for k in range(8):
+        img, turned = training.orient(small, rows, k)
+        assert under_pieces(img, turned) == seen, k
+
+
+def test_coin_net_training_leaves_a_half_hidden_piece_untrained(training: ModuleType) -> None:
+    rows = np.array(
+        [
+            (1, 200.0, 300.0, 31.0, 1.0),  # a black man in full view
+            (0, 500.0, 300.0, 31.0, 0.5),  # a white man half under the hand
+            (0, 400.0, 600.0, 31.0, 0.0),  # one wholly hidden: nothing to see
+        ],
+        np.float32,
+    )
+    heat, weight, offs, at = training.targets(rows)
+    assert heat[1].max() == 1.0 and at.sum() == 1.0
+    assert heat[0].max() == 0.0  # neither white man is a target
+    u, v = (round(c) for c in N.cell_of(500.0, 300.0))
+    assert weight[:, v, u].max() == 0.0  # the half-hidden one is not a negative either
+    u, v = (round(c) for c in N.cell_of(400.0, 600.0))
+    assert weight[:, v, u].min() == 1.0  # the hidden one's place is bare board
+    u, v = N.cell_of(200.0, 300.0)
+    iu, iv = round(u), round(v)
+    assert offs[:, iv, iu] == pytest.approx([u - iu, v - iv])

@@ -1,0 +1,94 @@
+"""What the learned stage (vision/coin_net.py) counts: home sets' pieces of law I, the
+opening arrangement of law 41, hands, and the tuning home boards, through the photo path
+`tableside vision detect` runs (the true pockets given)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from kiosk.cli import main
+from vision import board as B
+from vision.calibration import Calibration
+from vision.coin_net import detect_learned
+from vision.photo import detect_photo, top_view
+from vision.sim import render as S
+from vision.sim.render import Look, Piece, Scene, start_arrangement
+from vision.sim.variations import random_home_scene
+
+SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
+WOOD = ((150, 196, 226), (40, 62, 98), (110, 90, 190), (150, 200, 235))
+
+
+def _counts(scene: Scene) -> dict[str, int]:
+    top = top_view(S.render(scene), Calibration(tuple(S.pocket_centres_image(scene.look))))
+    coins = detect_learned(top)
+    return {c: sum(1 for k in coins if k.colour == c) for c in B.COLOURS}
+
+
+def _truth(scene: Scene) -> dict[str, int]:
+    return {c: sum(1 for p in scene.pieces if p.colour == c) for c in B.COLOURS}
+
+
+@pytest.mark.parametrize("d_mm", [50.0, 72.0])
+def test_law_i_home_striker_is_the_striker_by_the_learned_stage(d_mm: float) -> None:
+    pieces = (Piece("striker", 370.0, 620.0, d_mm), Piece("white", 200.0, 200.0))
+    scene = Scene(pieces, Look(seed=23, piece_bgr=SLATE))
+    assert _counts(scene) == _truth(scene)
+
+
+def test_law_i_wooden_striker_of_40_mm_is_no_man_by_the_learned_stage() -> None:
+    pieces = (
+        Piece("striker", 372.0, B.SURFACE_MM - B.BASELINE_IN_MM - 16, 40.0),
+        Piece("white", 250.0, 250.0),
+        Piece("black", 450.0, 300.0),
+    )
+    scene = Scene(pieces, Look(seed=31, piece_bgr=WOOD))
+    assert _counts(scene) == _truth(scene)
+
+
+def test_law_i_men_of_the_plywoods_own_wood_touching_are_counted_by_the_learned_stage() -> None:
+    pieces = (
+        Piece("white", 300.0, 300.0),
+        Piece("white", 331.2, 300.0),
+        Piece("white", 315.6, 327.0),
+        Piece("black", 450.0, 300.0),
+        Piece("black", 481.2, 300.0),
+    )
+    scene = Scene(pieces, Look(seed=36, piece_bgr=WOOD, wear=0.8))
+    assert _counts(scene) == _truth(scene)
+
+
+@pytest.mark.parametrize("colours", [SLATE, WOOD], ids=["slate", "wood"])
+def test_law_41_opening_arrangement_is_counted_by_the_learned_stage(
+    colours: tuple[tuple[int, int, int], ...],
+) -> None:
+    y = B.SURFACE_MM - B.BASELINE_IN_MM - B.BASELINE_GAP_MM / 2
+    pieces = (*start_arrangement(), Piece("striker", 300.0, y, 55.0))
+    scene = Scene(pieces, Look(seed=41, piece_bgr=colours))
+    assert _counts(scene) == {"white": 9, "black": 9, "queen": 1, "striker": 1}
+
+
+def test_learned_stage_sees_nothing_on_an_empty_board_with_net_pockets_and_red_cloth() -> None:
+    look = Look(seed=24, net_pockets=True, red_cloth=True, cloth=5, wear=1.0)
+    assert sum(_counts(Scene((), look)).values()) == 0
+
+
+def test_vision_detect_counts_by_the_learned_stage_or_with_classical_by_the_cold_detector(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = random_home_scene(37)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), S.render(scene))
+    pts = S.pocket_centres_image(scene.look)
+    pockets = ",".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+    given = [(float(f"{x:.1f}"), float(f"{y:.1f}")) for x, y in pts]  # as the command reads them
+    image = cv2.imread(str(path))
+    for flag, classical in (([], False), (["--classical"], True)):
+        assert main(["vision", "detect", str(path), "--pockets", pockets, "--json", *flag]) == 0
+        out = json.loads(capsys.readouterr().out)
+        want = detect_photo(image, given, classical=classical)
+        assert [c["class"] for c in out["coins"]] == [c.colour for c in want.coins]

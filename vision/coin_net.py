@@ -1,0 +1,105 @@
+"""The learned stage: a small convolutional network that finds the coins on the
+board's top view, run by OpenCV's own `cv2.dnn` (no new dependency).
+
+It looks at the top view shrunk to 200 x 200 px (4 mm a pixel) and gives, on a
+100 x 100 grid (8 mm a cell), one heat map per class (white, black, queen,
+striker) whose peaks are the pieces' centres, and two maps of where in its cell
+each centre lies. It was trained by `training/coin_net.py` on the home-board
+renderer's output (vision.sim.variations, seeds that neither the tuning nor the
+held-out boards use); the model ships inside the package (`vision/models/coin_net.onnx`).
+
+The brightness of each colour plane is divided by its median over the view, so
+an exposure or a lamp changes the input little: like the cold detector, the
+network sees the pieces against this board's own plywood.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+from vision import models
+from vision.detect import Coin
+
+Array = npt.NDArray[Any]
+
+MODEL = "coin_net.onnx"  # in vision/models
+#: The network's input is the top view shrunk to IN_PX square; its output grid is OUT_PX.
+IN_PX = 200
+OUT_PX = 100
+MM_PER_CELL = (B.SURFACE_MM + 2 * B.MARGIN_MM) / OUT_PX  # 8.0
+#: A peak is a piece when its heat is over this (chosen on the tuning boards only).
+THRESHOLD = 0.45
+#: Two peaks closer than this are one piece (men's centres lie 31 mm apart or more).
+SAME_MM = 18.0
+
+
+def prepare(top: Array) -> Array:
+    """The top view (400 x 400 BGR uint8) as the network's input blob (1, 3, 200, 200):
+    each plane divided by its median, less one, kept within [-1, 3]."""
+    small = cv2.resize(top, (IN_PX, IN_PX), interpolation=cv2.INTER_AREA)
+    return normalise(small[None])
+
+
+def normalise(batch: Array) -> Array:
+    """Uint8 images (N, H, W, 3) as float32 (N, 3, H, W), each plane over its median."""
+    f = batch.astype(np.float32)
+    med = np.median(f.reshape(len(f), -1, 3), axis=1)
+    x = f / np.maximum(med, 10.0)[:, None, None, :] - 1.0
+    out: Array = np.ascontiguousarray(np.clip(x, -1.0, 3.0).transpose(0, 3, 1, 2))
+    return out
+
+
+def cell_of(x_mm: float, y_mm: float) -> tuple[float, float]:
+    """Board millimetres to output-grid coordinates (cell centres on integers)."""
+    return (x_mm + B.MARGIN_MM) / MM_PER_CELL - 0.5, (y_mm + B.MARGIN_MM) / MM_PER_CELL - 0.5
+
+
+def heat_of(out: Array) -> Array:
+    """The class maps (4, G, G) from the network's output (6, G, G): the heat logits."""
+    heat: Array = 1.0 / (1.0 + np.exp(-out[:4].astype(np.float32)))
+    return heat
+
+
+def decode(heat: Array, offsets: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
+    """The pieces from the class maps (4, G, G) and the x and y offsets (2, G, G) of a
+    centre within its cell. One piece per local peak over `threshold`; of two peaks
+    nearer than SAME_MM (of any classes) the hotter one."""
+    peaks: list[tuple[float, int, float, float]] = []
+    kernel = np.ones((3, 3), np.uint8)
+    for k in range(4):
+        h = np.ascontiguousarray(heat[k], np.float32)
+        top = (h >= cv2.dilate(h, kernel)) & (h > threshold)
+        for v, u in zip(*np.nonzero(top), strict=True):
+            x_mm = (int(u) + 0.5 + float(offsets[0, v, u])) * MM_PER_CELL - B.MARGIN_MM
+            y_mm = (int(v) + 0.5 + float(offsets[1, v, u])) * MM_PER_CELL - B.MARGIN_MM
+            peaks.append((float(h[v, u]), k, x_mm, y_mm))
+    peaks.sort(reverse=True)
+    kept: list[tuple[float, int, float, float]] = []
+    for p in peaks:
+        if not B.on_surface(p[2], p[3]):
+            continue
+        if all((p[2] - q[2]) ** 2 + (p[3] - q[3]) ** 2 >= SAME_MM**2 for q in kept):
+            kept.append(p)
+    return tuple(Coin(B.COLOURS[k], x, y, s) for s, k, x, y in kept)
+
+
+@lru_cache(maxsize=1)
+def _net() -> Any:
+    # The package module itself, not its name: under pytest the name "vision" is tests/vision.
+    data = resources.files(models).joinpath(MODEL).read_bytes()
+    return cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
+
+
+def detect_learned(top: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
+    """The pieces on a top view (vision.board's 400 x 400 px), by the network."""
+    net = _net()
+    net.setInput(prepare(top))
+    out = np.asarray(net.forward())[0]
+    return decode(heat_of(out), out[4:], threshold)
