@@ -263,6 +263,7 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
     auto_ok = dict.fromkeys(stages, 0)
     auto_cal = 0
     by = {s: {"hand": [0, 0], "no hand": [0, 0]} for s in stages}
+    errs: dict[str, list[float]] = {s: [] for s in stages}
     kept: list[tuple[Array, Array]] = []
     for seed in seeds:
         scene = random_home_scene(seed)
@@ -279,7 +280,8 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
         for stage in stages:
             classical = stage == "classical"
             result = detect_photo(image, pockets, classical=classical)
-            exact, _ = score(scene, result.coins, mask)
+            exact, e = score(scene, result.coins, mask)
+            errs[stage].extend(e)
             given[stage] += exact
             by[stage][key][0] += exact
             by[stage][key][1] += 1
@@ -301,6 +303,11 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
             + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in by[stage].items())
             + f"); with auto calibration on {auto_ok[stage]}/{n} = "
             f"{100 * auto_ok[stage] / n:.1f}%"
+        )
+        e = np.array(errs[stage]) if errs[stage] else np.array([np.nan])
+        print(
+            f"    position error, pockets given: mean {np.mean(e):.2f} mm, "
+            f"p95 {np.percentile(e, 95):.2f} mm over {len(errs[stage])} pieces in full view"
         )
     return kept
 
