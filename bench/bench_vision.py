@@ -304,10 +304,10 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
             + f"); with auto calibration on {auto_ok[stage]}/{n} = "
             f"{100 * auto_ok[stage] / n:.1f}%"
         )
-        e = np.array(errs[stage]) if errs[stage] else np.array([np.nan])
+        mm: Array = np.array(errs[stage]) if errs[stage] else np.array([np.nan])
         print(
-            f"    position error, pockets given: mean {np.mean(e):.2f} mm, "
-            f"p95 {np.percentile(e, 95):.2f} mm over {len(errs[stage])} pieces in full view"
+            f"    position error, pockets given: mean {np.mean(mm):.2f} mm, "
+            f"p95 {np.percentile(mm, 95):.2f} mm over {len(errs[stage])} pieces in full view"
         )
     return kept
 
