@@ -282,9 +282,7 @@ def check(weights: Path, data: list[Path], thresholds: list[float]) -> None:
     with torch.no_grad():
         outs = [net(torch.from_numpy(N.normalise(img[None]))).numpy()[0] for img in images]
     for t in thresholds:
-        ok = [
-            exact(N.decode(N.heat_of(o), o[4:], t), rows) for o, rows in zip(outs, per, strict=True)
-        ]
+        ok = [exact(N.decode(o, t), rows) for o, rows in zip(outs, per, strict=True)]
         print(f"threshold {t:.2f}: every count exact on {sum(ok)}/{len(ok)}")
 
 

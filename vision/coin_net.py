@@ -61,24 +61,19 @@ def cell_of(x_mm: float, y_mm: float) -> tuple[float, float]:
     return (x_mm + B.MARGIN_MM) / MM_PER_CELL - 0.5, (y_mm + B.MARGIN_MM) / MM_PER_CELL - 0.5
 
 
-def heat_of(out: Array) -> Array:
-    """The class maps (4, G, G) from the network's output (6, G, G): the heat logits."""
-    heat: Array = 1.0 / (1.0 + np.exp(-out[:4].astype(np.float32)))
-    return heat
-
-
-def decode(heat: Array, offsets: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
-    """The pieces from the class maps (4, G, G) and the x and y offsets (2, G, G) of a
-    centre within its cell. One piece per local peak over `threshold`; of two peaks
-    nearer than SAME_MM (of any classes) the hotter one."""
+def decode(out: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
+    """The pieces from the network's output (6, G, G): a heat logit map per class, then
+    the x and y offsets of a centre within its cell. One piece per local peak of a class's
+    heat over `threshold`; of two peaks nearer than SAME_MM (of any classes) the hotter."""
+    heat = 1.0 / (1.0 + np.exp(-out[:4].astype(np.float32)))
     peaks: list[tuple[float, int, float, float]] = []
     kernel = np.ones((3, 3), np.uint8)
     for k in range(4):
-        h = np.ascontiguousarray(heat[k], np.float32)
+        h = heat[k]
         top = (h >= cv2.dilate(h, kernel)) & (h > threshold)
         for v, u in zip(*np.nonzero(top), strict=True):
-            x_mm = (int(u) + 0.5 + float(offsets[0, v, u])) * MM_PER_CELL - B.MARGIN_MM
-            y_mm = (int(v) + 0.5 + float(offsets[1, v, u])) * MM_PER_CELL - B.MARGIN_MM
+            x_mm = (int(u) + 0.5 + float(out[4, v, u])) * MM_PER_CELL - B.MARGIN_MM
+            y_mm = (int(v) + 0.5 + float(out[5, v, u])) * MM_PER_CELL - B.MARGIN_MM
             peaks.append((float(h[v, u]), k, x_mm, y_mm))
     peaks.sort(reverse=True)
     kept: list[tuple[float, int, float, float]] = []
@@ -101,5 +96,4 @@ def detect_learned(top: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]
     """The pieces on a top view (vision.board's 400 x 400 px), by the network."""
     net = _net()
     net.setInput(prepare(top))
-    out = np.asarray(net.forward())[0]
-    return decode(heat_of(out), out[4:], threshold)
+    return decode(np.asarray(net.forward())[0], threshold)

@@ -49,7 +49,7 @@ def test_coin_net_decode_puts_a_peak_at_its_millimetres() -> None:
     iu, iv = round(u), round(v)
     out[1, iv, iu] = 3.0
     out[4, iv, iu], out[5, iv, iu] = u - iu, v - iv
-    (coin,) = N.decode(N.heat_of(out), out[4:])
+    (coin,) = N.decode(out)
     assert coin.colour == "black"
     assert abs(coin.x_mm - 300.0) < 0.01 and abs(coin.y_mm - 500.0) < 0.01
     assert coin.confidence == pytest.approx(1 / (1 + np.exp(-3.0)), rel=1e-4)
@@ -61,13 +61,13 @@ def test_coin_net_decode_keeps_the_hotter_of_two_peaks_of_one_piece() -> None:
     out[0, v, u] = 1.0  # white, less sure
     out[3, v, u + 1] = 4.0  # the striker, 8 mm away: the same piece
     out[2, v + 5, u] = 2.0  # the queen, 40 mm away: another piece
-    assert sorted(c.colour for c in N.decode(N.heat_of(out), out[4:])) == ["queen", "striker"]
+    assert sorted(c.colour for c in N.decode(out)) == ["queen", "striker"]
 
 
 def test_coin_net_decode_counts_no_piece_off_the_playing_surface() -> None:
     out = _maps()
     out[0, 1, 1] = 5.0  # over the frame
-    assert N.decode(N.heat_of(out), out[4:]) == ()
+    assert N.decode(out) == ()
 
 
 def test_coin_net_training_turns_the_pieces_with_the_board(training: ModuleType) -> None:
