@@ -27,13 +27,10 @@ def errors(scene: S.Scene, coins: tuple[object, ...]) -> list[str]:
     for colour in B.COLOURS:
         truth = [p for p in scene.pieces if p.colour == colour]
         vis = [S.visible_fraction(scene, p, mask) for p in truth]
-        must = sum(1 for f in vis if f >= 0.999)
-        maybe = sum(1 for f in vis if 0.0 < f < 0.999)
         found = sum(1 for c in coins if getattr(c, "colour", None) == colour)
-        if found < must:
-            out.append(f"{colour}{found - must}")
-        elif found > must + maybe:
-            out.append(f"{colour}+{found - must - maybe}")
+        off = S.count_off(found, vis)
+        if off:
+            out.append(f"{colour}{off:+d}")
     return out
 
 

@@ -55,3 +55,8 @@ def test_simboard_pocketed_coin_vanishes_after_the_stroke() -> None:
     assert board.counts()["black"] == before["black"] - 1
     with pytest.raises(ValueError, match="pocket must be 1-4"):
         board.strike(3.0, [("white", 5)])
+
+
+def test_count_off_lets_a_piece_the_hand_half_hides_be_counted_or_not() -> None:
+    visible = [1.0, 1.0, 0.5, 0.0]  # two in full view, one half hidden, one wholly hidden
+    assert [S.count_off(n, visible) for n in range(5)] == [-2, -1, 0, 0, 1]

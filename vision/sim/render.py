@@ -502,6 +502,16 @@ def visible_fraction(scene: Scene, piece: Piece, mask: Image | None = None) -> f
     return inside / len(img_pts)
 
 
+def count_off(found: int, visible: Sequence[float]) -> int:
+    """How far a class's count is off, given how much of each of its pieces is visible:
+    a piece in full view must be counted, one the hand partly hides may be counted or
+    not, one it wholly hides is not seen. 0 when the count is right, else the shortfall
+    (negative) or the excess."""
+    must = sum(1 for f in visible if f >= 0.999)
+    maybe = sum(1 for f in visible if 0.0 < f < 0.999)
+    return min(0, found - must) + max(0, found - must - maybe)
+
+
 def render(scene: Scene) -> Image:
     """Render the camera image of a scene (BGR, uint8)."""
     look = scene.look
