@@ -12,9 +12,7 @@ import pytest
 
 from kiosk.cli import main
 from vision import board as B
-from vision.calibration import Calibration
-from vision.coin_net import detect_learned
-from vision.photo import detect_photo, top_view
+from vision.photo import detect_photo
 from vision.sim import render as S
 from vision.sim.render import Look, Piece, Scene, start_arrangement
 from vision.sim.variations import random_home_scene
@@ -24,9 +22,7 @@ WOOD = ((150, 196, 226), (40, 62, 98), (110, 90, 190), (150, 200, 235))
 
 
 def _counts(scene: Scene) -> dict[str, int]:
-    top = top_view(S.render(scene), Calibration(tuple(S.pocket_centres_image(scene.look))))
-    coins = detect_learned(top)
-    return {c: sum(1 for k in coins if k.colour == c) for c in B.COLOURS}
+    return detect_photo(S.render(scene), S.pocket_centres_image(scene.look)).counts()
 
 
 def _truth(scene: Scene) -> dict[str, int]:
