@@ -165,9 +165,11 @@ def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
         # Pieces of unknown colour (skin, sleeve) that reach the core are all hand;
         # of the coin's colour, only what is near the core (a coin beside the hand stays).
         other = (cls == OTHER).astype(np.uint8)
-        _, labels = cv2.connectedComponents(other, connectivity=8, ltype=cv2.CV_16U)
-        fat_labels = np.unique(labels[near])
-        fat = np.isin(labels, fat_labels[fat_labels > 0])
+        n, labels = cv2.connectedComponents(other, connectivity=8, ltype=cv2.CV_16U)
+        reached = np.zeros(n, bool)  # a table by label: several times faster than np.isin
+        reached[labels[near]] = True
+        reached[0] = False
+        fat = reached[labels]
         fat |= near & ((m > 0) | (cls == INK))
         # A coin touching the hand: a piece of the coin's colour alone as deep as a
         # coin and no bigger is the coin, not the hand (a dark palm's black patches

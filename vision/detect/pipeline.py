@@ -56,6 +56,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
     ink, red_ink = cls == INK, cls == RED_INK
     for klass, colour in ((WHITE, "white"), (BLACK, "black"), (RED, "queen")):
         own_px = (cls == klass).astype(np.uint8)
+        if not own_px.any():  # none of this colour (often no queen): nothing to split
+            continue
         if klass == RED:
             # The queen on a red dot (at the start, on the centre circle, law I अ.6) is
             # told from it only here and there: the dot's pixels among hers are hers.
