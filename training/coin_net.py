@@ -141,15 +141,35 @@ def targets(rows: Array) -> tuple[Array, Array, Array, Array]:
     return heat, weight, offs, at
 
 
+def camera(img: Array, rng: Array) -> Array:
+    """What a real camera does that the renderer does not, each at random: a tone curve
+    (contrast about the plywood's level, a gamma), a colour cast (white balance), blur
+    (focus), sensor noise and JPEG's blocks. JPEG is applied at twice this size, near
+    the camera's own scale, where its 8-pixel blocks are."""
+    med = np.median(img[::4, ::4].reshape(-1, 3), axis=0)
+    f = med + (img.astype(np.float32) - med) * rng.uniform(0.75, 1.25)
+    if rng.random() < 0.3:
+        f = 255.0 * (np.clip(f, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.3:
+        f *= rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    if rng.random() < 0.25:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.3:
+        f += rng.normal(0.0, rng.uniform(1.0, 5.0), f.shape).astype(np.float32)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        big = cv2.resize(out, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        _, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 96))])
+        back: Array = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = cv2.resize(back, out.shape[1::-1], interpolation=cv2.INTER_AREA)
+    return out
+
+
 def batch(images: Array, per: list[Array], idx: Array, rng: Array) -> tuple[Array, ...]:
     xs, hs, ws, os_, ats = [], [], [], [], []
     for i in idx:
         img, rows = orient(images[i], per[i], int(rng.integers(8)))
-        # Contrast about the plywood's level, so a real camera's tone curve is no surprise.
-        med = np.median(img.reshape(-1, 3), axis=0)
-        c = rng.uniform(0.75, 1.25)
-        img = np.clip(med + (img.astype(np.float32) - med) * c, 0, 255).astype(np.uint8)
-        xs.append(img)
+        xs.append(camera(img, rng))
         h, w, o, a = targets(rows)
         hs.append(h)
         ws.append(w)

@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
+import cv2
 import numpy as np
 import pytest
 
@@ -107,3 +108,24 @@ def test_coin_net_training_leaves_a_half_hidden_piece_untrained(training: Module
     u, v = N.cell_of(200.0, 300.0)
     iu, iv = round(u), round(v)
     assert offs[:, iv, iu] == pytest.approx([u - iu, v - iv])
+
+
+def test_coin_net_training_varies_what_a_camera_varies_but_not_where_things_are(
+    training: ModuleType,
+) -> None:
+    small, _ = training.render_one(10_000_001)
+    rng = np.random.default_rng(5)
+    seen = [training.camera(small, rng) for _ in range(40)]
+    assert all(s.shape == small.shape and s.dtype == np.uint8 for s in seen)
+    # Tone, colour, blur, noise and JPEG change the pixels...
+    assert len({s.tobytes() for s in seen}) == 40
+    # ...but not where the pieces are: the view is neither moved nor scaled (a shift of
+    # even one pixel would move every target by 4 mm).
+    for s in seen:
+        shift, _ = _phase(small, s)
+        assert abs(shift[0]) < 0.25 and abs(shift[1]) < 0.25
+
+
+def _phase(a: np.ndarray, b: np.ndarray) -> tuple[tuple[float, float], float]:
+    grey = [cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float32) for x in (a, b)]
+    return cv2.phaseCorrelate(grey[0], grey[1])

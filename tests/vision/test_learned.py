@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from kiosk.cli import main
@@ -18,6 +19,8 @@ from vision.sim.render import Look, Piece, Scene, start_arrangement
 from vision.sim.variations import random_home_scene
 
 SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
+# A tuning home board (seeds 1-200): net pockets, red cloth, 13 pieces, no hand.
+PHONE_SEED = 22
 WOOD = ((150, 196, 226), (40, 62, 98), (110, 90, 190), (150, 200, 235))
 
 
@@ -88,3 +91,19 @@ def test_vision_detect_counts_by_the_learned_stage_or_with_classical_by_the_cold
         out = json.loads(capsys.readouterr().out)
         want = detect_photo(image, given, classical=classical)
         assert [c["class"] for c in out["coins"]] == [c.colour for c in want.coins]
+
+
+def test_vision_detect_counts_a_phones_jpeg_by_the_learned_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A phone's photo: three times the size, sensor noise, saved as JPEG at quality 60 (its
+    8-pixel blocks), read from the file as an installer's photo is."""
+    scene = random_home_scene(PHONE_SEED)
+    big = cv2.resize(S.render(scene), None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    noisy = np.clip(big + np.random.default_rng(1).normal(0.0, 4.0, big.shape), 0, 255)
+    path = tmp_path / "phone.jpg"
+    cv2.imwrite(str(path), noisy.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 60])
+    pockets = ",".join(f"{3 * x:.1f},{3 * y:.1f}" for x, y in S.pocket_centres_image(scene.look))
+    assert main(["vision", "detect", str(path), "--pockets", pockets, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {c: out[c] for c in B.COLOURS} == _truth(scene)

@@ -34,12 +34,7 @@ def _refine(
         if m["m00"] < 3:
             break
         ys, xs = win
-        nx, ny = xs.start + m["m10"] / m["m00"], ys.start + m["m01"] / m["m00"]
-        # Settled: another round would move it by less than a hundredth of a pixel.
-        settled = abs(nx - cx) + abs(ny - cy) < 0.01
-        cx, cy = nx, ny
-        if settled:
-            break
+        cx, cy = xs.start + m["m10"] / m["m00"], ys.start + m["m01"] / m["m00"]
     return cx, cy
 
 
