@@ -67,22 +67,32 @@ bench: setup
 # The learned stage's model (vision/models/coin_net.onnx), trained on the renderer's boards
 # (training/coin_net.py; about 100 minutes on this 2-core machine). PyTorch is needed only
 # for this, in a virtual environment of its own; the kiosk runs the model with cv2.dnn.
+# A quick run of the whole recipe, to check it works, with a model that is not shipped:
+#   make train TRAIN_MINUTES=1 HOME_FILES=0 BOARDS=40 TOURNAMENT=40 TUNING=20 \
+#     DATA=/tmp/coin_net MODEL=/tmp/coin_net/coin_net.onnx
 TRAIN := .venv-train/bin
-DATA  := build/coin_net
+DATA ?= build/coin_net
+MODEL ?= vision/models/coin_net.onnx
+TRAIN_MINUTES ?= 80
+HOME_FILES ?= 0 1 2 3 4 5 6 7 8 9
+BOARDS ?= 500
+TOURNAMENT ?= 1000
+TUNING ?= 200
 $(TRAIN)/python:
 	$(PYTHON) -m venv .venv-train
 	$(TRAIN)/pip install --quiet torch==2.13.0 onnx onnxscript numpy opencv-python-headless==5.0.0.93
 train: setup $(TRAIN)/python
-	for i in 0 1 2 3 4 5 6 7 8 9; do \
-	  $(TRAIN)/python training/coin_net.py data --first $$((10000000 + 500 * i)) --count 500 \
-	    --out $(DATA)/home$$i.npz || exit 1; done
-	$(TRAIN)/python training/coin_net.py data --tournament --first 20000000 --count 1000 \
-	  --out $(DATA)/tournament.npz
-	$(TRAIN)/python training/coin_net.py data --first 1 --count 200 --out $(DATA)/tuning.npz
+	rm -f $(DATA)/home*.npz
+	for i in $(HOME_FILES); do \
+	  $(TRAIN)/python training/coin_net.py data --first $$((10000000 + $(BOARDS) * i)) \
+	    --count $(BOARDS) --out $(DATA)/home$$i.npz || exit 1; done
+	$(TRAIN)/python training/coin_net.py data --tournament --first 20000000 \
+	  --count $(TOURNAMENT) --out $(DATA)/tournament.npz
+	$(TRAIN)/python training/coin_net.py data --first 1 --count $(TUNING) --out $(DATA)/tuning.npz
 	$(TRAIN)/python training/coin_net.py train --data $(DATA)/home*.npz $(DATA)/tournament.npz \
-	  --minutes 80 --out $(DATA)/coin_net.pt
+	  --minutes $(TRAIN_MINUTES) --out $(DATA)/coin_net.pt
 	$(TRAIN)/python training/coin_net.py check $(DATA)/coin_net.pt --data $(DATA)/tuning.npz
-	$(TRAIN)/python training/coin_net.py export $(DATA)/coin_net.pt vision/models/coin_net.onnx
+	$(TRAIN)/python training/coin_net.py export $(DATA)/coin_net.pt $(MODEL)
 
 clean:
 	rm -rf $(VENV) .venv-train .mypy_cache .ruff_cache .pytest_cache tests/artifacts

@@ -5,6 +5,9 @@ classical cold detector are given the same photo and the true pocket centres.
 
     .venv/bin/python bench/bench_vision_camera.py [--boards N]
 
+Then the kiosk's per-frame path (the empty board's reference) on tournament boards
+whose frames, and the empty board's, come as a USB camera's MJPEG at three qualities.
+
 The boards' seeds (CAMERA_SEED and up) are apart from the tuning boards (1-200),
 the held-out set (bench_vision.HELD_OUT_SEED) and the training boards (10,000,000
 and 20,000,000 on). The effects and their strengths were chosen before any was
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import score
 
+from vision.calibration import auto_calibrate
+from vision.detect import Reference, detect
 from vision.photo import detect_photo
 from vision.sim import render as S
 from vision.sim.variations import random_home_scene
@@ -110,7 +116,39 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:20s} {by['learned']:>4d}/{n} {100 * by['learned'] / n:5.1f}% "
             f"{by['classical']:>4d}/{n} {100 * by['classical'] / n:5.1f}%"
         )
+    mjpeg(args.boards // 2)
     return 0
+
+
+def mjpeg(boards: int) -> None:
+    """The kiosk's per-frame path (the empty board's reference, vision/detect/) on the frames
+    a USB camera sends as MJPEG: the empty board and the board both JPEG at one quality."""
+    qualities = (None, 90, 75, 50)
+    ok = dict.fromkeys(qualities, 0)
+    n = 0
+    for i in range(boards):
+        seed = CAMERA_SEED + i
+        scene = S.random_scene(seed, i % 4)
+        # The empty board before the powder, at another exposure (as bench_vision.py has it).
+        exposure = scene.look.exposure * np.random.default_rng(seed + 99).uniform(0.93, 1.07)
+        empty = S.render(S.Scene((), replace(scene.look, powder=0.0, exposure=exposure)))
+        try:
+            cal = auto_calibrate(empty)
+        except ValueError:
+            continue
+        h = cal.homography()
+        image = S.render(scene)
+        mask = S.hand_mask_image(scene) if scene.hand is not None else None
+        n += 1
+        for q in qualities:
+            e, im = (empty, image) if q is None else (jpeg(empty, q), jpeg(image, q))
+            view = detect(cal.warp(im, h), Reference([cal.warp(e, h)]))
+            ok[q] += score(scene, list(view.coins), mask)[0]
+    print(
+        f"the kiosk's per-frame path on MJPEG frames, {n} tournament boards "
+        f"(seeds {CAMERA_SEED} on, four difficulties): every count exact: "
+        + ", ".join(f"{'raw' if q is None else f'JPEG {q}'} {ok[q]}/{n}" for q in qualities)
+    )
 
 
 if __name__ == "__main__":
