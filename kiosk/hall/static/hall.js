@@ -140,12 +140,21 @@ function tileHtml(t) {
   html += `<div class="age">${age === null ? "no data" : "data " + Math.floor(age) + " s old"}</div>`;
   if (tile) html += tileBody(tile, age, !offline && !stale);
   if (faults) html += `<div class="faults">${esc(faults)}</div>`;
+  // The call apart from the rest: the rest changes every second (the data's age, the
+  // clocks), and rewriting the Acknowledge button with it could swallow a tap on it.
+  let callHtml = "";
   if (call) {
-    html += `<div class="call">Director called${call.reason ? ": " + esc(call.reason) : ""}` +
+    callHtml = `<div class="call">Director called${call.reason ? ": " + esc(call.reason) : ""}` +
       (hall.director ? ` <button class="ack" data-hall="${esc(t.hall)}" data-table="${esc(t.table)}"` +
        ` data-id="${call.id}">Acknowledge</button>` : "") + `</div>`;
   }
-  return {html, offline, stale, calling: !!call, game: tile ? tile.game : ""};
+  return {html, callHtml, offline, stale, calling: !!call, game: tile ? tile.game : ""};
+}
+
+// Rewrites a part only when its text changed (what it was set to, not what the browser
+// makes of it, which may differ and would rewrite it every time).
+function setHtml(el, html) {
+  if (el.lastHtml !== html) { el.innerHTML = html; el.lastHtml = html; }
 }
 
 function render() {
@@ -164,8 +173,10 @@ function render() {
     let div = document.getElementById(id);
     if (!div) {
       div = document.createElement("div"); div.id = id; div.className = "tile"; box.appendChild(div);
+      div.append(document.createElement("div"), document.createElement("div"));
     }
-    if (div.innerHTML !== r.html) div.innerHTML = r.html;
+    setHtml(div.firstElementChild, r.html);
+    setHtml(div.lastElementChild, r.callHtml);
     div.dataset.table = t.table; div.dataset.game = r.game;
     div.dataset.state = r.offline ? "offline" : r.stale ? "stale" : "online";
     div.classList.toggle("calling", r.calling);
