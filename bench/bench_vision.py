@@ -118,6 +118,18 @@ def score(
     return exact, errs
 
 
+def tournament_board(seed: int, difficulty: int) -> tuple[S.Scene, Array, Calibration] | None:
+    """A tournament board (render.random_scene), the empty board's image (before the
+    powder, at another exposure) and its automatic calibration; None when that fails."""
+    scene = S.random_scene(seed, difficulty)
+    exposure = scene.look.exposure * np.random.default_rng(seed + 99).uniform(0.93, 1.07)
+    empty = S.render(S.Scene((), replace(scene.look, powder=0.0, exposure=exposure)))
+    try:
+        return scene, empty, auto_calibrate(empty)
+    except ValueError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=1000)
@@ -155,17 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.boards):
         seed = args.seed + i
         diff = i % 4
-        scene = S.random_scene(seed, diff)
-        rng = np.random.default_rng(seed + 99)
-        ref_look = replace(
-            scene.look, powder=0.0, exposure=scene.look.exposure * rng.uniform(0.93, 1.07)
-        )
-        empty = S.render(S.Scene((), ref_look))
-        try:
-            cal = auto_calibrate(empty)
-        except ValueError:
+        board = tournament_board(seed, diff)
+        if board is None:
             calib_fail += 1
             continue
+        scene, empty, cal = board
         h = cal.homography()
         ref = Reference([cal.warp(empty, h)])
         image = S.render(scene)
@@ -266,9 +272,9 @@ def live_section(hough_fps: float) -> None:
     fps = 30.0
     frames: list[tuple[float, Array]] = []
     for k, pocketed in enumerate(([("white", 3)], [("black", 1), ("white", 2)], [])):
-        t0 = 2.0 * k
-        board.strike(t0 + 0.3, pocketed, duration=0.8)
-        frames += [(t0 + j / fps, board.frame(t0 + j / fps)) for j in range(round(2.0 * fps))]
+        start = 2.0 * k
+        board.strike(start + 0.3, pocketed, duration=0.8)
+        frames += [(start + j / fps, board.frame(start + j / fps)) for j in range(round(2 * fps))]
     rates: list[float] = []
     events = 0
     for _ in range(5):

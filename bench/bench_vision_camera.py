@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,8 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import score
+from bench_vision import score, tournament_board
 
-from vision.calibration import auto_calibrate
 from vision.detect import Reference, detect
 from vision.photo import detect_photo
 from vision.sim import render as S
@@ -127,15 +125,10 @@ def mjpeg(boards: int) -> None:
     ok = dict.fromkeys(qualities, 0)
     n = 0
     for i in range(boards):
-        seed = CAMERA_SEED + i
-        scene = S.random_scene(seed, i % 4)
-        # The empty board before the powder, at another exposure (as bench_vision.py has it).
-        exposure = scene.look.exposure * np.random.default_rng(seed + 99).uniform(0.93, 1.07)
-        empty = S.render(S.Scene((), replace(scene.look, powder=0.0, exposure=exposure)))
-        try:
-            cal = auto_calibrate(empty)
-        except ValueError:
+        board = tournament_board(CAMERA_SEED + i, i % 4)
+        if board is None:
             continue
+        scene, empty, cal = board
         h = cal.homography()
         image = S.render(scene)
         mask = S.hand_mask_image(scene) if scene.hand is not None else None
