@@ -15,9 +15,7 @@ from vision.learn import LearnError, learn_opening
 from vision.photo import detect_photo, top_view
 from vision.sim import render as S
 from vision.sim.render import Look, Piece, Scene, start_arrangement
-from vision.sim.variations import random_home_scene
-
-SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
+from vision.sim.variations import SLATE_SET, WOOD_SET, random_home_scene
 
 
 def _top(scene: Scene) -> object:
@@ -36,7 +34,7 @@ def test_cold_slate_grey_men_and_faded_queen_are_found() -> None:
         Piece("white", 300.0, 450.0),
         Piece("queen", 500.0, 500.0),
     )
-    look = Look(seed=21, piece_bgr=SLATE, wear=0.6)
+    look = Look(seed=21, piece_bgr=SLATE_SET, wear=0.6)
     assert _counts(detect_cold(_top(Scene(pieces, look)))) == {
         "white": 1,
         "black": 2,
@@ -47,7 +45,7 @@ def test_cold_slate_grey_men_and_faded_queen_are_found() -> None:
 
 def test_cold_two_touching_black_men_are_two_not_a_hand() -> None:
     pieces = (Piece("black", 300.0, 300.0), Piece("black", 331.2, 300.0))
-    look = Look(seed=22, piece_bgr=SLATE)
+    look = Look(seed=22, piece_bgr=SLATE_SET)
     assert _counts(detect_cold(_top(Scene(pieces, look))))["black"] == 2
 
 
@@ -63,7 +61,7 @@ def test_cold_net_pockets_and_red_cloth_are_not_men() -> None:
 
 
 def test_law_41_learning_from_the_opening_arrangement_under_1_s() -> None:
-    look = Look(seed=25, piece_bgr=SLATE)
+    look = Look(seed=25, piece_bgr=SLATE_SET)
     top = _top(Scene(tuple(start_arrangement()), look))
     t0 = time.perf_counter()
     learned = learn_opening(top)
@@ -102,7 +100,8 @@ def test_law_i_light_men_on_the_printed_lines_and_circles_are_found(seed: int) -
     assert result.counts()["white"] == sum(p.colour == "white" for p in scene.pieces)
 
 
-WOOD_STRIKER = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (150, 200, 235))
+# The slate set with the plywood's own wooden striker.
+WOOD_STRIKER = (*SLATE_SET[:3], WOOD_SET[3])
 
 
 @pytest.mark.parametrize(("d_mm", "seed"), [(40.0, 31), (40.0, 32), (42.0, 33), (46.0, 35)])
@@ -275,7 +274,7 @@ def test_cold_men_against_the_cushion_are_not_an_arm() -> None:
     pieces = tuple(Piece("black", 200.0 + 31.0 * k, 16.0) for k in range(4)) + tuple(
         Piece("white", s - 16.0, 200.0 + 31.0 * k) for k in range(3)
     )
-    look = Look(seed=7, piece_bgr=SLATE, wear=0.4)
+    look = Look(seed=7, piece_bgr=SLATE_SET, wear=0.4)
     assert _counts(detect_cold(_top(Scene(pieces, look)))) == {
         "white": 3,
         "black": 4,

@@ -16,12 +16,10 @@ from vision import board as B
 from vision.photo import detect_photo
 from vision.sim import render as S
 from vision.sim.render import Look, Piece, Scene, start_arrangement
-from vision.sim.variations import random_home_scene
+from vision.sim.variations import SLATE_SET, WOOD_SET, random_home_scene
 
-SLATE = ((208, 226, 236), (92, 92, 96), (150, 135, 215), (232, 236, 238))
 # A tuning home board (seeds 1-200): net pockets, red cloth, 13 pieces, no hand.
 PHONE_SEED = 22
-WOOD = ((150, 196, 226), (40, 62, 98), (110, 90, 190), (150, 200, 235))
 
 
 def _counts(scene: Scene) -> dict[str, int]:
@@ -35,7 +33,7 @@ def _truth(scene: Scene) -> dict[str, int]:
 @pytest.mark.parametrize("d_mm", [50.0, 72.0])
 def test_law_i_home_striker_is_the_striker_by_the_learned_stage(d_mm: float) -> None:
     pieces = (Piece("striker", 370.0, 620.0, d_mm), Piece("white", 200.0, 200.0))
-    scene = Scene(pieces, Look(seed=23, piece_bgr=SLATE))
+    scene = Scene(pieces, Look(seed=23, piece_bgr=SLATE_SET))
     assert _counts(scene) == _truth(scene)
 
 
@@ -45,7 +43,7 @@ def test_law_i_wooden_striker_of_40_mm_is_no_man_by_the_learned_stage() -> None:
         Piece("white", 250.0, 250.0),
         Piece("black", 450.0, 300.0),
     )
-    scene = Scene(pieces, Look(seed=31, piece_bgr=WOOD))
+    scene = Scene(pieces, Look(seed=31, piece_bgr=WOOD_SET))
     assert _counts(scene) == _truth(scene)
 
 
@@ -57,11 +55,11 @@ def test_law_i_men_of_the_plywoods_own_wood_touching_are_counted_by_the_learned_
         Piece("black", 450.0, 300.0),
         Piece("black", 481.2, 300.0),
     )
-    scene = Scene(pieces, Look(seed=36, piece_bgr=WOOD, wear=0.8))
+    scene = Scene(pieces, Look(seed=36, piece_bgr=WOOD_SET, wear=0.8))
     assert _counts(scene) == _truth(scene)
 
 
-@pytest.mark.parametrize("colours", [SLATE, WOOD], ids=["slate", "wood"])
+@pytest.mark.parametrize("colours", [SLATE_SET, WOOD_SET], ids=["slate", "wood"])
 def test_law_41_opening_arrangement_is_counted_by_the_learned_stage(
     colours: tuple[tuple[int, int, int], ...],
 ) -> None:

@@ -27,6 +27,10 @@ BLACKS = ((92, 92, 96), (78, 84, 92), (40, 62, 98), (30, 45, 70), (60, 58, 60))
 WHITES = ((208, 226, 236), (150, 196, 226), (170, 205, 230), (225, 232, 236))
 QUEENS = ((150, 135, 215), (120, 105, 200), (48, 36, 170), (110, 90, 190))
 STRIKERS = ((232, 236, 238), (200, 215, 225), (150, 200, 235), (60, 60, 60))
+#: Two whole sets, as Look.piece_bgr takes them (white, black, queen, striker): slate
+#: grey and cream men with a white striker, and men and striker of the plywood's own wood.
+SLATE_SET = (WHITES[0], BLACKS[0], QUEENS[0], STRIKERS[0])
+WOOD_SET = (WHITES[1], BLACKS[2], QUEENS[3], STRIKERS[2])
 
 
 def camera_corners(
