@@ -55,7 +55,7 @@ def render_one(seed: int) -> tuple[Array, Array]:
     # change, the targets would). Not checked: some tournament boards' perspective is past
     # the square check's.
     cal = Calibration(tuple(S.pocket_centres_image(scene.look)))
-    small = cv2.resize(top_view(image, cal), (N.IN_PX, N.IN_PX), interpolation=cv2.INTER_AREA)
+    small = N.shrink(top_view(image, cal))
     mask = S.hand_mask_image(scene) if scene.hand is not None else None
     rows = [
         (B.COLOURS.index(p.colour), p.x_mm, p.y_mm, p.d_mm, S.visible_fraction(scene, p, mask))

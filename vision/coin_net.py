@@ -40,11 +40,17 @@ THRESHOLD = 0.45
 SAME_MM = 18.0
 
 
+def shrink(top: Array) -> Array:
+    """The top view (400 x 400 BGR uint8) shrunk by area to the network's IN_PX square
+    (training/coin_net.py keeps its boards this way, so both see the same pixels)."""
+    small: Array = cv2.resize(top, (IN_PX, IN_PX), interpolation=cv2.INTER_AREA)
+    return small
+
+
 def prepare(top: Array) -> Array:
-    """The top view (400 x 400 BGR uint8) as the network's input blob (1, 3, 200, 200):
-    each plane divided by its median, less one, kept within [-1, 3]."""
-    small = cv2.resize(top, (IN_PX, IN_PX), interpolation=cv2.INTER_AREA)
-    return normalise(small[None])
+    """The top view as the network's input blob (1, 3, 200, 200): shrunk, each plane
+    divided by its median, less one, kept within [-1, 3]."""
+    return normalise(shrink(top)[None])
 
 
 def normalise(batch: Array) -> Array:
