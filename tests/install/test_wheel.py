@@ -9,6 +9,7 @@ environment, so only what the wheel ships (code, .kv files, default settings) is
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -16,11 +17,16 @@ import socket
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import pytest
+
+from vision.sim import render as S
+from vision.sim.variations import random_home_scene
 
 READY_TIMEOUT_S = 90.0
 
@@ -74,8 +80,6 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
 
 
 def test_wheel_ships_the_defaults_and_the_kv_files(installed: Installed) -> None:
-    import zipfile
-
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert "kiosk/defaults/default.toml" in names
     assert "kiosk/ui/home.kv" in names
@@ -85,14 +89,6 @@ def test_wheel_ships_the_defaults_and_the_kv_files(installed: Installed) -> None
 def test_wheel_vision_detect_runs_the_shipped_model(installed: Installed) -> None:
     """The learned stage's model is read from the installed package: a rendered home board
     (rendered here, by the checkout) counted by the installed command, from another folder."""
-    import json
-    import zipfile
-
-    import cv2
-
-    from vision.sim import render as S
-    from vision.sim.variations import random_home_scene
-
     assert "vision/models/coin_net.onnx" in zipfile.ZipFile(installed.wheel).namelist()
     scene = random_home_scene(3)
     photo = installed.home / "board.png"
