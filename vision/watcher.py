@@ -25,7 +25,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import Calibration, auto_calibrate
+from vision.calibration import Calibration, TopWarp, auto_calibrate
 from vision.capture import Frame
 from vision.detect import (
     BOARD,
@@ -73,7 +73,7 @@ class BoardWatcher:
         self.calibration: Calibration | None = calibration
         self.reference: Reference | None = reference
         self.settings = settings if settings is not None else WatcherSettings()
-        self._h = calibration.homography() if calibration is not None else None
+        self._warp: TopWarp | None = calibration.top_warp() if calibration is not None else None
         self._meter = MotionMeter(self.settings.motion)
         self._tracker = RestTracker(self.settings.motion.rest_s)
         self._before: BoardView | None = None
@@ -96,8 +96,8 @@ class BoardWatcher:
         settings: WatcherSettings | None = None,
     ) -> BoardWatcher:
         """Start from views of the empty board (the reference, law I अ)."""
-        h = calibration.homography()
-        ref = Reference([calibration.warp(f, h) for f in frames])
+        warp = calibration.top_warp()
+        ref = Reference([warp(f) for f in frames])
         return cls(calibration, ref, settings)
 
     @property
@@ -106,10 +106,10 @@ class BoardWatcher:
         return self._tracker.moving
 
     def top_view(self, frame: Array) -> Array:
-        if self.calibration is None or self._h is None:
+        if self.calibration is None or self._warp is None:
             self.calibration = auto_calibrate(frame)
-            self._h = self.calibration.homography()
-        return self.calibration.warp(frame, self._h)
+            self._warp = self.calibration.top_warp()
+        return self._warp(frame)
 
     def feed(self, t: float, frame: Array | Frame) -> list[WatchEvent]:
         """Process one frame taken at `t` (seconds, monotonic); a capture `Frame`

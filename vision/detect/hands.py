@@ -129,10 +129,20 @@ def _thick(pixels: Array, ink: Array, limit: float) -> tuple[Array, Array, bool]
     """`pixels` opened (specks gone), and that closed over the lines (`ink`): thickness
     counts the printed lines too, or a line across a palm would cut it into thin pieces
     (lines alone are never thick); and whether it may be thicker than `limit` px, judged
-    at half size first (four times cheaper, and most frames have no hand)."""
+    at half size (four times cheaper, and most frames have no hand) in the box around
+    the opened pixels widened by twice `limit`: beyond that box there are only lines,
+    and no pixel as thick as `limit` inside it is that near the box's edge."""
     m = cv2.morphologyEx(pixels, cv2.MORPH_OPEN, _DISC3)
     thick = cv2.morphologyEx(m | ink, cv2.MORPH_CLOSE, _DISC5)
-    half = cv2.resize(thick, (B.TOP_PX // 2, B.TOP_PX // 2), interpolation=cv2.INTER_AREA)
+    x, y, w, h = cv2.boundingRect(m)
+    if w == 0:
+        return m, thick, False
+    # Even bounds: the halving then averages the same 2x2 blocks as on the whole view.
+    wide = math.ceil(2 * limit)
+    x0, y0 = max(0, x - wide) & ~1, max(0, y - wide) & ~1
+    x1, y1 = min(m.shape[1], x + w + wide + 1) & ~1, min(m.shape[0], y + h + wide + 1) & ~1
+    box = thick[y0:y1, x0:x1]
+    half = cv2.resize(box, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
     return m, thick, float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) > limit / 2 - 1.0
 
 
