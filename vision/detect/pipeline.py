@@ -53,11 +53,16 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
     striker_left = [True]
     cls = cls.copy()
     mark_hands(cls, occlusion, settings)
-    ink, red_ink = cls == INK, cls == RED_INK
     for klass, colour in ((WHITE, "white"), (BLACK, "black"), (RED, "queen")):
-        own_px = (cls == klass).astype(np.uint8)
-        if not own_px.any():  # none of this colour (often no queen): nothing to split
+        # Every step below reaches at most 10 px beyond the colour's own pixels (the
+        # widest, the dilation by _SQUARE15, 7 px): it runs in the box around them.
+        bx, by, bw, bh = cv2.boundingRect((cls == klass).astype(np.uint8))
+        if bw == 0:  # none of this colour (often no queen): nothing to split
             continue
+        wx, wy = max(0, bx - 12), max(0, by - 12)
+        win = slice(wy, by + bh + 12), slice(wx, bx + bw + 12)
+        c, own_px = cls[win], (cls[win] == klass).astype(np.uint8)
+        ink, red_ink = c == INK, c == RED_INK
         if klass == RED:
             # The queen on a red dot (at the start, on the centre circle, law I अ.6) is
             # told from it only here and there: the dot's pixels among hers are hers.
@@ -76,10 +81,10 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
             wild_px |= red_ink & (cv2.dilate(real, _DISC7) > 0)
         n, labels, stats = _label((real | wild_px).astype(np.uint8))
         parts = []
-        for i in range(1, n):
-            x, y, w, h, area = stats[i]
-            if area < 0.35 * A_COIN:
-                continue
+        big = stats[:, cv2.CC_STAT_AREA] >= 0.35 * A_COIN
+        big[0] = False
+        for i in np.flatnonzero(big).tolist():
+            x, y, w, h, _ = stats[i]
             if (
                 np.count_nonzero(real[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i])
                 < 0.3 * A_COIN
@@ -87,9 +92,9 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
                 continue
             p = 3
             x0, y0 = max(0, x - p), max(0, y - p)
-            x1, y1 = min(cls.shape[1], x + w + p), min(cls.shape[0], y + h + p)
+            x1, y1 = min(c.shape[1], x + w + p), min(c.shape[0], y + h + p)
             region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
-            sub = cls[y0:y1, x0:x1]
+            sub = c[y0:y1, x0:x1]
             own = _fill_holes(region & own_px[y0:y1, x0:x1])
             parts.append((x0, y0, x1, y1, region, sub, own))
         forced = _striker_part(parts) if klass == WHITE else None
@@ -103,16 +108,16 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
                 soft,
                 sub == OTHER,
                 (sub == INK) | (sub == RED_INK),
-                strength[y0:y1, x0:x1],
+                strength[win][y0:y1, x0:x1],
                 colour,
                 settings,
                 striker_left,
                 forced is not None and k == forced,
             )
             if occluder:
-                occlusion[y0:y1, x0:x1][region > 0] = 255
+                occlusion[win][y0:y1, x0:x1][region > 0] = 255
                 continue
-            found.extend((name, cx + x0, cy + y0, conf) for name, cx, cy, conf in discs)
+            found.extend((name, cx + x0 + wx, cy + y0 + wy, conf) for name, cx, cy, conf in discs)
     # What no disc explains is an occluder: a hand, an arm, a sleeve, its shadow.
     fg = ((cls == WHITE) | (cls == BLACK) | (cls == RED) | (cls == OTHER)).astype(np.uint8)
     explained: Array = np.zeros_like(fg)

@@ -72,6 +72,17 @@ class Reference:
         # The black print (lines, arrows, where they meet), not the dots or pockets.
         self.black_print: Array = self.printed & ~self.red_ink & ~_POCKET_AREA
         self._sample = (slice(2, None, 4), slice(2, None, 4))
+        # The flat indices of the pockets, the frame and the print, and what is known of
+        # each there: each frame's tests on them gather these few per cent of the view.
+        self.hole_at: Array = np.flatnonzero(self.hole)
+        self.hole_intensity: Array = self.intensity.ravel()[self.hole_at]
+        self.frame_at: Array = np.flatnonzero(self.frame)
+        self.print_at: Array = np.flatnonzero(self.ink | self.black_print | self.red_ink)
+        at = self.print_at
+        self.print_ink: Array = self.ink.ravel()[at]
+        self.print_black: Array = self.black_print.ravel()[at]
+        self.print_red: Array = self.red_ink.ravel()[at]
+        self.print_light: Array = self.light.ravel()[at]
 
 
 def bootstrap_reference(top: Array) -> Reference:
