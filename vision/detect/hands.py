@@ -11,6 +11,7 @@ import numpy as np
 
 from vision import board as B
 from vision.detect.common import (
+    _COLOURED,
     _DISC3,
     _DISC5,
     _SQUARE5,
@@ -125,25 +126,49 @@ def _coins_in(mask: Array, hand: Array, bare: Array, striker: bool) -> Array:
     return keep
 
 
-def _thick(pixels: Array, ink: Array, limit: float) -> tuple[Array, Array, bool]:
+Box = tuple[slice, slice]
+
+
+def _thick(pixels: Array, ink: Array) -> tuple[Array, Array]:
     """`pixels` opened (specks gone), and that closed over the lines (`ink`): thickness
     counts the printed lines too, or a line across a palm would cut it into thin pieces
-    (lines alone are never thick); and whether it may be thicker than `limit` px, judged
-    at half size (four times cheaper, and most frames have no hand) in the box around
-    the opened pixels widened by twice `limit`: beyond that box there are only lines,
-    and no pixel as thick as `limit` inside it is that near the box's edge."""
+    (lines alone are never thick)."""
     m = cv2.morphologyEx(pixels, cv2.MORPH_OPEN, _DISC3)
-    thick = cv2.morphologyEx(m | ink, cv2.MORPH_CLOSE, _DISC5)
+    return m, cv2.morphologyEx(m | ink, cv2.MORPH_CLOSE, _DISC5)
+
+
+def _thick_at(pixels: Array, ink: Array, limit: float, within: Box | None = None) -> Box | None:
+    """The box (even bounds) around the points where `pixels`, as _thick makes them, may
+    be thicker than `limit` px, or None: judged at half size (four times cheaper) in the
+    box around the opened pixels widened by twice `limit` (beyond it there are only
+    lines, and no point as thick as `limit` is that near its edge). With `within`, only
+    the points in that box count."""
+    m, thick = _thick(pixels, ink)
     x, y, w, h = cv2.boundingRect(m)
     if w == 0:
-        return m, thick, False
+        return None
     # Even bounds: the halving then averages the same 2x2 blocks as on the whole view.
     wide = math.ceil(2 * limit)
     x0, y0 = max(0, x - wide) & ~1, max(0, y - wide) & ~1
     x1, y1 = min(m.shape[1], x + w + wide + 1) & ~1, min(m.shape[0], y + h + wide + 1) & ~1
     box = thick[y0:y1, x0:x1]
     half = cv2.resize(box, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
-    return m, thick, float(cv2.distanceTransform(half, cv2.DIST_L2, 5).max()) > limit / 2 - 1.0
+    deep = cv2.distanceTransform(half, cv2.DIST_L2, 5) > limit / 2 - 1.0
+    if within is not None:
+        keep = np.zeros_like(deep)
+        wy, wx = within
+        top, left = max(0, wy.start - y0) // 2, max(0, wx.start - x0) // 2
+        keep[top : max(0, wy.stop - y0) // 2, left : max(0, wx.stop - x0) // 2] = 1
+        deep &= keep > 0
+    bx, by, bw, bh = cv2.boundingRect(deep.astype(np.uint8))
+    if bw == 0:
+        return None
+    return slice(y0 + 2 * by, y0 + 2 * (by + bh)), slice(x0 + 2 * bx, x0 + 2 * (bx + bw))
+
+
+# 1 for the lines, by class (for cv2.LUT, as _COLOURED).
+_INK = np.zeros(256, np.uint8)
+_INK[INK] = 1
 
 
 def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
@@ -151,20 +176,35 @@ def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
     it, that is thicker than any coin is part of a hand or an arm (a dark palm reads
     as black in places): it is set in `occlusion` and becomes OTHER in `cls`, in
     place; it hides what is under it and holds no coins."""
-    ink = (cls == INK).astype(np.uint8)
+    ink = cv2.LUT(cls, _INK)
     # A palm or a wrist is 80-100 mm across; coins packed together, or a coin on the
     # lines, are never this thick.
     limit = settings.hand_mm / 2 * B.SCALE
     # Each colour's test is on part of what is of any colour but the board's, and every
     # step of it (opening, closing, halving, the distance) keeps a part within the whole:
-    # when the whole is nowhere that thick, no colour is, and most frames end here.
-    coloured = (cls != BOARD) & (cls != INK) & (cls != RED_INK)
-    if not _thick(coloured.astype(np.uint8), ink, limit)[2]:
+    # a colour can be that thick only where the whole is (most frames: nowhere; with the
+    # coins of the opening packed together, at their middle). So each colour is judged
+    # in a window around those points, wide enough that its edge changes nothing there.
+    coloured = cv2.LUT(cls, _COLOURED)
+    where = _thick_at(coloured, ink, limit)
+    if where is None:
         return
+    wide = 2 * math.ceil(limit) + 8  # even: the window's halving keeps the view's blocks
+    (ys, xs), (h, w) = where, cls.shape
+    window = (
+        slice(max(0, ys.start - wide), min(h, ys.stop + wide)),
+        slice(max(0, xs.start - wide), min(w, xs.stop + wide)),
+    )
+    inner = (
+        slice(ys.start - window[0].start, ys.stop - window[0].start),
+        slice(xs.start - window[1].start, xs.stop - window[1].start),
+    )
     for klass in (BLACK, RED, WHITE):
-        m, thick, may = _thick(((cls == klass) | (cls == OTHER)).astype(np.uint8), ink, limit)
-        if not may:
+        near = cls[window]
+        pixels = ((near == klass) | (near == OTHER)).astype(np.uint8)
+        if _thick_at(pixels, ink[window], limit, inner) is None:
             continue
+        m, thick = _thick(((cls == klass) | (cls == OTHER)).astype(np.uint8), ink)
         dt = cv2.distanceTransform(thick, cv2.DIST_L2, 5)
         core = ((dt > limit) & (m > 0)).astype(np.uint8)
         if not core.any():

@@ -8,6 +8,7 @@ import numpy as np
 from vision import board as B
 from vision.detect.classes import classify_soft
 from vision.detect.common import (
+    _COLOURED,
     _DISC3,
     _DISC5,
     _DISC7,
@@ -119,7 +120,7 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
                 continue
             found.extend((name, cx + x0 + wx, cy + y0 + wy, conf) for name, cx, cy, conf in discs)
     # What no disc explains is an occluder: a hand, an arm, a sleeve, its shadow.
-    fg = ((cls == WHITE) | (cls == BLACK) | (cls == RED) | (cls == OTHER)).astype(np.uint8)
+    fg = cv2.LUT(cls, _COLOURED)
     explained: Array = np.zeros_like(fg)
     for name, cx, cy, _ in found:
         r = (R_STRIKER if name == "striker" else R_COIN) + 2.0
