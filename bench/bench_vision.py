@@ -150,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench_vision_confusion import confusion  # the tuning set's misses, by variation
 
         confusion(range(1, 1 + args.confusion))
+        confusion(range(1, 1 + args.confusion), classical=True)
         return 0
     if args.home or args.held_out:
         home_section(args.home, args.held_out, args.verbose)

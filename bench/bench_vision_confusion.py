@@ -1,10 +1,12 @@
-"""The cold detector's misses on the tuning home boards, by variation: what
-`bench_vision.py --confusion N` prints. Only tuning seeds (1 and up) go through
-here; the held-out set is never broken down.
+"""The photo path's misses on the tuning home boards, by variation, for the learned
+stage and the classical cold detector in turn: what `bench_vision.py --confusion N`
+prints. Only tuning seeds (1 and up) go through here; the held-out set is never
+broken down.
 
 For every board: per class, found minus the truth (a piece partly under a hand
 may be counted or not), and the board's variations (the colours of its set,
-the striker's size, net pockets, cloth, opening, hand). Printed: per variation
+the striker's size, net pockets, cloth, opening, hand, the print: its ink, its
+red, its lines' width, hollow dots, a pattern at the centre). Printed: per variation
 value, the boards exact and the class errors on the others (`black-1`: one black
 man short; `white+1`: one too many).
 """
@@ -58,17 +60,25 @@ def variations(scene: S.Scene) -> dict[str, str]:
         "opening": str(opening),
         "hand": str(scene.hand is not None),
         "glare": "strong" if look.glare > 25 else "weak",
+        "print": "icf" if look.markings == S.Markings() else "home",
+        "print ink": str(V.INKS.index(look.markings.ink)),
+        "print red": str(V.REDS.index(look.markings.red)),
+        "print line mm": str(look.markings.line_mm),
+        "dots filled": str(look.markings.filled),
+        "centre": look.markings.centre or "none",
     }
 
 
-def confusion(seeds: range) -> None:
+def confusion(seeds: range, classical: bool = False) -> None:
     table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     errs: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     total: Counter[str] = Counter()
     exact = 0
     for seed in seeds:
         scene = V.random_home_scene(seed)
-        result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look), classical=True)
+        result = detect_photo(
+            S.render(scene), S.pocket_centres_image(scene.look), classical=classical
+        )
         bad = errors(scene, result.coins)
         exact += not bad
         total.update(bad)
@@ -77,7 +87,10 @@ def confusion(seeds: range) -> None:
             table[name][value][1] += 1
             errs[name][value].update(bad)
     n = len(seeds)
-    print(f"confusion, tuning home boards {seeds.start}-{seeds.stop - 1}: exact {exact}/{n}")
+    stage = "classical" if classical else "learned"
+    print(
+        f"confusion, {stage}, tuning home boards {seeds.start}-{seeds.stop - 1}: exact {exact}/{n}"
+    )
     print(
         "  class errors over all boards: " + ", ".join(f"{k} {v}" for k, v in total.most_common())
     )

@@ -66,6 +66,23 @@ class Hand:
 
 
 @dataclass(frozen=True, slots=True)
+class Markings:
+    """How the board's lines and circles are printed. The laws of equipment (I अ.4-अ.7)
+    say where they are, not how they look: the defaults are a tournament board's;
+    home boards print them thinner, in other inks, the dots sometimes hollow, and some
+    with a pattern inside the outer circle."""
+
+    ink: tuple[int, int, int] = (30, 30, 34)
+    red: tuple[int, int, int] = (40, 52, 205)
+    line_mm: int = 2  # the circles and arrows
+    base_line_mm: int = round(B.BASELINE_W_MM)
+    filled: bool = True  # the red centres of the base circles and the centre circle
+    arrows: bool = True
+    #: A pattern inside the outer circle: "" none, "star", "rings" or "petals".
+    centre: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Look:
     """Camera, lighting and board appearance."""
 
@@ -104,6 +121,7 @@ class Look:
     hand_blur: float = 0.0
     shake: float = 0.0
     red_cloth: bool = False
+    markings: Markings = Markings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +199,10 @@ def _wood(rng: np.random.Generator, base: tuple[int, int, int], n: int) -> Float
     return out
 
 
-def _markings(tex: FloatImage) -> None:
-    ink = (30.0, 30.0, 34.0)
-    red = (40.0, 52.0, 205.0)
+def _markings(tex: FloatImage, m: Markings, seed: int) -> None:
+    ink = tuple(float(c) for c in m.ink)
+    red = tuple(float(c) for c in m.red)
+    w = m.line_mm
     s = B.SURFACE_MM
     half = B.BASELINE_LEN_MM / 2.0
     r_base = B.BASE_CIRCLE_D_MM / 2.0
@@ -198,23 +217,25 @@ def _markings(tex: FloatImage) -> None:
                 ((s - d, a), (s - d, b)),
             ]
             (x0, y0), (x1, y1) = ends[side]
-            cv2.line(tex, _pt(x0, y0), _pt(x1, y1), ink, round(B.BASELINE_W_MM), cv2.LINE_AA, 4)
+            cv2.line(tex, _pt(x0, y0), _pt(x1, y1), ink, m.base_line_mm, cv2.LINE_AA, 4)
         d = B.BASELINE_IN_MM + B.BASELINE_GAP_MM / 2.0
         for e in (s / 2 - half, s / 2 + half):
             cx, cy = [(e, d), (d, e), (e, s - d), (s - d, e)][side]
             _circle(tex, cx, cy, r_base, (150.0, 190.0, 220.0))
-            _circle(tex, cx, cy, r_base, ink, 2)
-            _circle(tex, cx, cy, B.BASE_RED_D_MM / 2.0, red)
-    _circle(tex, s / 2, s / 2, B.OUTER_D_MM / 2.0, ink, 2)
-    _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, red)
-    _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, ink, 2)
-    for ux, uy, x0, y0, x1, y1 in B.arrows_mm():
-        cv2.line(tex, _pt(x0, y0), _pt(x1, y1), ink, 2, cv2.LINE_AA, 4)
+            _circle(tex, cx, cy, r_base, ink, w)
+            _circle(tex, cx, cy, B.BASE_RED_D_MM / 2.0, red, -1 if m.filled else w)
+    _circle(tex, s / 2, s / 2, B.OUTER_D_MM / 2.0, ink, w)
+    if m.centre:
+        _pattern(tex, m, np.random.default_rng(seed + 31))
+    _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, red, -1 if m.filled else w)
+    _circle(tex, s / 2, s / 2, B.CENTRE_D_MM / 2.0, ink, w)
+    for ux, uy, x0, y0, x1, y1 in B.arrows_mm() if m.arrows else ():
+        cv2.line(tex, _pt(x0, y0), _pt(x1, y1), ink, w, cv2.LINE_AA, 4)
         cv2.line(
-            tex, _pt(x0, y0), _pt(x0 + 12 * (ux - uy), y0 + 12 * (uy + ux)), ink, 2, cv2.LINE_AA, 4
+            tex, _pt(x0, y0), _pt(x0 + 12 * (ux - uy), y0 + 12 * (uy + ux)), ink, w, cv2.LINE_AA, 4
         )
         cv2.line(
-            tex, _pt(x0, y0), _pt(x0 + 12 * (ux + uy), y0 + 12 * (uy - ux)), ink, 2, cv2.LINE_AA, 4
+            tex, _pt(x0, y0), _pt(x0 + 12 * (ux + uy), y0 + 12 * (uy - ux)), ink, w, cv2.LINE_AA, 4
         )
         r = B.ARROW_ARC_D_MM / 2.0
         cx, cy = x1 + ux * r, y1 + uy * r
@@ -228,10 +249,48 @@ def _markings(tex: FloatImage) -> None:
             -140,
             140,
             ink,
-            2,
+            w,
             cv2.LINE_AA,
             4,
         )
+
+
+def _pattern(tex: FloatImage, m: Markings, rng: np.random.Generator) -> None:
+    """A home board's pattern inside the outer circle, in its ink or its red: a star,
+    rings (some a coin's size), or petals (red ones a little like a faded queen)."""
+    c = B.SURFACE_MM / 2
+    colour = tuple(float(v) for v in (m.red if rng.random() < 0.5 else m.ink))
+    turn = rng.uniform(0, math.pi)
+    if m.centre == "star":
+        n, r_out, r_in = int(rng.choice([6, 8, 12])), rng.uniform(50, 80), rng.uniform(22, 35)
+        pts = [
+            (c + r * math.cos(turn + k * math.pi / n), c + r * math.sin(turn + k * math.pi / n))
+            for k in range(2 * n)
+            for r in ((r_out, r_in)[k % 2],)
+        ]
+        poly = np.array([_pt(x, y) for x, y in pts], np.int32)
+        cv2.polylines(tex, [poly], True, colour, m.line_mm, cv2.LINE_AA, 4)
+    elif m.centre == "rings":
+        for r in sorted(rng.uniform(20, 80, int(rng.integers(2, 4)))):
+            _circle(tex, c, c, float(r), colour, m.line_mm)
+    else:  # petals
+        n, at = int(rng.choice([6, 8])), rng.uniform(35, 55)
+        axes = (rng.uniform(12, 20), rng.uniform(5, 9))
+        fill = -1 if rng.random() < 0.5 else m.line_mm
+        for k in range(n):
+            a = turn + 2 * math.pi * k / n
+            cv2.ellipse(
+                tex,
+                _pt(c + at * math.cos(a), c + at * math.sin(a)),
+                (round(axes[0] * 16), round(axes[1] * 16)),
+                math.degrees(a),
+                0,
+                360,
+                colour,
+                fill,
+                cv2.LINE_AA,
+                4,
+            )
 
 
 def _board_texture(look: Look) -> FloatImage:
@@ -242,7 +301,7 @@ def _board_texture(look: Look) -> FloatImage:
     o = round(_OFF)
     inner[o : o + round(B.SURFACE_MM), o : o + round(B.SURFACE_MM)] = 1
     tex = np.where(inner[:, :, None] > 0, tex, frame)
-    _markings(tex)
+    _markings(tex, look.markings, look.seed)
     if look.wear:
         _wear(tex, look)
     for px, py in B.POCKETS_MM:

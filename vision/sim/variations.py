@@ -4,7 +4,9 @@ tournament renderer (`render.random_scene`) does not.
 - The pieces: a striker of 38-75 mm (home sets), black men in slate grey, brown
   or dark wood, white men cream or natural wood, a faded pink queen.
 - The board: net pockets, a worn and scratched surface with one brighter side,
-  a patterned red cloth around it, the frame running off the image's edge.
+  a patterned red cloth around it, the frame running off the image's edge; the
+  print thinner, in other inks, the dots hollow, a pattern at the centre
+  (`home_markings`).
 - The camera: a phone held above, a pinhole camera tilted up to 10° (a physical
   perspective, so the calibration's square check applies), the board off
   centre, a hand blurred by motion, a little shake.
@@ -20,7 +22,15 @@ import math
 import numpy as np
 
 from vision import board as B
-from vision.sim.render import Look, Piece, Scene, random_hand, random_pieces, start_arrangement
+from vision.sim.render import (
+    Look,
+    Markings,
+    Piece,
+    Scene,
+    random_hand,
+    random_pieces,
+    start_arrangement,
+)
 
 #: Colours (BGR) of home sets' men.
 BLACKS = ((92, 92, 96), (78, 84, 92), (40, 62, 98), (30, 45, 70), (60, 58, 60))
@@ -31,6 +41,30 @@ STRIKERS = ((232, 236, 238), (200, 215, 225), (150, 200, 235), (60, 60, 60))
 #: grey and cream men with a white striker, and men and striker of the plywood's own wood.
 SLATE_SET = (WHITES[0], BLACKS[0], QUEENS[0], STRIKERS[0])
 WOOD_SET = (WHITES[1], BLACKS[2], QUEENS[3], STRIKERS[2])
+
+
+#: Inks (BGR) of home boards' lines: near black, brown, maroon, green; and their reds.
+INKS = ((30, 30, 34), (25, 45, 75), (35, 30, 110), (40, 70, 30))
+REDS = ((40, 52, 205), (50, 40, 150), (90, 80, 210))
+
+
+def home_markings(seed: int) -> Markings:
+    """A home board's print: a tournament board's on 2 boards in 5; otherwise thinner
+    lines in one of INKS, its red one of REDS, the dots sometimes hollow,
+    sometimes no arrows, and a pattern at the centre on most. Drawn from its own
+    generator, so a seed's other variations stay as they were before the print varied."""
+    rng = np.random.default_rng(seed + 5_000_011)
+    if rng.random() < 0.4:
+        return Markings()
+    return Markings(
+        ink=INKS[int(rng.integers(len(INKS)))],
+        red=REDS[int(rng.integers(len(REDS)))],
+        line_mm=1 if rng.random() < 0.6 else 2,
+        base_line_mm=int(rng.integers(1, 4)),
+        filled=rng.random() < 0.6,
+        arrows=rng.random() < 0.8,
+        centre=str(rng.choice(["", "star", "rings", "petals"], p=[0.25, 0.25, 0.25, 0.25])),
+    )
 
 
 def camera_corners(
@@ -130,6 +164,7 @@ def random_home_scene(seed: int) -> Scene:
         hand_blur=rng.uniform(6, 20),
         shake=rng.uniform(0, 1.5),
         red_cloth=rng.random() < 0.6,
+        markings=home_markings(seed),
     )
     pieces = home_pieces(rng, float(rng.uniform(38, 75)))
     hand = random_hand(rng) if rng.random() < 0.3 else None
