@@ -32,6 +32,16 @@ def test_calibration_top_view_puts_the_centre_circle_in_the_middle() -> None:
     assert r > g + 60 and r > b + 60  # the red centre circle, law I अ.6
 
 
+@pytest.mark.parametrize("seed", [2, 7])
+def test_calibration_top_warp_for_every_frame_is_the_warp_to_within_rounding(seed: int) -> None:
+    scene = S.random_scene(seed, seed % 4)
+    img = S.render(scene)
+    cal = auto_calibrate(S.render(S.empty(scene)))
+    once, each = cal.warp(img).astype(int), cal.top_warp()(img).astype(int)
+    assert each.shape == once.shape == (B.TOP_PX, B.TOP_PX, 3)
+    assert int(np.abs(each - once).max()) <= 2
+
+
 def test_calibration_with_coins_on_the_board() -> None:
     scene = S.Scene(tuple(S.start_arrangement()), S.random_look(np.random.default_rng(5), 1, 5))
     cal = auto_calibrate(S.render(scene))
