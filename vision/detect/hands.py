@@ -199,9 +199,9 @@ def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
         slice(ys.start - window[0].start, ys.stop - window[0].start),
         slice(xs.start - window[1].start, xs.stop - window[1].start),
     )
-    near = cls[window]
+    around = cls[window]
     for klass in (BLACK, RED, WHITE):
-        pixels = ((near == klass) | (near == OTHER)).astype(np.uint8)
+        pixels = ((around == klass) | (around == OTHER)).astype(np.uint8)
         if _thick_at(pixels, ink[window], limit, inner) is None:
             continue
         m, thick = _thick(((cls == klass) | (cls == OTHER)).astype(np.uint8), ink)
