@@ -22,9 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import board as B
 from vision.calibration import Calibration, TopWarp, auto_calibrate
 from vision.capture import Frame
 from vision.detect import (
@@ -52,6 +54,12 @@ class WatcherSettings:
     clear_wait_s: float = 3.0  # how long to wait for hands to leave before diffing anyway
     learn_rate: float = 0.05  # how fast the board's own pixels are blended into the reference
     learn_every: int = 15  # frames between blends
+    #: A frame whose 4x4 px blocks (grey) all lie within this many levels of the last
+    #: frame measured is the same view: its classes and coins are taken over, not
+    #: measured again (at rest, most frames). A coin moved by a pixel changes its
+    #: blocks' edge by 15-25 levels; a camera's noise, averaged over a block, by 1-2.
+    #: 0: measure every frame.
+    still_levels: float = 6.0
 
 
 class BoardWatcher:
@@ -87,6 +95,7 @@ class BoardWatcher:
         self._strokes = 0
         self._kept: list[str] = []  # the stills of the stroke in progress
         self._rest_image: Array | None = None
+        self._measured: tuple[Array, Array, BoardView] | None = None  # blocks, classes, view
 
     @classmethod
     def from_empty_board(
@@ -118,8 +127,7 @@ class BoardWatcher:
         top = self.top_view(image)
         if self.reference is None:
             self.reference = bootstrap_reference(top)
-        cls, strength = classify_soft(top, self.reference, self.settings.detect)
-        view = detect_classes(cls, strength, self.settings.detect)
+        cls, view = self._measure(top, self.reference)
         self.board = view
         motion = self._meter.update(top, view.occlusion)
         events: list[WatchEvent] = []
@@ -158,6 +166,20 @@ class BoardWatcher:
             if not view.occlusion.any() and self._frames % self.settings.learn_every == 0:
                 self._learn(top, cls)
         return events
+
+    def _measure(self, top: Array, reference: Reference) -> tuple[Array, BoardView]:
+        """The classes and the coins on a top view, or those of the last view measured
+        when this is the same view (see WatcherSettings.still_levels)."""
+        side = B.TOP_PX // 4
+        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+        blocks = cv2.resize(grey, (side, side), interpolation=cv2.INTER_AREA).astype(np.int16)
+        last, still = self._measured, self.settings.still_levels
+        if last is not None and still > 0 and int(np.abs(blocks - last[0]).max()) <= still:
+            return last[1], last[2]
+        cls, strength = classify_soft(top, reference, self.settings.detect)
+        view = detect_classes(cls, strength, self.settings.detect)
+        self._measured = (blocks, cls, view)
+        return cls, view
 
     def _keep(self, when: str, image: Array) -> None:
         assert self.stills is not None

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+
+import numpy as np
 
 from vision.calibration import auto_calibrate
 from vision.diff import StrokeDiff
@@ -78,3 +81,34 @@ def test_watcher_hand_moving_over_the_board_is_not_a_stroke() -> None:
         frame = S.render(Scene(tuple(board.pieces), board.look, hand))
         events.extend(watcher.feed(t, frame))
     assert events == []
+
+
+def test_watcher_measures_a_still_board_once_and_a_coin_moved_a_millimetre_again() -> None:
+    board = SimulatedBoard()
+    empty = board.empty_frame()
+    watcher = BoardWatcher.from_empty_board(auto_calibrate(empty), [empty])
+    rng = np.random.default_rng(5)
+
+    def camera(t: float) -> np.ndarray:  # a real camera's noise is new in every frame
+        frame = board.frame(t).astype(np.float32) + rng.normal(0, 3.0, (480, 640, 3))
+        return np.clip(frame, 0, 255).astype(np.uint8)
+
+    watcher.feed(0.0, camera(0.0))
+    first = watcher.board
+    for k in range(1, 10):
+        watcher.feed(k / FPS, camera(k / FPS))
+        assert watcher.board is first  # the same view: measured once
+    i = next(k for k, p in enumerate(board.pieces) if p.colour == "black")
+    was = board.pieces[i]
+    board.pieces[i] = replace(was, x_mm=was.x_mm + 1.0)
+    watcher.feed(10 / FPS, camera(10 / FPS))
+    assert watcher.board is not None and watcher.board is not first
+    assert first is not None
+    before, after = (
+        min(
+            (c for c in view.coins if c.colour == "black"),
+            key=lambda c: math.hypot(c.x_mm - was.x_mm, c.y_mm - was.y_mm),
+        )
+        for view in (first, watcher.board)
+    )
+    assert abs(after.x_mm - before.x_mm - 1.0) < 0.3 and abs(after.y_mm - before.y_mm) < 0.3
