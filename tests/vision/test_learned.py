@@ -5,6 +5,7 @@ opening arrangement of law 41, hands, and the tuning home boards, through the ph
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -15,8 +16,8 @@ from kiosk.cli import main
 from vision import board as B
 from vision.photo import detect_photo
 from vision.sim import render as S
-from vision.sim.render import Look, Piece, Scene, start_arrangement
-from vision.sim.variations import SLATE_SET, WOOD_SET, random_home_scene
+from vision.sim.render import Look, Markings, Piece, Scene, start_arrangement
+from vision.sim.variations import INKS, QUEENS, REDS, SLATE_SET, WOOD_SET, random_home_scene
 
 # A tuning home board (seeds 1-200): net pockets, red cloth, 13 pieces, no hand.
 PHONE_SEED = 22
@@ -66,6 +67,38 @@ def test_law_41_opening_arrangement_is_counted_by_the_learned_stage(
     y = B.SURFACE_MM - B.BASELINE_IN_MM - B.BASELINE_GAP_MM / 2
     pieces = (*start_arrangement(), Piece("striker", 300.0, y, 55.0))
     scene = Scene(pieces, Look(seed=41, piece_bgr=colours))
+    assert _counts(scene) == {"white": 9, "black": 9, "queen": 1, "striker": 1}
+
+
+# A home board's print (law I अ.4-अ.7 say where, not how): thin maroon lines, hollow dots,
+# no arrows, and a pattern at the centre.
+HOME_PRINT = Markings(
+    ink=INKS[2], red=REDS[1], line_mm=1, base_line_mm=2, filled=False, arrows=False
+)
+
+
+@pytest.mark.parametrize("centre", ["star", "rings", "petals"])
+def test_law_i_home_print_hollow_dots_and_a_centre_pattern_are_no_men_by_the_learned_stage(
+    centre: str,
+) -> None:
+    look = Look(seed=51, markings=replace(HOME_PRINT, centre=centre))
+    assert sum(_counts(Scene((), look)).values()) == 0
+    pieces = (
+        Piece("white", 250.0, 250.0),
+        Piece("black", 480.0, 260.0),
+        Piece("queen", 300.0, 470.0),
+        Piece("striker", 420.0, B.SURFACE_MM - B.BASELINE_IN_MM - 16, 60.0),
+    )
+    colours = (WOOD_SET[0], SLATE_SET[1], QUEENS[1], WOOD_SET[3])
+    scene = Scene(pieces, Look(seed=52, piece_bgr=colours, markings=look.markings))
+    assert _counts(scene) == _truth(scene)
+
+
+def test_law_41_opening_on_red_petals_is_one_queen_by_the_learned_stage() -> None:
+    y = B.SURFACE_MM - B.BASELINE_IN_MM - B.BASELINE_GAP_MM / 2
+    pieces = (*start_arrangement(), Piece("striker", 300.0, y, 55.0))
+    markings = replace(HOME_PRINT, red=REDS[0], centre="petals")
+    scene = Scene(pieces, Look(seed=53, piece_bgr=WOOD_SET, markings=markings))
     assert _counts(scene) == {"white": 9, "black": 9, "queen": 1, "striker": 1}
 
 
