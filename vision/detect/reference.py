@@ -12,6 +12,12 @@ import numpy as np
 from vision import board as B
 from vision.detect.common import _POCKET_AREA, Array
 
+# The frame around the playing surface in the top view, and its flat indices: fixed by
+# the view's geometry, the same for every reference.
+_FRAME = np.ones((B.TOP_PX, B.TOP_PX), bool)
+_FRAME[B.surface_slice(), B.surface_slice()] = False
+_FRAME_AT = np.flatnonzero(_FRAME)
+
 
 class Reference:
     """The empty board's top view, against which frames are compared."""
@@ -41,9 +47,7 @@ class Reference:
         self.intensity: Array = ref.sum(axis=2) + 3.0
         self.chroma: Array = ref / self.intensity[:, :, None]
         self.median = float(np.median(self.intensity))
-        inside = np.zeros(self.intensity.shape, bool)
-        inside[B.surface_slice(), B.surface_slice()] = True
-        self.frame: Array = ~inside
+        inside = ~_FRAME
         dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
         # Lines, not pockets: what a 7 px disc cannot fit into.
         wide = cv2.morphologyEx(
@@ -52,7 +56,7 @@ class Reference:
         self.ink: Array = (dark > 0) & (wide == 0)
         # The pockets: very dark, where law I puts them (under lamp fall-off the print
         # where the lines meet is as dark, and a black coin there must still be seen).
-        self.hole: Array = inside & (self.intensity < 0.35 * self.median) & _POCKET_AREA
+        hole = inside & (self.intensity < 0.35 * self.median) & _POCKET_AREA
         # The light falling on the board with the print closed over: how bright the
         # plywood would be at each pixel. The kernel is wider than the red dots and the
         # centre circle (law I अ.4, अ.6), so a black coin on them is judged against the
@@ -70,17 +74,17 @@ class Reference:
         excess = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
         self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & inside
         # The black print (lines, arrows, where they meet), not the dots or pockets.
-        self.black_print: Array = self.printed & ~self.red_ink & ~_POCKET_AREA
+        black_print = self.printed & ~self.red_ink & ~_POCKET_AREA
         self._sample = (slice(2, None, 4), slice(2, None, 4))
         # The flat indices of the pockets, the frame and the print, and what is known of
         # each there: each frame's tests on them gather these few per cent of the view.
-        self.hole_at: Array = np.flatnonzero(self.hole)
+        self.hole_at: Array = np.flatnonzero(hole)
         self.hole_intensity: Array = self.intensity.ravel()[self.hole_at]
-        self.frame_at: Array = np.flatnonzero(self.frame)
-        self.print_at: Array = np.flatnonzero(self.ink | self.black_print | self.red_ink)
+        self.frame_at: Array = _FRAME_AT
+        self.print_at: Array = np.flatnonzero(self.ink | black_print | self.red_ink)
         at = self.print_at
         self.print_ink: Array = self.ink.ravel()[at]
-        self.print_black: Array = self.black_print.ravel()[at]
+        self.print_black: Array = black_print.ravel()[at]
         self.print_red: Array = self.red_ink.ravel()[at]
         self.print_light: Array = self.light.ravel()[at]
 
