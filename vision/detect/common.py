@@ -99,10 +99,12 @@ class BoardView:
         return bool(self.occlusion[y0:y1, x0:x1].any())
 
 
-# 1 for the classes of a coin's colour and the unknown, by class: cv2.LUT(cls, _COLOURED)
-# is several times faster than comparing the classes one by one.
+# Tables by class for cv2.LUT, several times faster than comparing the classes one by
+# one: 1 for the classes of a coin's colour and the unknown.
 _COLOURED = np.zeros(256, np.uint8)
 _COLOURED[[WHITE, BLACK, RED, OTHER]] = 1
+_INK = np.zeros(256, np.uint8)  # 1 for the lines
+_INK[INK] = 1
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -174,6 +176,20 @@ def _grow(mask: Array, r: float) -> Array:
 
 
 Window = tuple[slice, slice]
+
+
+def _widened(
+    x: int, y: int, w: int, h: int, margin: int, shape: tuple[int, ...], even: bool = False
+) -> Window:
+    """The box x, y, w, h widened by `margin` px on every side, within an image of
+    `shape`; with `even`, its bounds rounded out to even numbers (halving the box then
+    averages the view's own 2x2 blocks)."""
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    x1, y1 = min(shape[1], x + w + margin), min(shape[0], y + h + margin)
+    if even:
+        x0, y0 = x0 & ~1, y0 & ~1
+        x1, y1 = min(shape[1], x1 + 1) & ~1, min(shape[0], y1 + 1) & ~1
+    return slice(y0, y1), slice(x0, x1)
 
 
 def _label(mask: Array, connectivity: int = 8) -> tuple[int, Array, Array]:

@@ -14,6 +14,7 @@ from vision.detect.common import (
     _COLOURED,
     _DISC3,
     _DISC5,
+    _INK,
     _SQUARE5,
     A_COIN,
     BLACK,
@@ -27,10 +28,12 @@ from vision.detect.common import (
     WHITE,
     Array,
     Settings,
+    Window,
     _disc,
     _dot_at,
     _grow,
     _label,
+    _widened,
 )
 
 
@@ -126,9 +129,6 @@ def _coins_in(mask: Array, hand: Array, bare: Array, striker: bool) -> Array:
     return keep
 
 
-Box = tuple[slice, slice]
-
-
 def _thick(pixels: Array, ink: Array) -> tuple[Array, Array]:
     """`pixels` opened (specks gone), and that closed over the lines (`ink`): thickness
     counts the printed lines too, or a line across a palm would cut it into thin pieces
@@ -137,7 +137,9 @@ def _thick(pixels: Array, ink: Array) -> tuple[Array, Array]:
     return m, cv2.morphologyEx(m | ink, cv2.MORPH_CLOSE, _DISC5)
 
 
-def _thick_at(pixels: Array, ink: Array, limit: float, within: Box | None = None) -> Box | None:
+def _thick_at(
+    pixels: Array, ink: Array, limit: float, within: Window | None = None
+) -> Window | None:
     """The box (even bounds) around the points where `pixels`, as _thick makes them, may
     be thicker than `limit` px, or None: judged at half size (four times cheaper) in the
     box around the opened pixels widened by twice `limit` (beyond it there are only
@@ -148,11 +150,10 @@ def _thick_at(pixels: Array, ink: Array, limit: float, within: Box | None = None
     if w == 0:
         return None
     # Even bounds: the halving then averages the same 2x2 blocks as on the whole view.
-    wide = math.ceil(2 * limit)
-    x0, y0 = max(0, x - wide) & ~1, max(0, y - wide) & ~1
-    x1, y1 = min(m.shape[1], x + w + wide + 1) & ~1, min(m.shape[0], y + h + wide + 1) & ~1
-    box = thick[y0:y1, x0:x1]
-    half = cv2.resize(box, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+    ys, xs = _widened(x, y, w, h, math.ceil(2 * limit), m.shape, even=True)
+    y0, x0 = ys.start, xs.start
+    size = (xs.stop - x0) // 2, (ys.stop - y0) // 2
+    half = cv2.resize(thick[ys, xs], size, interpolation=cv2.INTER_AREA)
     deep = cv2.distanceTransform(half, cv2.DIST_L2, 5) > limit / 2 - 1.0
     if within is not None:
         keep = np.zeros_like(deep)
@@ -164,11 +165,6 @@ def _thick_at(pixels: Array, ink: Array, limit: float, within: Box | None = None
     if bw == 0:
         return None
     return slice(y0 + 2 * by, y0 + 2 * (by + bh)), slice(x0 + 2 * bx, x0 + 2 * (bx + bw))
-
-
-# 1 for the lines, by class (for cv2.LUT, as _COLOURED).
-_INK = np.zeros(256, np.uint8)
-_INK[INK] = 1
 
 
 def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
@@ -190,11 +186,8 @@ def mark_hands(cls: Array, occlusion: Array, settings: Settings) -> None:
     if where is None:
         return
     wide = 2 * math.ceil(limit) + 8  # even: the window's halving keeps the view's blocks
-    (ys, xs), (h, w) = where, cls.shape
-    window = (
-        slice(max(0, ys.start - wide), min(h, ys.stop + wide)),
-        slice(max(0, xs.start - wide), min(w, xs.stop + wide)),
-    )
+    ys, xs = where
+    window = _widened(xs.start, ys.start, xs.stop - xs.start, ys.stop - ys.start, wide, cls.shape)
     inner = (
         slice(ys.start - window[0].start, ys.stop - window[0].start),
         slice(xs.start - window[1].start, xs.stop - window[1].start),

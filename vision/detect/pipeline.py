@@ -35,6 +35,7 @@ from vision.detect.common import (
     _disc_share,
     _dot_at,
     _label,
+    _widened,
 )
 from vision.detect.discs import _fill_holes, _fit_discs, _striker_part
 from vision.detect.hands import _a_dot_covered, mark_hands
@@ -60,8 +61,8 @@ def detect_classes(cls: Array, strength: Array, settings: Settings = DEFAULTS) -
         bx, by, bw, bh = cv2.boundingRect((cls == klass).astype(np.uint8))
         if bw == 0:  # none of this colour (often no queen): nothing to split
             continue
-        wx, wy = max(0, bx - 12), max(0, by - 12)
-        win = slice(wy, by + bh + 12), slice(wx, bx + bw + 12)
+        win = _widened(bx, by, bw, bh, 12, cls.shape)
+        wy, wx = win[0].start, win[1].start
         c, own_px = cls[win], (cls[win] == klass).astype(np.uint8)
         ink, red_ink = c == INK, c == RED_INK
         if klass == RED:
