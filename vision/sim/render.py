@@ -263,12 +263,11 @@ def _pattern(tex: FloatImage, m: Markings, rng: np.random.Generator) -> None:
     turn = rng.uniform(0, math.pi)
     if m.centre == "star":
         n, r_out, r_in = int(rng.choice([6, 8, 12])), rng.uniform(50, 80), rng.uniform(22, 35)
-        pts = [
-            (c + r * math.cos(turn + k * math.pi / n), c + r * math.sin(turn + k * math.pi / n))
-            for k in range(2 * n)
-            for r in ((r_out, r_in)[k % 2],)
-        ]
-        poly = np.array([_pt(x, y) for x, y in pts], np.int32)
+        points = []
+        for k in range(2 * n):  # the tips and the notches between them in turn
+            r, a = (r_in if k % 2 else r_out), turn + k * math.pi / n
+            points.append(_pt(c + r * math.cos(a), c + r * math.sin(a)))
+        poly = np.array(points, np.int32)
         cv2.polylines(tex, [poly], True, colour, m.line_mm, cv2.LINE_AA, 4)
     elif m.centre == "rings":
         for r in sorted(rng.uniform(20, 80, int(rng.integers(2, 4)))):
