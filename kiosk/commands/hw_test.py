@@ -38,6 +38,9 @@ from kiosk.config import ConfigError, Settings, load_settings
 TEST_FRAME = DisplayFrame(88, 88, "8:88", "-", 88, "HW TEST")
 # The demo the simulated beams play each second: one coin through each pocket.
 DEMO = ((0.15, 1, 0.012), (0.35, 2, 0.016), (0.55, 3, 0.020), (0.75, 4, 0.014))
+# How long past the window the simulated run waits for its own demo's last hits: on a
+# busy machine the demo's thread and the beams' filter can run late.
+DEMO_GRACE_S = 2.0
 
 
 def _say(text: str) -> None:
@@ -150,18 +153,23 @@ def _run(settings: Settings, *, simulate: bool, seconds: float) -> int:
         last_states = dict(beams.states()) if beams is not None else {}
         next_demo = t0
         due: list[tuple[float, int, float]] = []
-        while (now := time.monotonic()) < end:
+        played = 0  # the simulated demo's hits so far, each to be reported
+        while (now := time.monotonic()) < end or (
+            sum(hits.values()) < played and now < end + DEMO_GRACE_S
+        ):
             if now >= next_demo and next_demo + 0.8 <= end:
                 if sim_beams is not None:
                     sim_beams.play(DEMO)
+                    played += len(DEMO)
                 if fake_bridge is not None:  # the bridge reports each hit as it clears
                     due.extend((next_demo + t + length, pk, length) for t, pk, length in DEMO)
+                    played += len(DEMO)
                 next_demo += 1.0
             while fake_bridge is not None and due and due[0][0] <= now:
                 _, pocket, length = due.pop(0)
                 fake_bridge.hit(pocket, length)
             try:
-                report = reports.get(timeout=min(0.05, max(0.0, end - now)))
+                report = reports.get(timeout=min(0.05, end - now) if now < end else 0.05)
             except queue.Empty:
                 report = None
             if report is not None:
