@@ -36,16 +36,16 @@ class Reference:
         """Move the reference towards a top view where `mask` is set (pixels seen
         to be bare board): powder and a drifting lamp become part of the board."""
         view = cv2.GaussianBlur(top.astype(np.float32), (3, 3), 0)
-        m = (mask > 0)[:, :, None]
-        self.image = np.where(m, self.image + rate * (view - self.image), self.image).astype(
-            np.float32
-        )
+        cv2.accumulateWeighted(view, self.image, rate, (mask > 0).astype(np.uint8))
         self._derive()
 
     def _derive(self) -> None:
-        ref = self.image
-        self.intensity: Array = ref.sum(axis=2) + 3.0
-        self.chroma: Array = ref / self.intensity[:, :, None]
+        # On the colour planes: numpy sums across an (h, w, 3) array's last axis slowly.
+        b, g, r = cv2.split(self.image)
+        self.intensity: Array = b + g
+        self.intensity += r
+        self.intensity += 3.0
+        self.cb, self.cg, self.cr = b / self.intensity, g / self.intensity, r / self.intensity
         self.median = float(np.median(self.intensity))
         inside = ~_FRAME
         dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
@@ -65,13 +65,11 @@ class Reference:
             self.intensity, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25))
         )
         self.printed: Array = self.intensity < 0.85 * self.light
-        c = self.chroma
-        self.cb, self.cg, self.cr = (np.ascontiguousarray(c[:, :, k]) for k in range(3))
         self.nb, self.ng, self.nr = (1.0 / 3.0 - p for p in (self.cb, self.cg, self.cr))
         span2 = self.nb**2 + self.ng**2 + self.nr**2
         self.inv_span2: Array = 1.0 / (span2 + 1e-4)
         self.wide_span: Array = span2 > 0.05**2
-        excess = c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])
+        excess = self.cr - np.maximum(self.cb, self.cg)
         self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & inside
         # The black print (lines, arrows, where they meet), not the dots or pockets.
         black_print = self.printed & ~self.red_ink & ~_POCKET_AREA
