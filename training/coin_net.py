@@ -99,15 +99,12 @@ def orient(img: Array, rows: Array, k: int) -> tuple[Array, Array]:
     rows = rows.copy()
     c = B.SURFACE_MM
     if k & 1:
-        img = img.transpose(1, 0, 2)
         rows[:, [1, 2]] = rows[:, [2, 1]]
     if k & 2:
-        img = img[:, ::-1]
         rows[:, 1] = c - rows[:, 1]
     if k & 4:
-        img = img[::-1]
         rows[:, 2] = c - rows[:, 2]
-    return np.ascontiguousarray(img), rows
+    return N.turned(img, k), rows
 
 
 def targets(rows: Array) -> tuple[Array, Array, Array, Array]:

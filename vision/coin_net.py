@@ -15,6 +15,7 @@ network sees the pieces against this board's own plywood.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -38,6 +39,8 @@ MM_PER_CELL = (B.SURFACE_MM + 2 * B.MARGIN_MM) / OUT_PX  # 8.0
 THRESHOLD = 0.45
 #: Two peaks closer than this are one piece (men's centres lie 31 mm apart or more).
 SAME_MM = 18.0
+#: Each view's peaks from this heat count towards the vote of the eight views.
+VOTE_FROM = 0.15
 
 
 def shrink(top: Array) -> Array:
@@ -98,8 +101,72 @@ def _net() -> Any:
     return cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
 
 
+def turned(image: Array, k: int) -> Array:
+    """An (H, W, ...) image in orientation `k` of the eight (0-7): bit 1 transposes it,
+    then bit 2 mirrors it left to right and bit 4 top to bottom."""
+    if k & 1:
+        image = image.swapaxes(0, 1)
+    if k & 2:
+        image = image[:, ::-1]
+    if k & 4:
+        image = image[::-1]
+    return np.ascontiguousarray(image)
+
+
+def unturned(maps: Array, k: int) -> Array:
+    """The network's maps (6, G, G) of a view in orientation `k`, back in the board's
+    own: the grid turned back, and the centres' offsets within their cells with it."""
+    maps = maps.copy()
+    if k & 4:
+        maps = maps[:, ::-1]
+        maps[5] *= -1
+    if k & 2:
+        maps = maps[:, :, ::-1]
+        maps[4] *= -1
+    if k & 1:
+        maps = maps.swapaxes(1, 2)[[0, 1, 2, 3, 5, 4]]
+    return np.ascontiguousarray(maps)
+
+
+def vote(found: Sequence[Sequence[Coin]], threshold: float = THRESHOLD) -> tuple[Coin, ...]:
+    """The pieces the views agree on. `found` holds each view's peaks (their heat as the
+    confidence, decoded at VOTE_FROM); the hottest peak not yet taken gathers the hottest
+    peak of each other view within SAME_MM of it. Their heat, summed by class and
+    divided by the number of views, is the piece's: kept when it is over `threshold`,
+    at the mean centre of that class's peaks."""
+    pool = sorted(
+        ((c, view) for view, cs in enumerate(found) for c in cs), key=lambda cv: -cv[0].confidence
+    )
+    taken = [False] * len(pool)
+    kept: list[Coin] = []
+    for i, (seed, _) in enumerate(pool):
+        if taken[i]:
+            continue
+        members: dict[int, Coin] = {}
+        for j, (c, view) in enumerate(pool):
+            near = (c.x_mm - seed.x_mm) ** 2 + (c.y_mm - seed.y_mm) ** 2 < SAME_MM**2
+            if not taken[j] and view not in members and near:
+                members[view] = c
+                taken[j] = True
+        heat: dict[str, float] = {}
+        for c in members.values():
+            heat[c.colour] = heat.get(c.colour, 0.0) + c.confidence
+        colour = max(heat, key=lambda k: heat[k])
+        score = heat[colour] / len(found)
+        if score > threshold:
+            same = [c for c in members.values() if c.colour == colour]
+            x = sum(c.x_mm for c in same) / len(same)
+            y = sum(c.y_mm for c in same) / len(same)
+            kept.append(Coin(colour, x, y, score))
+    return tuple(kept)
+
+
 def detect_learned(top: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
-    """The pieces on a top view (vision.board's 400 x 400 px), by the network."""
+    """The pieces on a top view (vision.board's 400 x 400 px), by the network, which sees
+    the view in all eight orientations at once (the board's print is the same after a
+    quarter turn or a mirror, law I अ.4-अ.7) and counts what they agree on (`vote`)."""
+    small = shrink(top)
     net = _net()
-    net.setInput(prepare(top))
-    return decode(np.asarray(net.forward())[0], threshold)
+    net.setInput(normalise(np.stack([turned(small, k) for k in range(8)])))
+    maps = np.asarray(net.forward())
+    return vote([decode(unturned(m, k), VOTE_FROM) for k, m in enumerate(maps)], threshold)

@@ -16,6 +16,7 @@ import pytest
 from vision import board as B
 from vision import coin_net as N
 from vision import models
+from vision.detect import Coin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,12 +45,16 @@ def _maps() -> np.ndarray:
     return out
 
 
+def _peak(out: np.ndarray, k: int, x_mm: float, y_mm: float, logit: float = 3.0) -> None:
+    u, v = N.cell_of(x_mm, y_mm)
+    iu, iv = round(u), round(v)
+    out[k, iv, iu] = logit
+    out[4, iv, iu], out[5, iv, iu] = u - iu, v - iv
+
+
 def test_coin_net_decode_puts_a_peak_at_its_millimetres() -> None:
     out = _maps()
-    u, v = N.cell_of(300.0, 500.0)
-    iu, iv = round(u), round(v)
-    out[1, iv, iu] = 3.0
-    out[4, iv, iu], out[5, iv, iu] = u - iu, v - iv
+    _peak(out, 1, 300.0, 500.0)
     (coin,) = N.decode(out)
     assert coin.colour == "black"
     assert abs(coin.x_mm - 300.0) < 0.01 and abs(coin.y_mm - 500.0) < 0.01
@@ -69,6 +74,49 @@ def test_coin_net_decode_counts_no_piece_off_the_playing_surface() -> None:
     out = _maps()
     out[0, 1, 1] = 5.0  # over the frame
     assert N.decode(out) == ()
+
+
+def test_coin_net_unturned_maps_put_a_turned_views_piece_back_where_it_lies(
+    training: ModuleType,
+) -> None:
+    # A black man at (250, 600) mm: in view k the network sees him where training's
+    # `orient` puts him, and the maps turned back must put him at (250, 600) again.
+    rows = np.array([(1, 250.0, 600.0, 31.0, 1.0)], np.float32)
+    for k in range(8):
+        _, seen = training.orient(np.zeros((4, 4, 3), np.uint8), rows, k)
+        out = _maps()
+        _peak(out, 1, float(seen[0, 1]), float(seen[0, 2]))
+        (coin,) = N.decode(N.unturned(out, k))
+        assert coin.colour == "black", k
+        assert (coin.x_mm, coin.y_mm) == pytest.approx((250.0, 600.0), abs=0.01), k
+
+
+def test_coin_net_turned_is_the_view_training_turns(training: ModuleType) -> None:
+    img = np.arange(5 * 5 * 3, dtype=np.uint8).reshape(5, 5, 3)
+    rows = np.zeros((0, 5), np.float32)
+    for k in range(8):
+        assert np.array_equal(N.turned(img, k), training.orient(img, rows, k)[0])
+    assert len({N.turned(img, k).tobytes() for k in range(8)}) == 8
+
+
+def test_coin_net_vote_counts_what_most_views_see_in_the_colour_they_see_hottest() -> None:
+    def coin(colour: str, x: float, heat: float) -> Coin:
+        return Coin(colour, x, 300.0, heat)
+
+    views: list[list[Coin]] = [[] for _ in range(8)]
+    for k in range(5):  # a man five views see white and three see as the queen
+        views[k].append(coin("white", 200.0 + k, 0.8))
+    for k in range(5, 8):
+        views[k].append(coin("queen", 201.0, 0.9))
+    for k in range(2):  # glare two views take for a man: 2 x 0.9 / 8 is too little
+        views[k].append(coin("white", 500.0, 0.9))
+    (kept,) = N.vote(views)
+    assert kept.colour == "white"
+    assert kept.x_mm == pytest.approx(202.0)  # the white views' mean
+    assert kept.confidence == pytest.approx(5 * 0.8 / 8)
+    # Two men 31 mm apart, both seen in every view, stay two.
+    views = [[coin("black", 300.0, 0.9), coin("black", 331.0, 0.8)] for _ in range(8)]
+    assert [c.x_mm for c in N.vote(views)] == [300.0, 331.0]
 
 
 def test_coin_net_training_turns_the_pieces_with_the_board(training: ModuleType) -> None:
