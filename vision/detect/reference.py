@@ -12,11 +12,12 @@ import numpy as np
 from vision import board as B
 from vision.detect.common import _POCKET_AREA, Array
 
-# The frame around the playing surface in the top view, and its flat indices: fixed by
-# the view's geometry, the same for every reference.
+# The frame around the playing surface in the top view, its flat indices and the
+# surface inside it: fixed by the view's geometry, the same for every reference.
 _FRAME = np.ones((B.TOP_PX, B.TOP_PX), bool)
 _FRAME[B.surface_slice(), B.surface_slice()] = False
 _FRAME_AT = np.flatnonzero(_FRAME)
+_INSIDE = ~_FRAME
 
 
 class Reference:
@@ -47,7 +48,6 @@ class Reference:
         self.intensity += 3.0
         self.cb, self.cg, self.cr = b / self.intensity, g / self.intensity, r / self.intensity
         self.median = float(np.median(self.intensity))
-        inside = ~_FRAME
         dark = (self.intensity < 0.55 * self.median).astype(np.uint8)
         # Lines, not pockets: what a 7 px disc cannot fit into.
         wide = cv2.morphologyEx(
@@ -56,7 +56,7 @@ class Reference:
         self.ink: Array = (dark > 0) & (wide == 0)
         # The pockets: very dark, where law I puts them (under lamp fall-off the print
         # where the lines meet is as dark, and a black coin there must still be seen).
-        hole = inside & (self.intensity < 0.35 * self.median) & _POCKET_AREA
+        hole = _INSIDE & (self.intensity < 0.35 * self.median) & _POCKET_AREA
         # The light falling on the board with the print closed over: how bright the
         # plywood would be at each pixel. The kernel is wider than the red dots and the
         # centre circle (law I अ.4, अ.6), so a black coin on them is judged against the
@@ -70,7 +70,7 @@ class Reference:
         self.inv_span2: Array = 1.0 / (span2 + 1e-4)
         self.wide_span: Array = span2 > 0.05**2
         excess = self.cr - np.maximum(self.cb, self.cg)
-        self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & inside
+        self.red_ink: Array = (excess > float(np.median(excess)) + 0.12) & _INSIDE
         # The black print (lines, arrows, where they meet), not the dots or pockets.
         black_print = self.printed & ~self.red_ink & ~_POCKET_AREA
         self._sample = (slice(2, None, 4), slice(2, None, 4))
