@@ -287,7 +287,7 @@ def exact(coins: Any, rows: Array) -> bool:
 
 def check(weights: Path, data: list[Path], thresholds: list[float]) -> None:
     """Boards with every count exact on `data` (the tuning boards' seeds 1-200, say)
-    at each threshold."""
+    at each threshold, read as the kiosk reads them (the eight views' vote)."""
     import torch
 
     net = build()
@@ -295,9 +295,9 @@ def check(weights: Path, data: list[Path], thresholds: list[float]) -> None:
     net.eval()
     images, per = load(data)
     with torch.no_grad():
-        outs = [net(torch.from_numpy(N.normalise(img[None]))).numpy()[0] for img in images]
+        outs = [net(torch.from_numpy(N.prepare(img))).numpy() for img in images]
     for t in thresholds:
-        ok = [exact(N.decode(o, t), rows) for o, rows in zip(outs, per, strict=True)]
+        ok = [exact(N.read(o, t), rows) for o, rows in zip(outs, per, strict=True)]
         print(f"threshold {t:.2f}: every count exact on {sum(ok)}/{len(ok)}")
 
 

@@ -50,10 +50,11 @@ def shrink(top: Array) -> Array:
     return small
 
 
-def prepare(top: Array) -> Array:
-    """The top view as the network's input blob (1, 3, 200, 200): shrunk, each plane
-    divided by its median, less one, kept within [-1, 3]."""
-    return normalise(shrink(top)[None])
+def prepare(small: Array) -> Array:
+    """A shrunk top view (as `shrink` makes it and training keeps it) as the network's
+    input: its eight orientations (`turned`, in order) as one blob (8, 3, IN_PX, IN_PX),
+    each plane divided by its median, less one, kept within [-1, 3]."""
+    return normalise(np.stack([turned(small, k) for k in range(8)]))
 
 
 def normalise(batch: Array) -> Array:
@@ -161,12 +162,16 @@ def vote(found: Sequence[Sequence[Coin]], threshold: float = THRESHOLD) -> tuple
     return tuple(kept)
 
 
+def read(maps: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
+    """The pieces from the network's maps of the eight views (8, 6, G, G), in the order
+    `prepare` gives them: each view's maps turned back and decoded, then the vote."""
+    return vote([decode(unturned(m, k), VOTE_FROM) for k, m in enumerate(maps)], threshold)
+
+
 def detect_learned(top: Array, threshold: float = THRESHOLD) -> tuple[Coin, ...]:
     """The pieces on a top view (vision.board's 400 x 400 px), by the network, which sees
     the view in all eight orientations at once (the board's print is the same after a
     quarter turn or a mirror, law I अ.4-अ.7) and counts what they agree on (`vote`)."""
-    small = shrink(top)
     net = _net()
-    net.setInput(normalise(np.stack([turned(small, k) for k in range(8)])))
-    maps = np.asarray(net.forward())
-    return vote([decode(unturned(m, k), VOTE_FROM) for k, m in enumerate(maps)], threshold)
+    net.setInput(prepare(shrink(top)))
+    return read(np.asarray(net.forward()), threshold)
