@@ -108,7 +108,7 @@ class Session:
         try:
             return score_game(entry.game, self.rosters)
         except ScoreError as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError(exc.reason or str(exc)) from None  # the facts kept for the screen
 
     def _next_timer(self, e: TimerEntry) -> TimerState:
         """Rule 10: «દરેક રમત ૩૦ થી ૩૫ મિનિટ આયોજકો ની મરજી પ્રમાણે»: a game lasts 30 to 35
