@@ -15,17 +15,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
-from kiosk.errors import TablesideError
+from kiosk.errors import Reason, TablesideError
 from kiosk.safe_read import UnsafeInput, loads_json
 
 
 class ClockRecordError(TablesideError, ValueError):
-    """A bad line of a clock record: `line` is 1-based."""
+    """A bad line of a clock record: `line` is 1-based, `reason` the English words; `why`,
+    when the rules refused the line, the same as facts (a `Reason`) for a screen to word."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str, why: Reason | None = None) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
+        self.why = why
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from kiosk.clocks.record import (
     Resume,
     Start,
 )
-from kiosk.errors import N_
+from kiosk.errors import N_, Reason
 from kiosk.rules.backgammon.match import IllegalAction, Match
 
 _T = TypeVar("_T")
@@ -92,17 +92,23 @@ class ClockedMatch:
                 breaks_taken={a: header.breaks_taken[0], b: header.breaks_taken[1]},
             )
         except IllegalAction as exc:
-            raise ClockRecordError(1, str(exc)) from None
+            raise ClockRecordError(1, str(exc), exc.reason) from None
         match_time = bank_for(
             (self.match.needs(a), self.match.needs(b)), header.minutes_per_point
         )  # 3.5 (vi)
         leg = header.second_leg
         if leg is not None and leg >= match_time:
-            raise ClockRecordError(
-                1,
-                f'"second_leg" of {leg:g} s must be less than each player\'s match time of '
-                f"{match_time:g} s: the first leg is the match time less the second (3.5 (v))",
+            why = Reason.of(
+                "second_leg_too_long",
+                N_(
+                    '"second_leg" of {leg} s must be less than each player\'s match time of '
+                    "{time} s: the first leg is the match time less the second ({law})"
+                ),
+                "3.5 (v)",
+                leg=f"{leg:g}",
+                time=f"{match_time:g}",
             )
+            raise ClockRecordError(1, why.english(), why)
         # 3.5 (v): the director "divides the match time into two legs": the second leg is
         # held back from each bank, and the clock restarts with it when the first runs out.
         bank = match_time if leg is None else match_time - leg
@@ -243,7 +249,7 @@ def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
         try:
             cm.apply(event, keep=False)  # a refusal ends the replay: nothing to roll back to
         except IllegalAction as exc:
-            raise ClockRecordError(line, str(exc)) from None
+            raise ClockRecordError(line, str(exc), exc.reason) from None
         if isinstance(event, Query):
             snapshots.append(cm.snapshot(event.t))
     snapshots.append(cm.snapshot(cm.last_t))
