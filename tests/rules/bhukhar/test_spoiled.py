@@ -156,6 +156,9 @@ def test_17_2_standings_of_a_record_with_a_spoiled_licence(
     assert (a["table"], a["licence"], a["total"]) == (0, 50, 45)
     assert (b["table"], b["licence"], b["total"]) == (0, 50, 40)
     assert out["standings"][0]["team"] == "A"
+    assert bhukhar_standings.main(argparse.Namespace(file=str(path), json=False)) == 0
+    text = capsys.readouterr().out
+    assert "round 1 table 1: A 45 - 40 B (time, A wins; licence spoiled later (17.2): A, B)" in text
 
 
 def test_17_2_a_session_refusal_keeps_its_facts_for_the_screen() -> None:
