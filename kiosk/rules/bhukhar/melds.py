@@ -99,16 +99,16 @@ class Meld:
         return " ".join(str(c) for c in self.cards)
 
 
-def _gap(ordered: Sequence[Card], low_ace: bool) -> tuple[Card, Card] | None:
-    """The first two neighbours of `ordered` that are not consecutive, or None; with
-    `low_ace` the ace counts below the two."""
+def _gap_after(ordered: Sequence[Card], low_ace: bool) -> Card | None:
+    """The card after which `ordered` is not consecutive, or None; with `low_ace` the ace
+    counts below the two."""
 
     def place(card: Card) -> int:
         return -1 if low_ace and card.rank == ACE else card.rank
 
     for a, b in pairwise(ordered):
         if place(b) != place(a) + 1:
-            return a, b
+            return a
     return None
 
 
@@ -155,12 +155,13 @@ def meld(cards: Sequence[Card]) -> Meld:
             "sequence_repeats", N_("a sequence of one suit repeats a rank (rule {law})"), "13.1"
         )
         raise MeldError(why, shown)
-    gap = _gap(high, low_ace=False)
-    if gap is None:
+    after = _gap_after(high, low_ace=False)
+    if after is None:
         return Meld(Kind.SEQUENCE, high)  # the ace, if any, high: Q K A
     if ACE in ranks:
         low = (high[-1], *high[:-1])  # the ace first: A 2 3
-        if _gap(low, low_ace=True) is None:
+        low_after = _gap_after(low, low_ace=True)
+        if low_after is None:
             return Meld(Kind.SEQUENCE, low)
         if {TWO, KING} <= ranks:
             why = Reason.of(
@@ -173,13 +174,12 @@ def meld(cards: Sequence[Card]) -> Meld:
             )
             raise MeldError(why, shown)
         if TWO in ranks:
-            gap = _gap(low, low_ace=True)  # the ace meant low: the gap after it
-    assert gap is not None
+            after = low_after  # the ace was meant low: the gap is after it
     why = Reason.of(
         "sequence_gap",
         N_("a sequence of one suit has a gap after {card} (rule {law})"),
         "13.1",
-        card=str(gap[0]),
+        card=str(after),
     )
     raise MeldError(why, shown)
 
