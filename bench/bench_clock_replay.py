@@ -3,7 +3,8 @@
 Goal: a record longer than a 25-point match on the clock is likely to be (a
 seeded 25-point match of mostly 1-point games of 40 to 80 turns: about 3000
 events, with every event of the corrected spec: early pickups, pauses, invalid
-rolls, adjustments, lateness, penalties, emergency breaks, game ends) is read
+rolls, adjustments, lateness, penalties, emergency breaks, game ends, and the
+length and score corrections of 4.7 and 4.8) is read
 and replayed in under 250 ms, since the kiosk replays its journal the same way
 when it resumes after a restart. Median and p95 printed, of wall time and of
 the process's CPU time; the goal is checked on CPU time, since on a shared
@@ -38,10 +39,11 @@ A, B = "Nikos", "Eleni"
 def record(seed: int = 1) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     lines: list[dict[str, Any]] = [
-        {"event": "clock", "players": [A, B], "match_length": 25, "minutes_per_point": 60,
+        {"event": "clock", "players": [A, B], "match_length": 23, "minutes_per_point": 60,
          "delay": 12, "second_leg": 600}
     ]  # fmt: skip
     t, score = 0.0, {A: 0, B: 0}
+    lines.append({"t": t, "event": "match_length", "length": 25})  # 4.8: entered wrongly
     lines.append({"t": t, "event": "late", "player": B, "minutes": 6})
     score[A] += 1
     runner = A
@@ -80,6 +82,10 @@ def record(seed: int = 1) -> list[dict[str, Any]]:
         if rng.random() < 0.1 and max(score.values()) < 25:
             lines.append({"t": t, "event": "penalty", "player": winner, "points": 1})
             score[winner] += 1
+        loser = B if winner == A else A
+        if rng.random() < 0.05 and score[loser] < 24:
+            score[loser] += 1  # 4.7: a game found scored to the wrong player, say
+            lines.append({"t": t, "event": "correct_score", "score": dict(score)})
     return lines
 
 

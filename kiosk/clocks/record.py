@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
-from kiosk.errors import TablesideError
+from kiosk.errors import Reason, TablesideError
 from kiosk.safe_read import UnsafeInput, loads_json
 
 
 class ClockRecordError(TablesideError, ValueError):
-    """A bad line of a clock record: `line` is 1-based."""
+    """A bad line of a clock record: `line` is 1-based, `reason` the English words; `why`,
+    when the rules refused the line, the same as facts (a `Reason`) for a screen to word."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str, why: Reason | None = None) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
+        self.why = why
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +36,12 @@ class ClockHeader:
 
     `post_crawford` (default false): the Crawford game was played before the clock
     was introduced; `second_leg` (seconds, default none): the director's two-leg time
-    control (3.5 (v)); `best_of_three` (default false): the match is one of a
-    best-of-three series, whose breaks are taken between matches only (2.2 (ii))."""
+    control (3.5 (v)): that many seconds of each player's match time are held back for
+    the second leg; `best_of_three` (default false): the match is one of a
+    best-of-three series, whose breaks are taken between matches only (2.2 (ii)).
+    `breaks_taken` and `penalty_points` (per player, in the order of `players`; default
+    none): what was already given before a clock was introduced in the middle of a match
+    (2.2 (ii), 2.2 (iv), 2.3); the penalty points are already in `score`."""
 
     players: tuple[str, str]
     match_length: int
@@ -44,6 +51,8 @@ class ClockHeader:
     post_crawford: bool = False
     second_leg: float | None = None
     best_of_three: bool = False
+    breaks_taken: tuple[int, int] = (0, 0)
+    penalty_points: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +130,22 @@ class Break:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectScore:
+    """The director corrects the score (4.7): it becomes `score` (both players named)."""
+
+    t: float
+    score: Mapping[str, int] = field(hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLength:
+    """The director corrects a wrongly entered match length before the next game (4.8)."""
+
+    t: float
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
 class Query:
     t: float
 
@@ -138,6 +163,8 @@ ClockEvent: TypeAlias = (
     | Late
     | Penalty
     | Break
+    | CorrectScore
+    | MatchLength
     | Query
 )
 
@@ -155,6 +182,8 @@ _EVENTS: dict[str, tuple[type[Any], tuple[str, ...], dict[str, str]]] = {
     "late": (Late, ("player",), {"minutes": "minutes"}),
     "penalty": (Penalty, ("player",), {"points": "points"}),
     "break": (Break, ("player",), {"emergency": "flag"}),
+    "correct_score": (CorrectScore, (), {"score": "score"}),
+    "match_length": (MatchLength, (), {"length": "points"}),
     "query": (Query, (), {}),
 }
 _NAMES: dict[type[Any], str] = {cls: name for name, (cls, _, _) in _EVENTS.items()}
@@ -216,8 +245,9 @@ def _header(obj: dict[str, Any], line: int) -> ClockHeader:
     series = obj.get("best_of_three", False)
     if not isinstance(series, bool):
         raise bad(f'"best_of_three" must be true or false, not {series!r}')
+    pair = (players[0], players[1])
     return ClockHeader(
-        (players[0], players[1]),
+        pair,
         length,
         (score[0], score[1]),
         float(mpp),
@@ -225,7 +255,32 @@ def _header(obj: dict[str, Any], line: int) -> ClockHeader:
         post,
         None if leg is None else float(leg),
         series,
+        _per_player(obj, "breaks_taken", pair, line),
+        _per_player(obj, "penalty_points", pair, line),
     )
+
+
+def _per_player(
+    obj: dict[str, Any], key: str, players: tuple[str, str], line: int
+) -> tuple[int, int]:
+    """A header field given per player: two whole numbers in the order of "players" (as
+    "score" is), or an object naming both players; absent, none."""
+    value = obj.get(key)
+    if value is None:
+        return (0, 0)
+    if isinstance(value, dict) and set(value) == set(players):
+        value = [value[players[0]], value[players[1]]]
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(_is_int(v) and v >= 0 for v in value)
+    ):
+        raise ClockRecordError(
+            line,
+            f'"{key}" must be two whole numbers of 0 or more (in the order of "players"), '
+            f"or an object naming both players, not {value!r}",
+        )
+    return (value[0], value[1])
 
 
 def _event(obj: dict[str, Any], line: int, header: ClockHeader, last_t: float) -> ClockEvent:
@@ -267,6 +322,18 @@ def _event(obj: dict[str, Any], line: int, header: ClockHeader, last_t: float) -
             if not isinstance(value, bool):
                 raise bad(f'{name}: "{f}" must be true or false, not {value!r}')
             values[f] = value
+        elif kind == "score":
+            if (
+                not isinstance(value, dict)
+                or set(value) != set(header.players)
+                or not all(_is_int(v) and v >= 0 for v in value.values())
+            ):
+                a, b = header.players
+                raise bad(
+                    f'{name}: "{f}" must name both players with whole numbers of 0 or more, '
+                    f'like {{"{a}": 0, "{b}": 2}}, not {value!r}'
+                )
+            values[f] = {p: value[p] for p in header.players}
         else:
             if not _is_int(value) or value < 1:
                 raise bad(
@@ -310,7 +377,9 @@ def event_to_dict(event: ClockEvent) -> dict[str, Any]:
     for f in event.__slots__:
         if f == "emergency" and not getattr(event, f):
             continue  # the default: a break within the allowance
-        if f != "t":
+        if f == "score":
+            out[f] = dict(getattr(event, f))
+        elif f != "t":
             out[f] = getattr(event, f)
     return out
 
@@ -331,6 +400,10 @@ def write_clock_record(header: ClockHeader, events: list[ClockEvent]) -> str:
         head["second_leg"] = header.second_leg
     if header.best_of_three:
         head["best_of_three"] = True
+    if any(header.breaks_taken):
+        head["breaks_taken"] = list(header.breaks_taken)
+    if any(header.penalty_points):
+        head["penalty_points"] = list(header.penalty_points)
     lines = [json.dumps(head, ensure_ascii=False)]
     lines.extend(json.dumps(event_to_dict(e), ensure_ascii=False) for e in events)
     return "\n".join(lines) + "\n"

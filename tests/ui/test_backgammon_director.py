@@ -65,18 +65,19 @@ def test_clause_2_2_ii_v_breaks_between_games_and_the_emergency_break(kiosk: Kio
     kiosk.tap("break_0")  # during a game: refused
     assert "between games" in screen.message
     kiosk.tap("emergency_1")  # 2.2 (v): an emergency stops the clock, even in a game
-    assert screen.message == "" and screen.paused and screen.breaks == [1, 1]
+    # Leaving the table is a break (2.2 (ii)): B's absence uses B's one break.
+    assert screen.message == "" and screen.paused and screen.breaks == [1, 0]
     kiosk.tap("director_close")
     kiosk.tap("pause")  # Resume after the emergency
     kiosk.tap("game_over")
     kiosk.tap("end_confirm")  # A wins a single point
     kiosk.tap("director")
     kiosk.tap("break_0")
-    assert screen.breaks == [0, 1] and kiosk.widget("break_0").text == "Break (0 left)"
+    assert screen.breaks == [0, 0] and kiosk.widget("break_0").text == "Break (0 left)"
     kiosk.tap("break_0")  # no break left
     assert "no break left" in screen.message
     kiosk.tap("emergency_0")  # beyond the allowance
-    assert screen.message == "" and screen.breaks == [0, 1]
+    assert screen.message == "" and screen.breaks == [0, 0]
     kiosk.tap("director_close")
     assert [e["event"] for e in _events(screen)] == [
         "start", "break", "resume", "game_end", "break", "break",
@@ -161,5 +162,6 @@ def test_clause_2_2_ii_3_5_v_every_length_doubles_preset_and_two_legs(kiosk: Kio
     assert header["match_length"] == 23 and header["minutes_per_point"] == 2.5
     assert header["delay"] == 19.0 and header["second_leg"] == 120.0
     assert header["best_of_three"] is True and screen.breaks == [0, 0]
-    # 3.5 (vi): (23 + 23) / 2 x 2.5 min = 57:30 each.
-    assert screen.banks == ["57:30", "57:30"]
+    # 3.5 (vi): (23 + 23) / 2 x 2.5 min = 57:30 each, of which the second leg's 2 min
+    # are held back (3.5 (v): the match time is divided into two legs).
+    assert screen.banks == ["55:30", "55:30"]

@@ -52,7 +52,7 @@ def test_rule_4_4_iv_no_double_in_the_crawford_game_worded_in_greek() -> None:
         f"ο {B} δεν μπορεί να διπλασιάσει: στην παρτίδα Crawford δεν χρησιμοποιείται ο κύβος "
         "(4.4 (iv))"
     )
-    assert m.can_double(B) == "no cube in the Crawford game (4.4 (iv))"
+    assert m.double_refusal(B) == refused.reason
 
 
 def test_rule_4_4_vii_dead_cube_worded_in_greek() -> None:

@@ -24,9 +24,11 @@ from kiosk.clocks.record import (
     ClockHeader,
     ClockRecord,
     ClockRecordError,
+    CorrectScore,
     EarlyPickup,
     GameEnd,
     Late,
+    MatchLength,
     Overrule,
     Pause,
     Penalty,
@@ -36,6 +38,7 @@ from kiosk.clocks.record import (
     Resume,
     Start,
 )
+from kiosk.errors import N_, Reason
 from kiosk.rules.backgammon.match import IllegalAction, Match
 
 _T = TypeVar("_T")
@@ -85,13 +88,31 @@ class ClockedMatch:
                 score={a: header.score[0], b: header.score[1]},
                 post_crawford=header.post_crawford,
                 best_of_three=header.best_of_three,
+                penalty={a: header.penalty_points[0], b: header.penalty_points[1]},
+                breaks_taken={a: header.breaks_taken[0], b: header.breaks_taken[1]},
             )
         except IllegalAction as exc:
-            raise ClockRecordError(1, str(exc)) from None
-        bank = bank_for(
+            raise ClockRecordError(1, str(exc), exc.reason) from None
+        match_time = bank_for(
             (self.match.needs(a), self.match.needs(b)), header.minutes_per_point
         )  # 3.5 (vi)
-        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay, header.second_leg)
+        leg = header.second_leg
+        if leg is not None and leg >= match_time:
+            why = Reason.of(
+                "second_leg_too_long",
+                N_(
+                    '"second_leg" of {leg} s must be less than each player\'s match time of '
+                    "{time} s: the first leg is the match time less the second ({law})"
+                ),
+                "3.5 (v)",
+                leg=f"{leg:g}",
+                time=f"{match_time:g}",
+            )
+            raise ClockRecordError(1, why.english(), why)
+        # 3.5 (v): the director "divides the match time into two legs": the second leg is
+        # held back from each bank, and the clock restarts with it when the first runs out.
+        bank = match_time if leg is None else match_time - leg
+        self.clock = MatchClock(header.players, {a: bank, b: bank}, header.delay, leg)
         self.last_t = 0.0
         self.flag_at: float | None = None  # when the last flag fell
 
@@ -127,7 +148,11 @@ class ClockedMatch:
         clock, match = self.clock, self.match
         if isinstance(event, Start):
             if match.over:
-                raise IllegalAction(f"start after the match is over ({match.winner} won)")
+                raise IllegalAction.of(
+                    "start_after_match",
+                    N_("start after the match is over ({winner} won)"),
+                    winner=match.winner,
+                )
             clock.start(event.player, t)
             if not match.in_game:
                 match.start_game()
@@ -144,15 +169,25 @@ class ClockedMatch:
         elif isinstance(event, Adjust):
             was_flagged = clock.flagged == event.player
             if match.over and not (was_flagged and match.won_by == "time"):
-                raise IllegalAction(f"adjust after the match is over ({match.winner} won)")
+                raise IllegalAction.of(
+                    "adjust_after_match",
+                    N_("adjust after the match is over ({winner} won)"),
+                    winner=match.winner,
+                )
             clock.adjust(event.player, event.bank, t)
             if was_flagged and clock.flagged is None and match.won_by == "time":
                 match.undo_time_loss()  # 4.3 (iv): time lost on a wrongly set clock restored
         elif isinstance(event, GameEnd):
             if not match.in_game:
-                raise IllegalAction("game_end while no game is being played")
+                raise IllegalAction.of(
+                    "game_end_no_game", N_("game_end while no game is being played")
+                )
             if match.over:
-                raise IllegalAction(f"game_end after the match is over ({match.winner} won)")
+                raise IllegalAction.of(
+                    "game_end_after_match",
+                    N_("game_end after the match is over ({winner} won)"),
+                    winner=match.winner,
+                )
             clock.stop(t)
             match.record_game(event.winner, event.points)
         elif isinstance(event, Overrule):
@@ -166,6 +201,10 @@ class ClockedMatch:
             match.take_break(event.player, event.emergency)  # 2.2 (ii), (v)
             if clock.running is not None:
                 clock.pause(t)  # 4.3 (ii) b: the clock stops during a break
+        elif isinstance(event, CorrectScore):
+            match.correct_score(event.score)  # 4.7; the banks stay as they are
+        elif isinstance(event, MatchLength):
+            match.correct_length(event.length)  # 4.8; the banks stay as they are
         elif isinstance(event, Query):
             pass
         if match.over:
@@ -210,7 +249,7 @@ def replay_clock(record: ClockRecord) -> list[ClockSnapshot]:
         try:
             cm.apply(event, keep=False)  # a refusal ends the replay: nothing to roll back to
         except IllegalAction as exc:
-            raise ClockRecordError(line, str(exc)) from None
+            raise ClockRecordError(line, str(exc), exc.reason) from None
         if isinstance(event, Query):
             snapshots.append(cm.snapshot(event.t))
     snapshots.append(cm.snapshot(cm.last_t))

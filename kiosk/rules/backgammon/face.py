@@ -5,13 +5,18 @@ as on tournament clocks. The Crawford game is announced before it starts
 (4.7: the players announce it to each other) and while it is played; the games
 after it are marked post-Crawford. A side that must wait out its delay after an
 early pickup (4.1 (v) b) shows "wait" over the delay.
+
+The banner and the match line are rulings, so they are facts (`Reason`: a code, the law,
+the facts) that each language words; `banner` and `match_line` are their English words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.errors import N_, Reason
 from kiosk.rules.backgammon.clocked import ClockedMatch
+from kiosk.rules.backgammon.match import Match
 
 TENTHS_BELOW_S = 20.0
 
@@ -49,9 +54,54 @@ class SideFace:
 @dataclass(frozen=True, slots=True)
 class ClockFace:
     sides: tuple[SideFace, SideFace]
-    banner: str | None  # the Crawford announcement, the match result
+    banner: str | None  # the Crawford announcement, the match result (English)
     paused: bool
-    match_line: str
+    match_line: str  # the length and the cube (English)
+    banner_reason: Reason | None = None  # the banner as facts
+    match_reason: Reason | None = None  # the match line as facts
+
+
+#: How a match was won, by `Match.won_by`: the banner's code and words (4.3 (iii), 2.2 (iv)).
+_WON: dict[str, tuple[str, str, str]] = {
+    "time": ("won_on_time", N_("{name} wins the match on time"), "4.3 (iii)"),
+    "penalty": ("won_on_penalty", N_("{name} wins the match on penalty points"), "2.2 (iv)"),
+    "overrule": (
+        "won_overruled",
+        N_("{name} wins the match: time ran out, but the match was already won"),
+        "4.3 (iii)",
+    ),
+}
+
+
+def banner_reason(match: Match) -> Reason | None:
+    """The banner as facts: the match's result, or the Crawford game announced before it
+    starts and while it is played (4.4 (iv), 4.7), else None."""
+    if match.winner is not None:
+        code, message, law = _WON.get(match.won_by or "", ("won", N_("{name} wins the match"), ""))
+        return Reason.of(code, message, law, name=match.winner)
+    if match.crawford and not match.in_game:
+        return Reason.of(
+            "crawford_next", N_("Next game: the Crawford game, no doubling"), "4.4 (iv)"
+        )
+    if match.crawford:
+        return Reason.of("crawford_game", N_("Crawford game: no doubling"), "4.4 (iv)")
+    return None
+
+
+def match_reason(match: Match) -> Reason:
+    """The match line as facts: the length and the cube (out of play in the Crawford game,
+    "post-Crawford" after it)."""
+    if match.crawford:
+        cube = Reason.of("cube_out", N_("cube out of play"), "4.4 (iv)")
+    elif match.owner is not None:
+        cube = Reason.of(
+            "cube_owned", N_("cube {value} ({name})"), value=match.cube, name=match.owner
+        )
+    else:
+        cube = Reason.of("cube", N_("cube {value}"), value=match.cube)
+    if match.post_crawford and not match.crawford and not match.over:
+        cube = Reason.of("post_crawford", N_("post-Crawford · {cube}"), "4.4 (iv)", cube=cube)
+    return Reason.of("match_line", N_("match to {n} · {cube}"), n=match.length, cube=cube)
 
 
 def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
@@ -74,27 +124,14 @@ def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
         )
         for p in clock.players
     )
-    banner: str | None = None
-    if match.winner is not None:
-        how = {
-            "time": " on time",
-            "penalty": " on penalty points",
-            "overrule": ": time ran out, but the match was already won",
-        }.get(match.won_by or "", "")
-        banner = f"{match.winner} wins the match{how}"
-    elif match.crawford and not match.in_game:
-        banner = "Next game: the Crawford game, no doubling"
-    elif match.crawford:
-        banner = "Crawford game: no doubling"
-    cube = "cube out of play" if match.crawford else f"cube {match.cube}"
-    if match.owner is not None and not match.crawford:
-        cube += f" ({match.owner})"
-    if match.post_crawford and not match.crawford and not match.over:
-        cube = "post-Crawford · " + cube
+    banner = banner_reason(match)
+    line = match_reason(match)
     a, b = sides
     return ClockFace(
         sides=(a, b),
-        banner=banner,
+        banner=None if banner is None else banner.english(),
         paused=clock.paused is not None,
-        match_line=f"match to {match.length} · {cube}",
+        match_line=line.english(),
+        banner_reason=banner,
+        match_reason=line,
     )

@@ -2,7 +2,8 @@
 
 A card is written rank then suit: "9S", "10H", "AD", "QC". Ranks run 2-10, J, Q,
 K, A (rule 12 counts "from the two to the seven" and "from the eight to the
-ace", so the ace is the highest card); suits are S (spades, કાળી), H (hearts,
+ace", so the ace is ranked last and worth 10; in a sequence it may also be low, A-2-3:
+kiosk/rules/bhukhar/melds.py); suits are S (spades, કાળી), H (hearts,
 લાલ), D (diamonds, ચોકડી), C (clubs, ફુલ્લી). "T" is read as 10. With three
 decks every card exists three times, so identical cards are normal (rule 13.2's
 example set holds three nines of spades).

@@ -136,23 +136,34 @@ def sheet_from_dict(obj: Any, where: str) -> Sheet:
         licence = obj.get("licence", False)
         if not isinstance(licence, bool):
             raise SessionError(f"{where}.licence: totals entry needs true or false")
+        spoiled = obj.get("licence_spoiled", False)
+        if not isinstance(spoiled, bool):
+            raise SessionError(f"{where}.licence_spoiled: totals entry needs true or false")
         return TotalsSheet(
             licence,
             _int(obj, "table", where=where),
             _int(obj, "hand", where=where),
             licence_by=licence_by,
+            licence_spoiled=spoiled,
         )
     licence = obj.get("licence") or []
     try:
         hand = parse_cards(_list(obj.get("hand", []), f"{where}.hand"))
     except CardError as exc:
         raise SessionError(f"{where}.hand: {exc}") from None
+    positions = _list(obj.get("licence_spoiled", []), f"{where}.licence_spoiled")
+    for n in positions:  # as a person counts them: 1 is the licence's first meld
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise SessionError(
+                f"{where}.licence_spoiled: positions of licence melds from 1, not {n!r}"
+            )
     sheet = FullSheet(
         licence=_melds({"licence": licence}, "licence", where),
         melds=_melds(obj, "melds", where),
         void=_melds(obj, "void", where),
         hand=hand,
         licence_by=licence_by,
+        licence_spoiled=tuple(n - 1 for n in positions),
     )
     for i, cards in enumerate(sheet.void):
         if not cards:
@@ -277,6 +288,8 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
     out: dict[str, Any]
     if isinstance(sheet, TotalsSheet):
         out = {"licence": sheet.licence, "table": sheet.table, "hand": sheet.hand}
+        if sheet.licence_spoiled:
+            out["licence_spoiled"] = True
     else:
         out = {
             "licence": [_cards(m) for m in sheet.licence],
@@ -284,6 +297,8 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
             "void": [_cards(m) for m in sheet.void],
             "hand": _cards(sheet.hand),
         }
+        if sheet.licence_spoiled:
+            out["licence_spoiled"] = [i + 1 for i in sheet.licence_spoiled]
     if sheet.licence_by:
         out["licence_by"] = sheet.licence_by
     return out

@@ -1,8 +1,9 @@
 """Melds and the licence: what may lie on the table and what it is worth.
 
 Rule 13 and rule 9. A *sequence* is three to seven cards of one suit in
-consecutive ranks (the ace is high only: rule 12 ranks it after the king, and
-no rule lets a sequence turn the corner). A *set* is three to seven cards of
+consecutive ranks. The text is silent on the ace; the ruling of 2026-11-27 (as in
+Indian rummy): the ace is low (A-2-3) or high (Q-K-A), never both in one sequence
+(no K-A-2). A *set* is three to seven cards of
 one rank, any suits, identical cards allowed (rule 13.2's example). Seven is
 the most either can hold: rule 9 closes a sequence at seven cards, and a new
 set of a rank may only be begun once the running one is complete at seven.
@@ -21,7 +22,7 @@ from enum import Enum
 from itertools import pairwise
 
 from kiosk.errors import N_, Reason, TablesideError, worded
-from kiosk.rules.bhukhar.cards import Card, points
+from kiosk.rules.bhukhar.cards import RANKS, Card, points
 
 MIN_MELD = 3  # rule 9, rule 13.4: a meld has at least three cards
 FULL_MELD = 7  # rule 9, rule 13.1-13.3: seven cards complete a meld
@@ -29,6 +30,7 @@ SEQUENCE_7 = 300  # rule 13.1
 HIGH_SET_7 = 200  # rule 13.2: eight to ace
 LOW_SET_7 = 100  # rule 13.3: two to seven
 LICENCE_MIN = 100  # rule 13.4, third form
+ACE, KING, TWO = RANKS.index("A"), RANKS.index("K"), RANKS.index("2")
 
 
 class MeldError(TablesideError, ValueError):
@@ -97,11 +99,26 @@ class Meld:
         return " ".join(str(c) for c in self.cards)
 
 
+def _gap_after(ordered: Sequence[Card], low_ace: bool) -> Card | None:
+    """The card after which `ordered` is not consecutive, or None; with `low_ace` the ace
+    counts below the two."""
+
+    def place(card: Card) -> int:
+        return -1 if low_ace and card.rank == ACE else card.rank
+
+    for a, b in pairwise(ordered):
+        if place(b) != place(a) + 1:
+            return a
+    return None
+
+
 def meld(cards: Sequence[Card]) -> Meld:
     """Check that `cards` form a sequence or a set (in any order) and return it.
 
     Raises MeldError with the reason: too few or too many cards, mixed suits,
-    a gap or a repeated rank in a sequence, mixed ranks in a set.
+    a gap or a repeated rank in a sequence, a sequence turning the corner at the
+    ace, mixed ranks in a set. A sequence is returned in order, the ace first when
+    it is low (A 2 3) and last when it is high (Q K A).
     """
     n = len(cards)
     shown = " ".join(str(c) for c in cards) or "nothing"
@@ -132,24 +149,39 @@ def meld(cards: Sequence[Card]) -> Meld:
             "13.1",
         )
         raise MeldError(why, shown)
-    ordered = tuple(sorted(cards))
-    for a, b in pairwise(ordered):
-        if b.rank != a.rank + 1:
-            if b.rank == a.rank:
-                why = Reason.of(
-                    "sequence_repeats",
-                    N_("a sequence of one suit repeats a rank (rule {law})"),
-                    "13.1",
-                )
-            else:
-                why = Reason.of(
-                    "sequence_gap",
-                    N_("a sequence of one suit has a gap after {card} (rule {law})"),
-                    "13.1",
-                    card=str(a),
-                )
+    high = tuple(sorted(cards))
+    if len(ranks) < n:
+        why = Reason.of(
+            "sequence_repeats", N_("a sequence of one suit repeats a rank (rule {law})"), "13.1"
+        )
+        raise MeldError(why, shown)
+    after = _gap_after(high, low_ace=False)
+    if after is None:
+        return Meld(Kind.SEQUENCE, high)  # the ace, if any, high: Q K A
+    if ACE in ranks:
+        low = (high[-1], *high[:-1])  # the ace first: A 2 3
+        low_after = _gap_after(low, low_ace=True)
+        if low_after is None:
+            return Meld(Kind.SEQUENCE, low)
+        if {TWO, KING} <= ranks:
+            why = Reason.of(
+                "sequence_corner",
+                N_(
+                    "a sequence of one suit may not turn the corner at the ace: the ace is "
+                    "low (A-2-3) or high (Q-K-A), never both (rule {law})"
+                ),
+                "13.1",
+            )
             raise MeldError(why, shown)
-    return Meld(Kind.SEQUENCE, ordered)
+        if TWO in ranks:
+            after = low_after  # the ace was meant low: the gap is after it
+    why = Reason.of(
+        "sequence_gap",
+        N_("a sequence of one suit has a gap after {card} (rule {law})"),
+        "13.1",
+        card=str(after),
+    )
+    raise MeldError(why, shown)
 
 
 def check_running_sets(melds: Iterable[Meld]) -> None:

@@ -64,6 +64,9 @@ def format_standings(session: Session) -> str:
         for entry, result in games:
             a, b = result.scores
             verdict = "tie" if result.winner is None else f"{result.winner} wins"
+            spoiled = [t for t, s in entry.game.sheets.items() if s.licence_spoiled]
+            if spoiled:  # why a team with a licence may have so few table points
+                verdict += f"; licence spoiled later (17.2): {', '.join(spoiled)}"
             lines.append(
                 f"round {entry.round} table {entry.table}: {a.team} {a.total} - "
                 f"{b.total} {b.team} ({entry.game.end.value}, {verdict})"

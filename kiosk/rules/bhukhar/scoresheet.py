@@ -14,6 +14,11 @@ for its licence (13.4), 50 for the bhukhar (13.5), 50 for closing the game
 the opponents (17.1). The higher total earns 2 master points, the lower 0, a
 tie 1 each (18.4, 19); a bonus point each for the licence, the bhukhar and
 closing (19).
+
+Before a game is scored, `check_game` checks that its parts agree with each other: the
+teams named, the licence's layer, the bhukhar and the closing, the false licence's
+player, the rosters and the three decks. Every refusal is a `ScoreError` whose `reason`
+holds the facts and the rule, for the interface to word in the umpire's language.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from kiosk.errors import N_, Refused
-from kiosk.rules.bhukhar.cards import Card, points
+from kiosk.rules.bhukhar.cards import Card, CardError, check_three_decks, points
 from kiosk.rules.bhukhar.melds import (
     LICENCE_MIN,
     Meld,
@@ -86,13 +91,19 @@ class Penalty:
 class FullSheet:
     """A team's cards at the end of the game.
 
-    `licence`: the melds laid as the licence (empty: none laid); `melds`: the
-    melds laid after it; `void`: false melds (rule 17.2) as they were shown, void
-    and uncounted: their cards went back into the hand, and those laid again
-    properly are in `licence` or `melds`, where they count like any laid card;
-    `hand`: every card left in the team's three hands (the bhukhar pile
-    included if the team took it and kept it), without the void cards still
-    held, which count neither for nor against (17.2).
+    `licence`: the melds laid as the licence (empty: none laid), as they were laid:
+    rule 13.4 judges the licence when it is laid; `melds`: the melds laid after it;
+    `void`: false melds (rule 17.2) as they were shown, void and uncounted: their
+    cards went back into the hand, and those laid again properly are in `licence`
+    or `melds`, where they count like any laid card; `hand`: every card left in the
+    team's three hands (the bhukhar pile included if the team took it and kept it),
+    without the void cards still held, which count neither for nor against (17.2).
+
+    `licence_spoiled`: the positions in `licence` (0 = the first) of the melds that a
+    wrong card spoiled later (17.2 after a licence, ruling of 2026-11-27): each is void
+    and its cards do not count, while the licence, judged when laid, stands and earns
+    its 50. (A meld laid after the licence and spoiled later is simply entered under
+    `void`.)
     """
 
     licence: tuple[tuple[Card, ...], ...] = ()
@@ -100,6 +111,7 @@ class FullSheet:
     void: tuple[tuple[Card, ...], ...] = ()
     hand: tuple[Card, ...] = ()
     licence_by: str | None = None
+    licence_spoiled: tuple[int, ...] = ()
 
     @property
     def has_licence(self) -> bool:
@@ -108,12 +120,17 @@ class FullSheet:
 
 @dataclass(frozen=True, slots=True)
 class TotalsSheet:
-    """A team's totals as the umpire counted them (rules 13, 18.1, 18.2)."""
+    """A team's totals as the umpire counted them (rules 13, 18.1, 18.2).
+
+    `licence_spoiled`: a meld of the team's licence was spoiled later by a wrong card
+    (17.2): the licence stands, but its void cards are not in `table`, which may then be
+    below the 100 any licence is worth when laid (13.4)."""
 
     licence: bool
     table: int
     hand: int
     licence_by: str | None = None
+    licence_spoiled: bool = False
 
     @property
     def has_licence(self) -> bool:
@@ -165,9 +182,27 @@ class GameResult:
 
 
 def full_melds(team: str, sheet: FullSheet) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
-    """Check a full sheet's licence and melds (rules 9, 13.4); return them as Melds."""
+    """Check a full sheet's licence and melds (rules 9, 13.4, 17.2); return the melds that
+    count: the licence's melds still standing, and the melds laid after it.
+
+    The licence is judged as it was laid (13.4), spoiled melds included; a meld of it that
+    a wrong card spoiled later is void (17.2): it no longer counts, nor runs as a set."""
     licence = tuple(_meld(team, "licence", i, cards) for i, cards in enumerate(sheet.licence))
     later = tuple(_meld(team, "meld", i, cards) for i, cards in enumerate(sheet.melds))
+    spoiled = sheet.licence_spoiled
+    for n, i in enumerate(spoiled):
+        if not 0 <= i < len(licence) or i in spoiled[:n]:
+            raise ScoreError.of(
+                "licence_spoiled_position",
+                N_(
+                    "team {team}: licence meld {n} cannot be spoiled: the licence has "
+                    "{count} melds, each spoiled once (rule {law})"
+                ),
+                law="17.2",
+                team=team,
+                n=i + 1,
+                count=len(licence),
+            )
     if licence:
         try:
             licence_form(licence)
@@ -185,13 +220,14 @@ def full_melds(team: str, sheet: FullSheet) -> tuple[tuple[Meld, ...], tuple[Mel
             law="9",
             team=team,
         )
+    standing = tuple(m for i, m in enumerate(licence) if i not in spoiled)
     try:
-        check_running_sets(licence + later)
+        check_running_sets(standing + later)
     except MeldError as exc:
         raise ScoreError.of(
             "false_melds", N_("team {team}: {meld}"), team=team, meld=exc.whole
         ) from None
-    return licence, later
+    return standing, later
 
 
 #: A false meld in a full sheet, by where it was laid (the licence or a later meld).
@@ -238,7 +274,16 @@ def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
                 team=team,
                 table=sheet.table,
             )
-        if sheet.licence and sheet.table < LICENCE_MIN:
+        if sheet.licence_spoiled and not sheet.licence:
+            raise ScoreError.of(
+                "spoiled_without_licence",
+                N_("team {team}: a licence meld spoiled later, but no licence (rule {law})"),
+                law="17.2",
+                team=team,
+            )
+        if sheet.licence and not sheet.licence_spoiled and sheet.table < LICENCE_MIN:
+            # 13.4 judges the licence when laid: with a meld of it spoiled later (17.2)
+            # the table may hold less, down to nothing.
             raise ScoreError.of(
                 "licence_short",
                 N_(
@@ -252,7 +297,7 @@ def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
             )
         return sheet.table, sheet.hand
     licence, later = full_melds(team, sheet)
-    # Rule 17.2: void melds count neither for nor against.
+    # Rule 17.2: void melds, and licence melds spoiled later, count neither for nor against.
     return sum(m.value for m in licence + later), points(sheet.hand)
 
 
@@ -273,15 +318,125 @@ def physical_cards(sheet: FullSheet) -> list[Card]:
     return list((elsewhere | void).elements())
 
 
+def check_game(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
+    """The two teams of a game entry whose parts agree with each other and with rules 2, 3,
+    13.4, 14, 16.1 and 17.1; ScoreError (its reason as facts) for the first that does not."""
+    teams = tuple(game.sheets)
+    if len(teams) != 2:
+        raise ScoreError.of(
+            "two_teams",
+            N_("a game is between two teams (rule {law}), not {count}"),
+            law="2",
+            count=len(teams),
+        )
+    a, b = teams
+    for field, team in (("bhukhar", game.bhukhar), ("closed_by", game.closed_by)):
+        if team is not None and team not in teams:
+            raise ScoreError.of(
+                "no_such_team",
+                N_("{field}: {team!r} is not a team of this game"),
+                field=field,
+                team=team,
+            )
+    for p in game.penalties:
+        if p.team not in teams:
+            raise ScoreError.of(
+                "penalty_team", N_("penalty: {team!r} is not a team of this game"), team=p.team
+            )
+    for team, sheet in game.sheets.items():
+        if sheet.licence_by and not sheet.has_licence:
+            raise ScoreError.of(
+                "licence_by_without",
+                N_(
+                    "team {team}: {player} is named as laying the licence, but the team has "
+                    "no licence (rule {law}): take the name off or enter the licence"
+                ),
+                law="13.4",
+                team=team,
+                player=sheet.licence_by,
+            )
+    if game.bhukhar is not None and not game.sheets[game.bhukhar].has_licence:
+        raise ScoreError.of(
+            "bhukhar_no_licence",
+            N_(
+                "team {team} took the bhukhar without a licence (rule {law}: it is taken by "
+                "laying the whole hand as a licence)"
+            ),
+            law="14",
+            team=game.bhukhar,
+        )
+    if game.end is End.OUT:
+        if game.closed_by is None:
+            raise ScoreError.of(
+                "out_closed_by",
+                N_("end 'out' needs closed_by: the team that closed (rule {law})"),
+                law="16.1",
+            )
+        if game.bhukhar is None:
+            raise ScoreError.of(
+                "closed_before_bhukhar",
+                N_("nobody may close the game before a team has taken the bhukhar (rule {law})"),
+                law="16.1",
+            )
+        if not game.sheets[game.closed_by].has_licence:
+            raise ScoreError.of(
+                "closed_no_licence",
+                N_(
+                    "team {team} closed the game without a licence on the table (rule {law}: "
+                    "the last card is laid or joined to the team's melds)"
+                ),
+                law="16.1",
+                team=game.closed_by,
+            )
+    elif game.closed_by is not None:
+        raise ScoreError.of(
+            "closed_not_out",
+            N_(
+                "closed_by is set but the game ended by {end!r}: only going out closes a "
+                "game (rules 13.6, 16.1)"
+            ),
+            end=game.end.value,
+        )
+    for p in game.penalties:
+        licence_by = game.sheets[p.team].licence_by
+        if p.kind is PenaltyKind.FALSE_LICENCE and p.player and p.player == licence_by:
+            raise ScoreError.of(
+                "false_licence_player",
+                N_(
+                    "{player} showed a false licence and may not lay the licence in this game "
+                    "(rule {law})"
+                ),
+                law="17.1",
+                player=p.player,
+            )
+    if rosters is not None:
+        named = [(p.team, p.player) for p in game.penalties if p.player]
+        named += [(t, s.licence_by) for t, s in game.sheets.items() if s.licence_by]
+        for team, player in named:
+            if team in rosters and player not in rosters[team]:
+                raise ScoreError.of(
+                    "not_in_team",
+                    N_("{player!r} is not a player of team {team}"),
+                    player=player,
+                    team=team,
+                )
+    cards: list[Card] = []
+    for sheet in game.sheets.values():
+        if isinstance(sheet, FullSheet):
+            cards.extend(physical_cards(sheet))
+    try:
+        check_three_decks(cards)
+    except CardError as exc:
+        raise ScoreError(exc.reason or str(exc)) from None
+    return a, b
+
+
 def score_game(game: Game, rosters: Mapping[str, Sequence[str]] | None = None) -> GameResult:
     """Score one game by rules 13 and 16-19; ScoreError if the entry breaks a rule.
 
     `rosters` (team -> its players), when given, checks the players named in
     penalties and as licence layers.
     """
-    # Imported here: the checks read this module's types (a module of their own for size).
-    from kiosk.rules.bhukhar.game_checks import check_game
-
     a, b = check_game(game, rosters)
     rows: dict[str, dict[str, int]] = {}
     for team in (a, b):
@@ -328,7 +483,9 @@ def to_totals(game: Game) -> Game:
     for team, sheet in game.sheets.items():
         if isinstance(sheet, FullSheet):
             table, hand = _table_and_hand(team, sheet)
-            sheets[team] = TotalsSheet(sheet.has_licence, table, hand, sheet.licence_by)
+            sheets[team] = TotalsSheet(
+                sheet.has_licence, table, hand, sheet.licence_by, bool(sheet.licence_spoiled)
+            )
         else:
             sheets[team] = sheet
     return Game(sheets, game.end, game.bhukhar, game.closed_by, game.penalties)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kiosk.errors import N_
 from kiosk.rules.bhukhar.events import (
     Cancel,
     Event,
@@ -65,8 +66,11 @@ class Session:
             return self._check_game(event)
         if isinstance(event, Cancel):
             if (event.round, event.table) not in self._games:
-                raise SessionError(
-                    f"no game of round {event.round} at table {event.table} to cancel"
+                raise SessionError.of(
+                    "cancel_no_game",
+                    N_("no game of round {round} at table {table} to cancel"),
+                    round=event.round,
+                    table=event.table,
                 )
             return None
         self._next_timer(event)
@@ -88,27 +92,46 @@ class Session:
     def _check_game(self, entry: GameEntry) -> GameResult:
         tables = self.start.tables
         if tables is not None and entry.table not in tables:
-            raise SessionError(f"table {entry.table} is not one of the session's tables")
+            raise SessionError.of(
+                "not_a_table",
+                N_("table {table} is not one of the session's tables"),
+                table=entry.table,
+            )
         for team in entry.game.sheets:
             if team not in self.team_ids:
-                raise SessionError(f"teams: {team!r} is not a team of the session")
+                raise SessionError.of(
+                    "not_a_team", N_("teams: {team!r} is not a team of the session"), team=team
+                )
         if (entry.round, entry.table) in self._games:
-            raise SessionError(
-                f"table {entry.table} already has its game of round {entry.round} "
-                "(rule 11: one game a table; cancel it first to correct it)"
+            raise SessionError.of(
+                "table_played",
+                N_(
+                    "table {table} already has its game of round {round} (rule {law}: one "
+                    "game a table; cancel it first to correct it)"
+                ),
+                law="11",
+                table=entry.table,
+                round=entry.round,
             )
         for (rnd, table), (other, _) in self._games.items():
             if rnd == entry.round:
                 both = set(other.game.sheets) & set(entry.game.sheets)
                 if both:
-                    raise SessionError(
-                        f"team {min(both)} already played round {rnd} at table {table} "
-                        "(rule 11: one game a round, then teams move)"
+                    raise SessionError.of(
+                        "team_played",
+                        N_(
+                            "team {team} already played round {round} at table {table} "
+                            "(rule {law}: one game a round, then teams move)"
+                        ),
+                        law="11",
+                        team=min(both),
+                        round=rnd,
+                        table=table,
                     )
         try:
             return score_game(entry.game, self.rosters)
         except ScoreError as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError(exc.reason or str(exc)) from None  # the facts kept for the screen
 
     def _next_timer(self, e: TimerEntry) -> TimerState:
         """Rule 10: «દરેક રમત ૩૦ થી ૩૫ મિનિટ આયોજકો ની મરજી પ્રમાણે»: a game lasts 30 to 35

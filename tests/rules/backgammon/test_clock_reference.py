@@ -25,6 +25,13 @@ A, B = "Ann", "Bo"
 CUBE = (1, 2, 4, 8, 16, 32, 64)
 
 
+def allowance(n: int, best_of_three: bool) -> int:
+    """Breaks each player may take (2.2 (ii))."""
+    if n <= 5 or best_of_three:
+        return 0
+    return 1 if n <= 11 else 2 if n <= 17 else 3 if n <= 23 else 4
+
+
 @dataclass
 class Model:
     """The spec, read on its own: eager settling at every event."""
@@ -50,21 +57,30 @@ class Model:
     wait_next: set[str] = field(default_factory=set)
     waiting: str | None = None
     legs_used: set[str] = field(default_factory=set)
+    games: int = 0
 
     @staticmethod
     def other(p: str) -> str:
         return B if p == A else A
 
     def due(self) -> int:
-        n = self.length
-        if n <= 5 or self.best_of_three:
-            return 0
-        return 1 if n <= 11 else 2 if n <= 17 else 3 if n <= 23 else 4
+        return allowance(self.length, self.best_of_three)
 
     def crawford_next(self) -> bool:
         if self.winner or self.post_crawford:
             return False
         return any(self.length - self.score[p] == 1 for p in (A, B))
+
+    def crawford_follows(self) -> None:
+        """4.4 (iv): with nobody one point away no Crawford game has been played yet."""
+        if all(self.length - self.score[p] > 1 for p in (A, B)):
+            self.post_crawford = False
+
+    def played(self) -> bool:
+        """A game has been played or begun (a game scores a point beyond any penalty)."""
+        if self.games or self.in_game:
+            return True
+        return any(self.score[p] > self.penalty[p] for p in (A, B))
 
     def to(self, t: F) -> None:
         """Run the clock to `t`: delay first, then bank; a leg or a flag at its exact time."""
@@ -172,11 +188,14 @@ class Model:
         self.wait_next.clear()
         w = e["winner"]
         self.score[w] += pts
+        self.games += 1
         if self.game_crawford:
             self.post_crawford = True
         self.in_game = self.game_crawford = False
         if self.score[w] >= self.length:
             self.winner, self.won_by = w, "points"
+        else:
+            self.crawford_follows()
         return True
 
     def do_overrule(self, e: dict[str, Any], p: str, t: F) -> bool:
@@ -200,19 +219,43 @@ class Model:
         return True
 
     def do_break(self, e: dict[str, Any], p: str, t: F) -> bool:
+        """Only between games, never before the first; an emergency at any time, using a
+        break while one is left (2.2 (ii), (v)); the clock stops for it."""
         emergency = e.get("emergency", False)
         if self.winner:
             return False
-        if self.in_game:
-            if not emergency:
-                return False
-            if self.running is not None:
-                self.paused, self.running = self.running, None
-            return True
+        if not emergency and (self.in_game or not self.played()):
+            return False
         if self.due() - self.breaks[p] > 0:
             self.breaks[p] += 1
-            return True
-        return bool(emergency)
+        elif not emergency:
+            return False
+        if self.running is not None:
+            self.paused, self.running = self.running, None
+        return True
+
+    def do_correct_score(self, e: dict[str, Any], p: str, t: F) -> bool:
+        new = e["score"]
+        if self.winner or any(new[q] < self.penalty[q] for q in (A, B)):
+            return False
+        if all(new[q] >= self.length for q in (A, B)):
+            return False
+        self.score = dict(new)
+        self.crawford_follows()
+        for q in (A, B):
+            if self.score[q] >= self.length:
+                self.winner, self.won_by, self.in_game = q, "points", False
+        return True
+
+    def do_match_length(self, e: dict[str, Any], p: str, t: F) -> bool:
+        n = e["length"]
+        if self.winner or self.in_game:
+            return False
+        if any(self.score[q] >= n or self.penalty[q] * 2 > n for q in (A, B)):
+            return False
+        self.length = n
+        self.crawford_follows()
+        return True
 
     def do_query(self, e: dict[str, Any], p: str, t: F) -> bool:
         return True
@@ -270,6 +313,15 @@ EVENT = st.one_of(
     st.builds(
         lambda p, em: {"event": "break", "player": p, "emergency": em}, PLAYER, st.booleans()
     ),
+    st.builds(
+        lambda a, b: {"event": "correct_score", "score": {A: a, B: b}},
+        st.integers(0, 14),
+        st.integers(0, 14),
+    ),
+    st.builds(
+        lambda n: {"event": "match_length", "length": n},
+        st.sampled_from((1, 3, 5, 7, 9, 11, 13, 25, 31)),
+    ),
     st.just({"event": "query"}),
 )
 GAP = st.integers(0, 64 * 40)  # up to 40 s, in 1/64 s
@@ -290,10 +342,18 @@ def records(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[int, dict[str, 
     }
     if draw(st.booleans()) and length - max(a, b) == 1:
         header["post_crawford"] = True
+    match_time = F(length * 2 - a - b, 2) * F(header["minutes_per_point"]) * 60
     if draw(st.booleans()):
-        header["second_leg"] = draw(st.sampled_from((10, 30.5, 60)))
+        leg = draw(st.sampled_from((10, 30.5, 60)))
+        if leg < match_time:  # the first leg is the match time less the second (3.5 (v))
+            header["second_leg"] = leg
     if draw(st.integers(0, 4)) == 0:
         header["best_of_three"] = True
+    if draw(st.integers(0, 3)) == 0:  # a clock introduced mid-match (2.2, 2.3, 3.5 (vi))
+        series = header.get("best_of_three", False)
+        due = allowance(length, series)
+        header["breaks_taken"] = [draw(st.integers(0, due)), draw(st.integers(0, due))]
+        header["penalty_points"] = [draw(st.integers(0, min(s, length // 2))) for s in (a, b)]
     events = draw(st.lists(st.tuples(GAP, EVENT), min_size=1, max_size=50))
     return header, events
 
@@ -309,8 +369,13 @@ def model_for(header: dict[str, Any]) -> Model:
         score={A: a, B: b},
         post_crawford=header.get("post_crawford", False),
     )
+    taken = header.get("breaks_taken", [0, 0])
+    m.breaks = {A: taken[0], B: taken[1]}
+    pen = header.get("penalty_points", [0, 0])
+    m.penalty = {A: pen[0], B: pen[1]}
     needs = header["match_length"] * 2 - a - b
-    bank = F(needs, 2) * F(header["minutes_per_point"]) * 60
+    match_time = F(needs, 2) * F(header["minutes_per_point"]) * 60
+    bank = match_time - (F(leg) if leg is not None else 0)  # two legs split the time
     m.bank = {A: bank, B: bank}
     return m
 

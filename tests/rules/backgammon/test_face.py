@@ -85,3 +85,20 @@ def test_clause_4_3_iii_face_names_the_overruled_winner() -> None:
     face = clock_face(cm, 10.0)
     assert face.banner == "Nikos wins the match: time ran out, but the match was already won"
     assert face.sides[0].flagged
+
+
+def test_face_rulings_are_facts_for_each_language() -> None:
+    """Issue 30: the banner and the match line are Reasons (a code, the law, the facts), so a
+    screen words them in its language instead of parsing English back."""
+    cm = ClockedMatch(ClockHeader(("Ann", "Bo"), 5, (4, 0)))
+    face = clock_face(cm, 0.0)
+    assert face.banner_reason is not None
+    assert (face.banner_reason.code, face.banner_reason.law) == ("crawford_next", "4.4 (iv)")
+    assert face.match_reason is not None and face.match_reason.code == "match_line"
+    cube = face.match_reason.values()["cube"]
+    assert getattr(cube, "code", None) == "cube_out"
+    assert face.match_line == face.match_reason.english() == "match to 5 · cube out of play"
+    cm.apply(Start(0.0, "Bo"))
+    cm.apply(GameEnd(1.0, "Ann", 1))
+    won = clock_face(cm, 2.0).banner_reason
+    assert won is not None and won.code == "won" and won.values() == {"name": "Ann"}

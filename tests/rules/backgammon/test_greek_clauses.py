@@ -130,13 +130,13 @@ def test_clause_2_2_ii_breaks_by_match_length(length: int, due: int) -> None:
 
 def test_clause_2_2_ii_a_best_of_three_series_takes_breaks_between_matches_only() -> None:
     assert breaks_due(13, best_of_three=True) == 0
-    m = match(length=13, best_of_three=True)
+    m = match(length=13, a=1, best_of_three=True)
     with pytest.raises(IllegalAction, match="best-of-three"):
         m.take_break(A)
 
 
 def test_clause_2_2_ii_breaks_may_be_consecutive_by_one_or_both_players() -> None:
-    m = match(length=13)
+    m = match(length=13, a=2)
     m.take_break(A)
     m.take_break(A)
     m.take_break(B)
@@ -144,9 +144,9 @@ def test_clause_2_2_ii_breaks_may_be_consecutive_by_one_or_both_players() -> Non
 
 
 def test_clause_2_2_v_emergency_break_beyond_the_allowance() -> None:
-    m = match(length=7)
-    m.take_break(A)
-    m.take_break(A, emergency=True)
+    m = match(length=7, b=1)
+    assert m.take_break(A) == "break"
+    assert m.take_break(A, emergency=True) == "emergency"
     assert m.breaks_left(A) == 0 and m.emergencies[A] == 1
 
 
@@ -155,12 +155,12 @@ def test_clause_2_2_v_an_emergency_may_come_during_a_game_and_stops_the_clock() 
     cm.apply(Start(0.0, A))
     cm.apply(Break(5.0, B, emergency=True))
     assert cm.clock.running is None and cm.clock.paused == A
-    assert cm.match.in_game and cm.match.breaks_left(B) == 1
+    assert cm.match.in_game
 
 
 def test_clause_2_2_v_an_emergency_between_games_uses_a_break_still_left() -> None:
-    m = match(length=7)
-    m.take_break(A, emergency=True)
+    m = match(length=7, a=3)
+    assert m.take_break(A, emergency=True) == "break"
     assert m.breaks_left(A) == 0 and m.emergencies[A] == 0
 
 
@@ -212,10 +212,11 @@ def test_clause_2_2_ii_every_match_length_from_1_to_25() -> None:
 
 
 def test_clause_3_5_v_second_leg_in_the_clocked_match() -> None:
-    cm = clocked(1, minutes_per_point=0.5, delay=0.0, second_leg=20.0)  # 30 s banks
+    # 30 s of match time split into a first leg of 10 s and a second of 20 s.
+    cm = clocked(1, minutes_per_point=0.5, delay=0.0, second_leg=20.0)
     cm.apply(Start(0.0, A))
-    assert cm.snapshot(45.0).banks[A] == 5.0 and cm.match.winner is None
-    assert cm.snapshot(50.0).flagged == A and cm.match.winner == B
+    assert cm.snapshot(25.0).banks[A] == 5.0 and cm.match.winner is None
+    assert cm.snapshot(30.0).flagged == A and cm.match.winner == B
 
 
 def test_clause_3_5_v_doubles_preset_and_two_legs_are_settings() -> None:

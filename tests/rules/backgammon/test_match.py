@@ -74,7 +74,8 @@ def test_clause_4_4_iv_a_one_point_match_game_is_the_crawford_game() -> None:
     m = match(length=1)
     assert m.crawford
     m.start_game()
-    assert m.game_is_crawford and m.can_double(A) is not None
+    refusal = m.double_refusal(A)
+    assert m.game_is_crawford and refusal is not None and refusal.code == "double_crawford"
 
 
 def test_rule_4_4_iv_match_taken_over_after_the_crawford_game() -> None:
@@ -87,18 +88,21 @@ def test_rule_4_4_vii_dead_cube_double_is_refused() -> None:
     m.start_game()
     m.double(A)
     m.take(B)  # cube 2 on Eleni's side: already enough for her
-    reason = m.can_double(B)
-    assert reason is not None and "dead cube" in reason
+    reason = m.double_refusal(B)
+    assert reason is not None and reason.code == "dead_cube" and reason.law == "4.4 (vii)"
     with pytest.raises(IllegalAction, match="dead cube"):
         m.double(B)
     assert m.offered_by is None and m.cube == 2
 
 
-def test_rule_4_4_vii_leader_post_crawford_double_cannot_matter() -> None:
+def test_4_4_vii_a_centred_cube_is_never_dead() -> None:
+    # 4.4 (vii) covers only a cube the player holds: from the centre the leader, who needs
+    # 1, may still double (pointless, but not void).
     m = match(length=5, a=4, b=2, post_crawford=True)
     m.start_game()
-    assert m.can_double(A) is not None  # 1 already wins Nikos the match
-    assert m.can_double(B) is None
+    assert m.double_refusal(A) is None and m.double_refusal(B) is None
+    m.double(A)
+    assert m.offered_by == A
 
 
 def test_match_won_by_reaching_the_length() -> None:
@@ -128,7 +132,7 @@ def test_rule_2_2_ii_breaks_due_by_match_length(length: int, breaks: int) -> Non
 
 
 def test_rule_2_2_ii_breaks_only_between_games_and_only_as_many_as_due() -> None:
-    m = match(length=7)
+    m = match(length=7, b=2)  # a game played before
     m.take_break(A)
     with pytest.raises(IllegalAction, match="no break left"):
         m.take_break(A)

@@ -24,7 +24,7 @@ def test_rule_2_2_ii_breaks_only_between_games_reason() -> None:
 
 
 def test_rule_2_2_ii_no_break_left_names_the_match_and_the_emergency_rule() -> None:
-    m = Match((A, B), 5)  # none up to 5 points
+    m = Match((A, B), 5, {A: 1})  # none up to 5 points; a game played
     with pytest.raises(IllegalAction) as caught:
         m.take_break(A)
     reason = caught.value.reason

@@ -17,6 +17,7 @@ from kiosk.rules.bhukhar.scoresheet import (
 )
 
 LOW_TOP = RANKS.index("7")
+ACE = RANKS.index("A")
 
 
 def _value(card: Card) -> int:
@@ -45,9 +46,10 @@ class _Pool:
         return True
 
     def sequence(self, length: int) -> list[Card] | None:
+        """A sequence of one suit; from -1 the ace is low (A 2 3 ...)."""
         suit = self.rnd.choice(SUITS)
-        start = self.rnd.randrange(0, len(RANKS) - length + 1)
-        cs = [Card(r, suit) for r in range(start, start + length)]
+        start = self.rnd.randrange(-1, len(RANKS) - length + 1)
+        cs = [Card(ACE if r < 0 else r, suit) for r in range(start, start + length)]
         return cs if self.take(cs) else None
 
     def set(self, length: int, rank: int | None = None) -> list[Card] | None:
@@ -62,6 +64,7 @@ class _Pool:
 def _team(pool: _Pool, rnd: random.Random, licence: bool) -> tuple[FullSheet, int, int]:
     melds: list[tuple[str, list[Card]]] = []
     lic: list[list[Card]] = []
+    spoiled: tuple[int, ...] = ()
     later: list[list[Card]] = []
     open_ranks: set[int] = set()
 
@@ -98,6 +101,8 @@ def _team(pool: _Pool, rnd: random.Random, licence: bool) -> tuple[FullSheet, in
                     add("seq", pool.sequence(rnd.randrange(3, 7)), lic)
                 else:
                     add("set", pool.set(rnd.randrange(3, 7)), lic)
+        if rnd.random() < 0.25:  # 17.2: a partner's wrong card spoiled licence melds later
+            spoiled = tuple(sorted(rnd.sample(range(len(lic)), rnd.randrange(1, len(lic) + 1))))
         for _ in range(rnd.randrange(4)):
             if rnd.random() < 0.5:
                 add("seq", pool.sequence(rnd.randrange(3, 8)), later)
@@ -114,12 +119,14 @@ def _team(pool: _Pool, rnd: random.Random, licence: bool) -> tuple[FullSheet, in
         cs = [Card(0, "S"), Card(1, "H"), Card(2, "S")]  # mixed suits: a false meld
         if pool.take(cs):
             void.append(cs)
-    table = sum(_worth(k, cs) for k, cs in melds)
+    void_ids = {id(lic[i]) for i in spoiled}  # spoiled: void, uncounted
+    table = sum(_worth(k, cs) for k, cs in melds if id(cs) not in void_ids)
     sheet = FullSheet(
         tuple(tuple(rnd.sample(m, len(m))) for m in lic),
         tuple(tuple(m) for m in later),
         tuple(tuple(m) for m in void),
         tuple(hand),
+        licence_spoiled=spoiled,
     )
     return sheet, table, sum(_value(c) for c in hand)
 
@@ -133,7 +140,7 @@ def random_game(rnd: random.Random, teams: tuple[str, str] = ("A", "B")) -> tupl
         has = rnd.random() < 0.8
         sheet, table, hand = _team(pool, rnd, has)
         sheets[team] = sheet
-        totals[team] = TotalsSheet(has, table, hand)
+        totals[team] = TotalsSheet(has, table, hand, licence_spoiled=bool(sheet.licence_spoiled))
     licensed = [t for t in teams if sheets[t].licence]
     bhukhar = rnd.choice([*licensed, None]) if licensed else None
     end = rnd.choice(list(End))

@@ -58,12 +58,26 @@ def test_rule_13_shorter_melds_count_their_cards() -> None:
     assert meld(cards("2C 2C 2S")).value == 15
 
 
-def test_rule_12_ace_is_high_only_no_turning_the_corner() -> None:
-    meld(cards("QS KS AS"))
+def test_13_1_the_ace_is_low_or_high_never_turning_the_corner() -> None:
+    # Ruling of 2026-11-27: the text is silent on the ace; as in Indian rummy it is low
+    # (A-2-3) or high (Q-K-A), never both in one sequence (no K-A-2).
+    high = meld(cards("KS AS QS"))
+    assert [str(c) for c in high.cards] == ["QS", "KS", "AS"]
+    low = meld(cards("3S AS 2S"))
+    assert low.kind is Kind.SEQUENCE and [str(c) for c in low.cards] == ["AS", "2S", "3S"]
+    assert low.value == 20 and meld(cards("AS 2S 3S 4S 5S 6S 7S")).value == 300
+    for corner in ("KS AS 2S", "QS KS AS 2S 3S"):
+        with pytest.raises(MeldError) as caught:
+            meld(cards(corner))
+        assert caught.value.why.code == "sequence_corner" and caught.value.rule == "13.1"
+    with pytest.raises(MeldError, match=r"gap after 2S"):
+        meld(cards("AS 2S 4S"))
     with pytest.raises(MeldError, match=r"gap"):
-        meld(cards("AS 2S 3S"))
-    with pytest.raises(MeldError, match=r"gap"):
-        meld(cards("KS AS 2S"))
+        meld(cards("JS QS AS"))
+
+
+def test_13_4_an_ace_low_sequence_makes_a_licence() -> None:
+    assert licence_form([meld(cards("AH 2H 3H 4H 5H 6H 7H"))]) is LicenceForm.SEQUENCE_7
 
 
 @pytest.mark.parametrize(
