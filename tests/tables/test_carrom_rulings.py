@@ -3,11 +3,13 @@ core's answer before a call is made (kiosk/tables/carrom_preview.py), without a 
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
+from kiosk.errors import Reason
+from kiosk.rules.carrom.calls import CALLS
+from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
     Concede,
     ForfeitBoard,
@@ -18,60 +20,76 @@ from kiosk.rules.carrom.events import (
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
+from kiosk.rules.carrom.record import MatchRecordError, parse_record
 from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.fusion import PocketView, Proposal
 from kiosk.ui.carrom_rulings import (
     RulingLog,
+    capital,
     consequence,
     fix_colour,
-    known,
     pocket_words,
-    split_call,
     word_call,
 )
+from kiosk.ui.i18n import Translator
+from kiosk.ui.words import reason_words
 
-CORE = Path(__file__).resolve().parents[2] / "kiosk" / "rules" / "carrom"
+DATA = Path(__file__).resolve().parents[1] / "data" / "carrom"
+
+
+def _words(language: str) -> Translator:
+    words = Translator("en")
+    words.language = language
+    return words
 
 
 def _match(rules: str = "icf") -> Match:
     return Match(MatchStart(players=("Κώστας", "Rajesh"), first_break="Κώστας", rules=rules))
 
 
-def _core_calls() -> list[str]:
-    """Every text the core's source passes to `call(...)` (f-strings' values as "{x}");
-    club.py gathers some in a list first (`calls.append(...)`)."""
-    found = []
-    for path in sorted(CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            if node.func.attr not in ("call", "append") or not node.args:
-                continue
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                text = arg.value
-            elif isinstance(arg, ast.JoinedStr):
-                text = "".join(
-                    v.value if isinstance(v, ast.Constant) else "{x}" for v in arg.values
-                )
-            else:
-                continue
-            if node.func.attr == "append" and not text.startswith(("club", "law")):
-                continue
-            found.append(text)
+def _scenario_calls() -> list[Reason]:
+    """Every call the core makes while replaying the known-answer records, event by event."""
+    found: list[Reason] = []
+    for path in sorted(DATA.glob("*.jsonl")):
+        try:
+            events = parse_record(path.read_text("utf-8"))
+        except MatchRecordError:
+            continue
+        start = events[0]
+        assert isinstance(start, MatchStart)
+        match = Match(start)
+        for event in events[1:]:
+            try:
+                match.push(event)  # type: ignore[arg-type]
+            except IllegalEvent:
+                break
+            found.extend(match.state.calls)
     return found
 
 
-def test_every_call_of_the_core_is_in_the_catalogue() -> None:
-    calls = _core_calls()
-    assert len(calls) > 40
+def test_every_call_is_a_catalogue_message_with_its_law_beside_it() -> None:
+    calls = _scenario_calls()
+    codes = {call.code for call in calls}
+    assert len(codes) > 40  # the records reach most of the rulings
+    greek = _words("el")
     for call in calls:
-        # The empty break's call is a class attribute; an owed piece's law a parameter.
-        call = call.replace("{x} (attempt", "law 45 a: the break touched no coin (attempt")
-        call = call.replace("{x}: ", "club IV iii: ", 1) if call.startswith("{x}: ") else call
-        law, text = split_call(call)
-        assert law or text.endswith(" passes"), f"the core calls {call!r} without a law"
-        assert known(text) is not None, f"the core calls {call!r}: not in CALLS"
+        assert call.message == CALLS[call.code], call
+        assert call.law or call.code == "passes", f"{call.code} is called without a law"
+        said = reason_words(call, greek._)
+        assert said != call.english(), f"{call.code} is not worded in Greek: {said!r}"
+        assert word_call(call, greek._).startswith(capital(said))
+
+
+def test_a_call_is_worded_in_hindi_with_its_law_lettered_as_the_hindi_text() -> None:
+    match = _match()
+    match.push(Stroke())  # Κώστας's break: nothing
+    match.push(Stroke(pocketed=("black",), striker=True))  # Rajesh: own coin and striker
+    (call,) = match.state.calls
+    assert (call.code, call.law) == ("own_coin_with_striker", "73")
+    match.push(Stroke(pocketed=("black",)))
+    match.push(Stroke(striker=True))  # striker alone: 72 a
+    hindi = word_call(match.state.calls[0], _words("hi")._)
+    assert "72 (अ)" in hindi and "striker" not in hindi
 
 
 def test_law_73_striker_with_own_coin_is_worded_with_its_law() -> None:

@@ -15,7 +15,10 @@ doubles players 0 and 2 are partners against 1 and 3, so a player's side is
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import NamedTuple
 
+from kiosk.errors import Reason
+from kiosk.rules.carrom.calls import ruling
 from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, Outcome, QueenState
 
 WHITE, BLACK = 0, 1
@@ -64,6 +67,15 @@ _PLAIN = tuple(name for name in _SLOTS if name not in _LISTS)
 _GET_PLAIN = attrgetter(*_PLAIN)
 
 
+class Decided(NamedTuple):
+    """A board decided by an event: the winning side (0/1), its points, the law, the reason."""
+
+    winner: int
+    points: int
+    law: str
+    reason: str
+
+
 def side_names(players: tuple[str, ...]) -> tuple[str, str]:
     """Each side's name: in doubles the two partners, who sit opposite (0 & 2 against 1 & 3)."""
     if len(players) == 4:
@@ -89,7 +101,8 @@ class Core:
     changed_mid_game: bool
     #: The law calling for a change of sides before the next board ("" when none is due).
     change_sides: str
-    calls: list[str]
+    #: What the rules called on the last event, law by law, as data (calls.py).
+    calls: list[Reason]
     outcome: Outcome
     breaker: int
     turn: int
@@ -185,8 +198,9 @@ class Core:
         """A side's own coins off the board: what it can return as dues (law 78 a)."""
         return COINS_PER_COLOUR - self.on[self.colour(side)]
 
-    def call(self, text: str) -> None:
-        self.calls.append(text)
+    def call(self, code: str, law: str = "", /, **facts: object) -> None:
+        """Record the ruling `code` (calls.py) under `law`, with its facts."""
+        self.calls.append(ruling(code, law, **facts))
 
     # -- boards -----------------------------------------------------------
 
@@ -248,12 +262,11 @@ class Core:
                 self.give_back(side, owed, placer)
                 name = self.side_names[side]
                 if law.startswith("club"):
-                    self.call(f"{law}: {name} returns an owed piece at the end of the turn")
+                    self.call("owed_returned_end_of_turn", law, name=name)
                 elif law == "78 a":
-                    self.call(f"law 78 a: {name} returns an owed coin")
+                    self.call("owed_returned", law, name=name)
                 else:
-                    who = self.names[placer]
-                    self.call(f"law {law}: {name}'s owed coin is placed by {who}")
+                    self.call("owed_placed_by", law, name=name, who=self.names[placer])
 
     def settle_after_stroke(self, striker: int) -> None:
         """Owed coins right after a stroke: at once (78 a, 78 b ii), or the striker's own
@@ -278,7 +291,7 @@ class Core:
             self.settle_owed(self.turn, law=self.turn_end_law)
         if self.queen == "pending":
             self.return_queen()
-            self.call("law 96: the queen was not covered and goes back to the centre")
+            self.call("queen_not_covered", "96")
         self.turn = self.right_of(self.turn)
         self.strokes_in_turn = 0
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from kiosk.rules.carrom.checks import check_stroke
-from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
+from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core, Decided
 from kiosk.rules.carrom.errors import N_, IllegalEvent, worded
 from kiosk.rules.carrom.events import (
     Concede,
@@ -39,7 +39,6 @@ from kiosk.rules.carrom.events import (
     VoidBoard,
     Waive,
 )
-from kiosk.rules.carrom.icf import Decided
 from kiosk.rules.carrom.state import Ending, GameResult, MatchState, Now, Outcome
 from kiosk.rules.carrom.variants import rules_for
 
@@ -197,18 +196,18 @@ class Match:
                 )
             self._begin()
             c.passes += 1
-            c.call(f"{c.names[c.turn]} passes")
+            c.call("passes", name=c.names[c.turn])
             c.pass_turn()
             if c.passes >= 3 * c.n:
                 c.void_board("137", "every player passed three times in a row")
-                c.call("law 137: three rounds of passes: the board is void and replayed")
+                c.call("passes_void", "137")
         elif isinstance(event, VoidBoard):
             if not c.began:
                 raise IllegalEvent.of(
                     "nothing_to_void", N_("no board is in progress: there is nothing to void")
                 )
             c.void_board("140", "voided by the umpire")
-            c.call("laws 137, 140, 142: the board is void and replayed by the same breaker")
+            c.call("board_voided", "137, 140, 142")
         elif isinstance(event, ForfeitBoard):
             loser = c.side(self._player(event.by, N_("the forfeiting player")))
             self._begin()
@@ -236,7 +235,7 @@ class Match:
             if waived:
                 c.on[c.colour(debtor)] -= placed_before[debtor]
                 c.owed[debtor] = 0
-                c.call(f"law 87 a: {c.side_names[1 - debtor]} waives {waived} coin(s)")
+                c.call("waived", "87 a", name=c.side_names[1 - debtor], n=waived)
                 return
         if not debtors:
             raise IllegalEvent.of(
@@ -258,7 +257,7 @@ class Match:
         c.toss_due = False
         c.toss_breaker = winner
         c.new_board(winner)
-        c.call(f"law 56 b: {c.names[winner]} won the toss and breaks the extra board")
+        c.call("toss_won", "56 b", name=c.names[winner])
 
     def _concede(self, player: int) -> None:
         c = self._core
@@ -266,7 +265,7 @@ class Match:
         c.winner = 1 - loser
         ending = Ending(c.side_names[c.winner], c.games_won[c.winner], "139", "conceded")
         c.outcome = Outcome(match=ending)
-        c.call(f"laws 139, 143: {c.side_names[loser]} concedes the match")
+        c.call("conceded", "139, 143", name=c.side_names[loser])
 
     def _finish(self, decided: Decided) -> None:
         """Close the board, then the game and the match if it ended them (laws 52-60)."""
@@ -275,14 +274,14 @@ class Match:
         side = c.side_names[decided.winner]
         board = Ending(side, decided.points, decided.law, decided.reason)
         c.end_board(board, decided.winner, decided.points)
-        c.call(f"law {decided.law}: {side} wins the board with {decided.points} point(s)")
+        c.call("board_won", decided.law, name=side, n=decided.points)
         c.toss_breaker = NO_ONE
         game = rules.game_over(c, self._limit)
         if game is None:
             if rules.sides_change_mid_game(c, self._limit):
                 c.changed_mid_game = True
                 self._change_sides("60 a" if self._limit is not None else "60 b")
-                c.call(f"law {c.change_sides}: change sides now (two minutes, law 61)")
+                c.call("change_sides_now", c.change_sides)
             c.new_board(rules.next_breaker(c) if not c.toss_due else c.breaker)
             return
         winner = c.side_names.index(game.winner) if game.winner else NO_ONE
@@ -296,7 +295,7 @@ class Match:
             c.winner = winner
             c.boards = ()
             c.began = False
-            c.call(f"law {matched.law}: {matched.winner} wins the match")
+            c.call("match_won", matched.law, name=matched.winner)
             return
         c.game += 1
         c.game_first = rules.game_first_breaker(c, self._first)
@@ -304,8 +303,8 @@ class Match:
         c.points = [0, 0]
         c.boards = ()
         c.changed_mid_game = False
-        law = "58" if c.n == 2 else "58, 59"
-        c.call(f"law {game.law}: {game.winner} wins game {c.game - 1}; change sides ({law})")
+        code = "game_won" if c.n == 2 else "game_won_doubles"
+        c.call(code, game.law, name=game.winner, n=c.game - 1)
         c.new_board(c.game_first)
 
     def _change_sides(self, law: str) -> None:

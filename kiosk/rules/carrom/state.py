@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from kiosk.errors import Reason
+
 QueenState: TypeAlias = Literal["on_board", "pending", "covered"]
 
 
@@ -112,8 +114,8 @@ class MatchState:
     or 13 points, until that next board's first event; `change_sides_law` says
     which law calls for it ("58", "59", "60 a", "60 b"), else None.
     `toss_due` is true when a tie at the board limit waits for a toss (law 56 b).
-    `calls` says in plain words, law by law, what the rules called on the last
-    event (for the umpire's screen).
+    `calls` says law by law what the rules called on the last event, as data (a `Reason`
+    each, kiosk/rules/carrom/calls.py): the umpire's screen words them in its language.
     """
 
     rules: str
@@ -126,7 +128,7 @@ class MatchState:
     games_won: dict[str, int]
     toss_due: bool
     change_sides: bool
-    calls: tuple[str, ...]
+    calls: tuple[Reason, ...]
     #: Each side's points in the game being played (zeros before its first board).
     score: dict[str, int]
     change_sides_law: str | None = None
