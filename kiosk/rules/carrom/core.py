@@ -56,6 +56,7 @@ _SLOTS = (
     "placer",
     "opened",
     "break_attempts",
+    "breaks_in_turn",
     "broken",
     "strokes_in_turn",
     "passes",
@@ -117,6 +118,9 @@ class Core:
     placer: int
     opened: list[bool]
     break_attempts: int
+    #: Breaks that touched no coin in this turn: each player who breaks has three of his
+    #: own (45 a; RULES.md 2026-11-27: the count does not carry over a foul that ends a turn).
+    breaks_in_turn: int
     broken: bool
     strokes_in_turn: int
     passes: int
@@ -219,6 +223,7 @@ class Core:
         self.placer = NO_ONE
         self.opened = [False, False]
         self.break_attempts = 0
+        self.breaks_in_turn = 0
         self.broken = False
         self.strokes_in_turn = 0
         self.passes = 0
@@ -294,6 +299,7 @@ class Core:
             self.call("queen_not_covered", "96")
         self.turn = self.right_of(self.turn)
         self.strokes_in_turn = 0
+        self.breaks_in_turn = 0
 
     def clear_placing(self) -> None:
         self.placing = [0, 0]

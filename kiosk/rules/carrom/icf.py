@@ -86,8 +86,9 @@ class IcfRules:
             return False
         c.strokes_in_turn += 1
         c.break_attempts += 1
-        c.call(*self.empty_break_call, n=c.break_attempts)
-        if c.break_attempts % self.break_attempts == 0:
+        c.breaks_in_turn += 1
+        c.call(*self.empty_break_call, n=c.breaks_in_turn)
+        if c.breaks_in_turn == self.break_attempts:
             self.break_failed(c)
         return True
 
@@ -315,6 +316,11 @@ class IcfRules:
             law = "103" if queen_before == "pending" else "111" if s.striker else "106"
             if queen_before == "covered":
                 law = "111" if s.striker else "106"
+            if queen_before == "pending" and covers_now:
+                # 103 a (RULES.md 2026-11-27): the stroke that covers the queen and pockets
+                # the opponent's last coin gives him the queen too; it is not the striker's.
+                c.queen = "pending"
+                mine = False
             queen_pts = 0 if mine else self.queen_points(opp_score)
             pts = my_coins + queen_pts + extra + c.owed[me]
             return Decided(opp, self.capped(pts), f"{law} {variant}", "the opponent's last coin")

@@ -368,7 +368,7 @@ class Match:
             placing={a: c.placing[0], b: c.placing[1]},
             placer=None if c.placer == NO_ONE else c.names[c.placer],
             is_break=not c.broken,
-            break_attempts_in_turn=0 if c.broken else c.break_attempts % self.rules.break_attempts,
+            break_attempts_in_turn=0 if c.broken else c.breaks_in_turn,
             strokes_in_turn=c.strokes_in_turn,
             passes=c.passes,
             opened={a: c.opened[0], b: c.opened[1]},

@@ -146,9 +146,10 @@ def check_invariants(state: MatchState) -> None:
         # whose owed coins are placed when the turn ends.
         waits = (len(state.players) == 4 or state.rules == "club") and side == now.turn_side
         assert now.owed[side] == 0 or now.pocketed[side] == 0 or waits, now
-    # Law 45 a-b: three attempts a player; the count runs on over the players who break.
+    # Law 45 a-b: three attempts a player, his own (a foul that ends the turn starts the
+    # count again); the board's count runs on over the players who break.
     assert now.break_attempts >= 0 and 0 <= now.break_attempts_in_turn < 3
-    assert now.break_attempts_in_turn == (now.break_attempts % 3 if now.is_break else 0)
+    assert now.break_attempts_in_turn <= (now.break_attempts if now.is_break else 0)
     # Laws 58-60: a change of sides is due only before a board has begun.
     assert state.change_sides == now.change_sides
     if now.change_sides:
