@@ -20,6 +20,8 @@ from kiosk.rules.carrom.events import (
     ForfeitBoard,
     Foul,
     Pass,
+    Protest,
+    ProtestDecided,
     Stroke,
     Toss,
     VoidBoard,
@@ -76,6 +78,21 @@ def event_words(event: Event, turn: str | None, _: Words = english) -> str:
             return _("toss won by {name}", name=event.winner)
         case Concede():
             return _("match conceded by {name}", name=name)
+        case Protest():
+            game, board = event.board
+            return _(
+                "the protest by {name} against board {board} of game {game}",
+                name=name,
+                board=board,
+                game=game,
+            )
+        case ProtestDecided():
+            game, board = event.board
+            return _(
+                "the decision on the protest against board {board} of game {game}",
+                board=board,
+                game=game,
+            )
     return str(event)  # pragma: no cover - the Event union is exhausted above
 
 
@@ -83,10 +100,24 @@ def event_words(event: Event, turn: str | None, _: Words = english) -> str:
 
 
 def consequence(action: str, by: str, seen: Preview, _: Words = english) -> str:
-    """What the core says `action` ("concede", "forfeit_board", "void_board") would do, for
-    the confirmation: "Κώστας concedes the match: Rajesh wins, games 1-0 (law 139)"."""
+    """What the core says `action` ("concede", "forfeit_board", "void_board",
+    "uphold_protest") would do, for the confirmation: "Κώστας concedes the match: Rajesh
+    wins, games 1-0 (law 139)"."""
     state, outcome = seen.state, seen.outcome
     assert state is not None and outcome is not None
+    if action == "uphold_protest":
+        upheld = next(c for c in seen.calls if c.code == "protest_upheld")
+        facts = upheld.values()
+        now = state.now
+        assert now is not None
+        return _(
+            "The protest is upheld: {n} board(s) set aside, the scores worked out again "
+            "without them; {name} breaks board {board} of game {game} again (law 151 a)",
+            n=facts["n"],
+            name=now.breaker,
+            board=facts["board"],
+            game=facts["game"],
+        )
     if action == "concede":
         ended = outcome.match
         assert ended is not None and ended.winner is not None

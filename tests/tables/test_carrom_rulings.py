@@ -15,6 +15,8 @@ from kiosk.rules.carrom.events import (
     ForfeitBoard,
     Foul,
     MatchStart,
+    Protest,
+    ProtestDecided,
     Stroke,
     VoidBoard,
     event_to_dict,
@@ -164,3 +166,27 @@ def test_a_refused_preview_leaves_the_match_as_it_was(event: object) -> None:
     before = [event_to_dict(e) for e in match.events]
     preview(match, event)  # type: ignore[arg-type]
     assert [event_to_dict(e) for e in match.events] == before
+
+
+def test_law_151_a_upholding_a_protest_says_what_is_set_aside() -> None:
+    match = _match()
+    match.push(Stroke(pocketed=("white",)))  # Κώστας breaks board 1
+    match.push(Protest(by="Rajesh", board=(1, 1)))
+    match.push(Stroke(pocketed=("white",)))
+    seen = preview(match, ProtestDecided(board=(1, 1), upheld=True))
+    assert consequence("uphold_protest", "", seen) == (
+        "The protest is upheld: 1 board(s) set aside, the scores worked out again without "
+        "them; Κώστας breaks board 1 of game 1 again (law 151 a)"
+    )
+    assert len(match.events) == 3  # previewed, not made
+    log = RulingLog()
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    match.push(ProtestDecided(board=(1, 1), upheld=True))
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    assert log.words()[-1] == (
+        "The protest against board 1 of game 1 is upheld: 1 board(s) set aside; the same "
+        "breaker plays it again (law 151 a)"
+    )
+    match.pop()
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    assert log.words()[-1] == "Undone: the decision on the protest against board 1 of game 1"

@@ -70,8 +70,8 @@ CALLS: dict[str, str] = {
         "{name} protests board {board} of game {game}: play goes on, no result is declared"
     ),
     "protest_upheld": N_(
-        "the protest against board {board} of game {game} is upheld: {n} board(s) set aside, "
-        "board {board} is played again"
+        "the protest against board {board} of game {game} is upheld: {n} board(s) set aside; "
+        "the same breaker plays it again"
     ),
     "protest_rejected": N_("the protest against board {board} of game {game} is rejected"),
     "result_declared": N_("{name} wins the match: the result is declared"),

@@ -19,7 +19,14 @@ from typing import NamedTuple
 
 from kiosk.errors import Reason
 from kiosk.rules.carrom.calls import ruling
-from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, Outcome, QueenState
+from kiosk.rules.carrom.state import (
+    BoardResult,
+    Ending,
+    GameResult,
+    Outcome,
+    ProtestState,
+    QueenState,
+)
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
@@ -42,6 +49,10 @@ _SLOTS = (
     "change_sides",
     "calls",
     "outcome",
+    "protests",
+    "ahead",
+    "starts",
+    "t",
     # board
     "breaker",
     "turn",
@@ -105,6 +116,16 @@ class Core:
     #: What the rules called on the last event, law by law, as data (calls.py).
     calls: list[Reason]
     outcome: Outcome
+    #: Every protest lodged, oldest first (laws 144-151).
+    protests: tuple[ProtestState, ...]
+    #: The boards of games after the one in play that an upheld protest set aside (151 a),
+    #: one tuple a game: they stay first in their game's boards when it is played again.
+    ahead: tuple[tuple[BoardResult, ...], ...]
+    #: (game, board, index of its first event) for every board begun: an upheld protest
+    #: goes back to the state before that event (151 a).
+    starts: tuple[tuple[int, int, int], ...]
+    #: The `t` of the event being applied (None when the record does not time it).
+    t: float | None
     breaker: int
     turn: int
     white: int
@@ -161,6 +182,10 @@ class Core:
         self.change_sides = ""
         self.calls = []
         self.outcome = Outcome()
+        self.protests = ()
+        self.ahead = ()
+        self.starts = ()
+        self.t = None
         self.new_board(first_break)
 
     # -- copies -----------------------------------------------------------
@@ -317,6 +342,7 @@ class Core:
             queen=queen,
             void=False,
             law=ending.law,
+            ended=self.t,
         )
         self.boards = (*self.boards, result)
         self.points[winner] += points
@@ -325,7 +351,7 @@ class Core:
 
     def void_board(self, law: str, reason: str) -> None:
         """The board is void and replayed by the same breaker (laws 137, 140, 142)."""
-        result = BoardResult(breaker=self.names[self.breaker], void=True, law=law)
+        result = BoardResult(breaker=self.names[self.breaker], void=True, law=law, ended=self.t)
         self.boards = (*self.boards, result)
         self.outcome = Outcome(board=Ending(None, 0, law, reason))
         self.new_board(self.breaker)

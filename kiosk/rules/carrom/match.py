@@ -21,7 +21,7 @@ Stroke(pocketed=(), striker=False, off_board=(), improper=False, touched=True, t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from kiosk.rules.carrom.checks import check_stroke
@@ -34,12 +34,22 @@ from kiosk.rules.carrom.events import (
     Foul,
     MatchStart,
     Pass,
+    Protest,
+    ProtestDecided,
     Stroke,
     Toss,
     VoidBoard,
     Waive,
 )
-from kiosk.rules.carrom.state import Ending, GameResult, MatchState, Now, Outcome
+from kiosk.rules.carrom.state import (
+    BoardResult,
+    Ending,
+    GameResult,
+    MatchState,
+    Now,
+    Outcome,
+    ProtestState,
+)
 from kiosk.rules.carrom.variants import rules_for
 
 __all__ = ["IllegalEvent", "Match"]
@@ -133,6 +143,8 @@ class Match:
         return self._core.outcome
 
     def is_over(self) -> bool:
+        """Play is over: the match was won on the board (its result may still wait for a
+        protest's decision, law 150: `state.winner` says when it is declared)."""
         return self._core.winner != NO_ONE
 
     # -- applying events -----------------------------------------------------
@@ -152,6 +164,16 @@ class Match:
 
     def _apply(self, event: Event) -> None:
         c = self._core
+        c.t = event.t
+        if isinstance(event, Protest | ProtestDecided):
+            # Protests come at any time, after play is over too (146, 150, 151).
+            c.calls = []
+            c.outcome = Outcome(match=c.outcome.match if c.winner != NO_ONE else None)
+            if isinstance(event, Protest):
+                self._protest(event)
+            else:
+                self._decide(event)
+            return
         if c.winner != NO_ONE:
             raise IllegalEvent.of(
                 "match_over",
@@ -217,8 +239,11 @@ class Match:
 
     def _begin(self) -> None:
         """The event belongs to the board in progress: any change of sides due before it
-        is over (made, or missed: 60 c leaves that to the umpire at the board's end)."""
+        is over (made, or missed: 60 c leaves that to the umpire at the board's end). The
+        board's first event is remembered: an upheld protest goes back to it (151 a)."""
         c = self._core
+        if not c.began:
+            c.starts = (*c.starts, (c.game, len(c.boards) + 1, len(self._events)))
         c.began = True
         c.change_sides = ""
 
@@ -301,7 +326,8 @@ class Match:
         c.game_first = rules.game_first_breaker(c, self._first)
         c.counted = 0
         c.points = [0, 0]
-        c.boards = ()
+        # A game that an upheld protest set aside keeps its boards first (151 a).
+        c.boards, c.ahead = (c.ahead[0], c.ahead[1:]) if c.ahead else ((), ())
         c.changed_mid_game = False
         code = "game_won" if c.n == 2 else "game_won_doubles"
         c.call(code, game.law, name=game.winner, n=c.game - 1)
@@ -315,23 +341,151 @@ class Match:
         *before, last = c.boards
         c.boards = (*before, replace(last, change_sides=law))
 
+    # -- protests (laws 144-151) -----------------------------------------------
+
+    def _boards_by_game(self) -> list[tuple[BoardResult, ...]]:
+        """Every board begun, a tuple a game (index 0: game 1), the board in progress and
+        the games an upheld protest set aside included: what `[game, board]` counts."""
+        c = self._core
+        games = [game.boards for game in c.done_games]
+        if c.boards or c.began:  # the game in play (after a concession too: 139, 143)
+            games.append((*c.boards, c.board_result()) if c.began else c.boards)
+        games.extend(c.ahead)
+        return games
+
+    def _protest(self, event: Protest) -> None:
+        """Laws 144-149: a protest against a board begun, once (149), within 15 minutes of
+        the board's end when both are timed (146). Play goes on; no result is declared
+        while it waits (150)."""
+        c = self._core
+        side = c.side(self._player(event.by, N_("the protesting player")))
+        game, number = event.board
+        games = self._boards_by_game()
+        if game > len(games) or number > len(games[game - 1]):
+            raise IllegalEvent.of(
+                "protest_no_board",
+                N_("board {board} of game {game} has not begun: there is nothing to protest"),
+                law="144",
+                game=game,
+                board=number,
+            )
+        board = games[game - 1][number - 1]
+        if any(p.board == event.board for p in c.protests):
+            raise IllegalEvent.of(
+                "protest_twice",
+                N_(
+                    "board {board} of game {game} already has a protest: a protest is not "
+                    "lodged twice or withdrawn (law {law})"
+                ),
+                law="149",
+                game=game,
+                board=number,
+            )
+        if board.protest == "upheld":
+            raise IllegalEvent.of(
+                "protest_set_aside",
+                N_(
+                    "board {board} of game {game} was set aside by an upheld protest: "
+                    "it is played again (law {law})"
+                ),
+                law="151 a",
+                game=game,
+                board=number,
+            )
+        if event.t is not None and board.ended is not None and event.t - board.ended > 900:
+            raise IllegalEvent.of(
+                "protest_too_late",
+                N_(
+                    "board {board} of game {game} ended {minutes} minutes ago: a protest is "
+                    "lodged within 15 minutes (law {law})"
+                ),
+                law="146",
+                game=game,
+                board=number,
+                minutes=int((event.t - board.ended) // 60),
+            )
+        name = c.side_names[side]
+        c.protests = (*c.protests, ProtestState(name, event.board, None, event.t))
+        c.call("protest_lodged", "150", name=name, game=game, board=number)
+
+    def _decide(self, event: ProtestDecided) -> None:
+        """Law 151: rejected, the result stands and is declared once no protest waits (b);
+        upheld, play goes back to the start of the protested board (a)."""
+        c = self._core
+        game, number = event.board
+        waiting = [i for i, p in enumerate(c.protests) if p.board == event.board]
+        if not waiting or c.protests[waiting[0]].decision is not None:
+            raise IllegalEvent.of(
+                "no_protest_to_decide",
+                N_("there is no undecided protest against board {board} of game {game}"),
+                law="151",
+                game=game,
+                board=number,
+            )
+        index = waiting[0]
+        if event.upheld:
+            self._uphold(index)
+            return
+        protests = list(c.protests)
+        protests[index] = replace(protests[index], decision="rejected")
+        c.protests = tuple(protests)
+        c.call("protest_rejected", "151 b", game=game, board=number)
+        if c.winner != NO_ONE and all(p.decision is not None for p in c.protests):
+            c.call("result_declared", "151 b", name=c.side_names[c.winner])
+
+    def _uphold(self, index: int) -> None:
+        """151 a: the protested board and every board begun after it are set aside (kept,
+        void, "upheld"); the match goes back to the state before the board's first event,
+        so the scores are worked out without them, and the same breaker plays it again. A
+        protest waiting against a board set aside is settled with it: that board is played
+        again too."""
+        c = self._core
+        game, number = c.protests[index].board
+        games = self._boards_by_game()
+        first = next(k for g, b, k in c.starts if (g, b) == (game, number))
+        aside = {(game, b) for b in range(number, len(games[game - 1]) + 1)}
+        for g in range(game + 1, len(games) + 1):
+            aside |= {(g, b) for b in range(1, len(games[g - 1]) + 1)}
+        protests = tuple(
+            replace(p, decision="upheld") if p.decision is None and p.board in aside else p
+            for p in c.protests
+        )
+        keep = (c.protests, c.starts, c.t)
+        c.restore(self._undo[first])
+        c.protests, c.starts, c.t = keep
+        c.protests = protests
+        c.boards = (*games[game - 1][: number - 1], *_set_aside(games[game - 1][number - 1 :]))
+        c.ahead = tuple(_set_aside(boards) for boards in games[game:])
+        c.calls = []
+        c.clear_placing()
+        c.change_sides = ""  # the players sit as they sat for this board; the umpire sees to it
+        c.outcome = Outcome(board=Ending(None, 0, "151 a", "protest upheld"))
+        c.call("protest_upheld", "151 a", game=game, board=number, n=len(aside))
+
     # -- the frozen state ------------------------------------------------------
 
     def _build(self) -> MatchState:
         c = self._core
         sides = c.side_names
-        key = (c.done_games, c.boards, c.began, c.queen, c.queen_by, c.breaker, *c.points)
+        key: tuple[object, ...] = (c.done_games, c.boards, c.began, c.queen, c.queen_by)
+        key += (c.breaker, *c.points, c.protests, c.ahead)
         if key != self._games_key:  # the games change only when a board does
             games = c.done_games
             if c.boards or c.began:
                 boards = (*c.boards, c.board_result()) if c.began else c.boards
                 points = {sides[0]: c.points[0], sides[1]: c.points[1]}
                 games = (*games, GameResult(None, points, boards))
+            zero = {sides[0]: 0, sides[1]: 0}
+            games += tuple(GameResult(None, zero, boards) for boards in c.ahead)
+            if c.protests:
+                games = _marked(games, c.protests)
             self._games_key, self._games = key, games
+        won = None if c.winner == NO_ONE else sides[c.winner]
+        waiting = any(p.decision is None for p in c.protests)
         return MatchState(
             rules=self.rules.name,
             sides=sides,
-            winner=None if c.winner == NO_ONE else sides[c.winner],
+            winner=None if waiting else won,
             games=self._games,
             now=None if c.winner != NO_ONE else self._now(),
             players=c.names,
@@ -342,6 +496,8 @@ class Match:
             calls=tuple(c.calls),
             score={sides[0]: c.points[0], sides[1]: c.points[1]},
             change_sides_law=c.change_sides or None if c.winner == NO_ONE else None,
+            protests=c.protests,
+            provisional_winner=won,
         )
 
     def _now(self) -> Now:
@@ -373,3 +529,38 @@ class Match:
             passes=c.passes,
             opened={a: c.opened[0], b: c.opened[1]},
         )
+
+
+def _set_aside(boards: Sequence[BoardResult]) -> tuple[BoardResult, ...]:
+    """Boards an upheld protest sets aside (151 a): kept, void, without a result."""
+    return tuple(
+        replace(
+            b,
+            winner=None,
+            points=0,
+            queen=None,
+            void=True,
+            law="151 a",
+            protest="upheld",
+            change_sides=None,
+        )
+        for b in boards
+    )
+
+
+def _marked(
+    games: tuple[GameResult, ...], protests: tuple[ProtestState, ...]
+) -> tuple[GameResult, ...]:
+    """The games with each protested board marked "pending", "upheld" or "rejected" (a board
+    set aside stays "upheld")."""
+    marks = {p.board: p.decision or "pending" for p in protests}
+    out = []
+    for g, game in enumerate(games, start=1):
+        boards = tuple(
+            replace(board, protest=marks[(g, b)])
+            if (g, b) in marks and board.protest is None
+            else board
+            for b, board in enumerate(game.boards, start=1)
+        )
+        out.append(replace(game, boards=boards))
+    return tuple(out)
