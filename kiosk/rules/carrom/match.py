@@ -66,17 +66,26 @@ class Match:
     def __init__(self, start: MatchStart) -> None:
         players = tuple(start.players)
         if len(players) not in (2, 4):
-            raise IllegalEvent(f"a match has 2 or 4 players, not {len(players)}")
+            raise IllegalEvent.of(
+                "player_count", N_("a match has 2 or 4 players, not {n}"), n=len(players)
+            )
         if len(set(players)) != len(players):
-            raise IllegalEvent(f"a player is named twice: {', '.join(players)}")
+            raise IllegalEvent.of(
+                "player_twice", N_("a player is named twice: {names}"), names=", ".join(players)
+            )
         if start.first_break not in players:
-            raise IllegalEvent(
-                f"the first breaker {start.first_break!r} is not a player ({', '.join(players)})"
+            raise IllegalEvent.of(
+                "breaker_not_playing",
+                N_("the first breaker {name!r} is not a player ({known})"),
+                name=start.first_break,
+                known=", ".join(players),
             )
         self.rules = rules_for(start.rules)
         limit = start.board_limit if start.rules == "icf" else None
         if limit is not None and limit < 1:
-            raise IllegalEvent(f"the board limit must be 1 or more, not {limit}")
+            raise IllegalEvent.of(
+                "bad_board_limit", N_("the board limit must be 1 or more, not {n}"), n=limit
+            )
         self.start = start
         self._limit = limit
         self._index = {name: i for i, name in enumerate(players)}
