@@ -100,5 +100,7 @@ FOUL_CALLS = frozenset(
 
 
 def ruling(code: str, law: str = "", /, **facts: object) -> Reason:
-    """The call `code` under `law` with its facts (a `KeyError` for a code not in CALLS)."""
-    return Reason.of(code, CALLS[code], law, **facts)
+    """The call `code` under `law` with its facts (a `KeyError` for a code not in CALLS).
+    A call's facts are names and numbers, never messages to word (`Reason.of`'s `worded`):
+    the record is built directly, on every event of a replay."""
+    return Reason(code, CALLS[code], law, tuple(facts.items()))
