@@ -22,7 +22,7 @@ from kiosk.rules.carrom.events import (
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
-from kiosk.rules.carrom.record import MatchRecordError, parse_record
+from kiosk.rules.carrom.record import MatchRecordError, parse_record, replay_text
 from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.fusion import PocketView, Proposal
 from kiosk.ui.carrom_rulings import (
@@ -190,3 +190,20 @@ def test_law_151_a_upholding_a_protest_says_what_is_set_aside() -> None:
     match.pop()
     log.follow(1, match.events, match.state.calls, match.state.now.turn)
     assert log.words()[-1] == "Undone: the decision on the protest against board 1 of game 1"
+
+
+def test_law_56_a_and_139_a_game_and_a_matchs_ending_reason_is_worded_in_gujarati() -> None:
+    match = replay_text((DATA / "icf_law_58_change_sides_after_a_game.jsonl").read_text("utf-8"))
+    events = match.events
+    game_end = None
+    fresh = Match(match.start)
+    for event in events:
+        fresh.push(event)
+        if fresh.outcome().game is not None:
+            game_end = fresh.outcome().game
+    assert game_end is not None and game_end.reason == "25 points"
+    gujarati = _words("gu")
+    assert gujarati._(game_end.reason) == "25 પોઇન્ટ"
+    conceded = preview(fresh, Concede(by=fresh.state.players[0])).outcome
+    assert conceded is not None and conceded.match is not None
+    assert gujarati._(conceded.match.reason) == "હાર સ્વીકારી"

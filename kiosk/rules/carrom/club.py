@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kiosk.errors import Reason
+from kiosk.errors import N_, Reason
 from kiosk.rules.carrom.calls import ruling
 from kiosk.rules.carrom.core import COLOUR_NAMES, Core, Decided
 from kiosk.rules.carrom.events import Stroke
@@ -169,16 +169,18 @@ class ClubRules(IcfRules):
         a, b = c.points
         best = 0 if a > b else 1
         if max(a, b) >= self.game_points and a != b:
-            return Ending(c.side_names[best], c.points[best], "club V ii", "15 points")
+            return Ending(c.side_names[best], c.points[best], "club V ii", N_("15 points"))
         if c.counted >= self.rounds and a != b:
-            return Ending(c.side_names[best], c.points[best], "club V ii", "ahead after 3 rounds")
+            return Ending(
+                c.side_names[best], c.points[best], "club V ii", N_("ahead after 3 rounds")
+            )
         return None
 
     def match_over(self, c: Core) -> Ending | None:
         """V ii: the match is the one game of rounds."""
         for side in (0, 1):
             if c.games_won[side]:
-                return Ending(c.side_names[side], c.points[side], "club V ii", "the rounds won")
+                return Ending(c.side_names[side], c.points[side], "club V ii", N_("the rounds won"))
         return None
 
     def game_first_breaker(self, c: Core, first: int) -> int:

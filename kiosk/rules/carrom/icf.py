@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from kiosk.errors import N_
 from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core, Decided
 from kiosk.rules.carrom.events import Stroke
 from kiosk.rules.carrom.state import Ending
@@ -373,11 +374,13 @@ class IcfRules:
         ahead wins; a tie at the limit waits for a toss (laws 56 a, 56 b)."""
         for side in (0, 1):
             if c.points[side] >= self.game_points:
-                return Ending(c.side_names[side], c.points[side], "56 a", "25 points")
+                return Ending(c.side_names[side], c.points[side], "56 a", N_("25 points"))
         if limit is not None and c.counted >= limit:
             if c.points[0] != c.points[1]:
                 side = 0 if c.points[0] > c.points[1] else 1
-                return Ending(c.side_names[side], c.points[side], "56 a", "ahead after the limit")
+                return Ending(
+                    c.side_names[side], c.points[side], "56 a", N_("ahead after the limit")
+                )
             c.toss_due = True
             c.call("toss_needed", "56 b")
         return None
@@ -386,7 +389,7 @@ class IcfRules:
         """Law 57: best of three games."""
         for side in (0, 1):
             if c.games_won[side] >= self.games_to_win:
-                return Ending(c.side_names[side], c.games_won[side], "57", "two games won")
+                return Ending(c.side_names[side], c.games_won[side], "57", N_("two games won"))
         return None
 
     def game_first_breaker(self, c: Core, first: int) -> int:

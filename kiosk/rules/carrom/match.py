@@ -297,7 +297,7 @@ class Match:
         c = self._core
         loser = c.side(player)
         c.winner = 1 - loser
-        ending = Ending(c.side_names[c.winner], c.games_won[c.winner], "139", "conceded")
+        ending = Ending(c.side_names[c.winner], c.games_won[c.winner], "139", N_("conceded"))
         c.outcome = Outcome(match=ending)
         c.call("conceded", "139, 143", name=c.side_names[loser])
 

@@ -170,7 +170,11 @@ class MatchState:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How a board, a game or the match ended: the winning side, points, law, reason."""
+    """How a board, a game or the match ended: the winning side, points, law, reason.
+
+    A game's or the match's `reason` is a catalogue message ("25 points", "two games won",
+    "conceded"; marked `N_` where it is made): a screen words it with its `_`, the record
+    keeps it in English (`ending.reason` in `--json`)."""
 
     winner: str | None
     points: int
