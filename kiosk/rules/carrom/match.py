@@ -21,6 +21,7 @@ Stroke(pocketed=(), striker=False, off_board=(), improper=False, touched=True, t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -52,7 +53,10 @@ from kiosk.rules.carrom.state import (
 )
 from kiosk.rules.carrom.variants import rules_for
 
-__all__ = ["IllegalEvent", "Match"]
+__all__ = ["PROTEST_WITHIN_S", "IllegalEvent", "Match"]
+
+#: A protest comes within 15 minutes of its board's end (law 146).
+PROTEST_WITHIN_S = 900.0
 
 
 class Match:
@@ -362,25 +366,34 @@ class Match:
         games.extend(c.ahead)
         return games
 
-    def _protest(self, event: Protest) -> None:
-        """Laws 144-149: a protest against a board begun, once (149), within 15 minutes of
-        the board's end when both are timed (146). Play goes on; no result is declared
-        while it waits (150)."""
-        c = self._core
-        side = c.side(self._player(event.by, N_("the protesting player")))
-        game, number = event.board
+    def protestable(self, t: float | None = None) -> tuple[tuple[int, int], ...]:
+        """The boards a protest lodged at `t` may name now, as `(game, board)`, oldest first:
+        begun, not set aside, without a protest, within 15 minutes of their end (144-149)."""
+        return tuple(
+            (g, b)
+            for g, boards in enumerate(self._boards_by_game(), start=1)
+            for b in range(1, len(boards) + 1)
+            if self.protest_refusal((g, b), t) is None
+        )
+
+    def protest_refusal(
+        self, board: tuple[int, int], t: float | None = None
+    ) -> IllegalEvent | None:
+        """Why a protest lodged at `t` against `board` = (game, board) would be refused (laws
+        144, 146, 149, 151 a), or None; its `reason` holds the code, the law and the facts."""
+        game, number = board
         games = self._boards_by_game()
-        if game > len(games) or number > len(games[game - 1]):
-            raise IllegalEvent.of(
+        if not (1 <= game <= len(games) and 1 <= number <= len(games[game - 1])):
+            return IllegalEvent.of(
                 "protest_no_board",
                 N_("board {board} of game {game} has not begun: there is nothing to protest"),
                 law="144",
                 game=game,
                 board=number,
             )
-        board = games[game - 1][number - 1]
-        if any(p.board == event.board for p in c.protests):
-            raise IllegalEvent.of(
+        found = games[game - 1][number - 1]
+        if any(p.board == board for p in self._core.protests):
+            return IllegalEvent.of(
                 "protest_twice",
                 N_(
                     "board {board} of game {game} already has a protest: a protest is not "
@@ -390,8 +403,8 @@ class Match:
                 game=game,
                 board=number,
             )
-        if board.protest == "upheld":
-            raise IllegalEvent.of(
+        if found.protest == "upheld":
+            return IllegalEvent.of(
                 "protest_set_aside",
                 N_(
                     "board {board} of game {game} was set aside by an upheld protest: "
@@ -401,8 +414,8 @@ class Match:
                 game=game,
                 board=number,
             )
-        if event.t is not None and board.ended is not None and event.t - board.ended > 900:
-            raise IllegalEvent.of(
+        if t is not None and found.ended is not None and t - found.ended > PROTEST_WITHIN_S:
+            return IllegalEvent.of(
                 "protest_too_late",
                 N_(
                     "board {board} of game {game} ended {minutes} minutes ago: a protest is "
@@ -411,8 +424,20 @@ class Match:
                 law="146",
                 game=game,
                 board=number,
-                minutes=int((event.t - board.ended) // 60),
+                minutes=math.ceil((t - found.ended) / 60),
             )
+        return None
+
+    def _protest(self, event: Protest) -> None:
+        """Laws 144-149: a protest against a board begun, once (149), within 15 minutes of
+        the board's end when both are timed (146). Play goes on; no result is declared
+        while it waits (150)."""
+        c = self._core
+        side = c.side(self._player(event.by, N_("the protesting player")))
+        refused = self.protest_refusal(event.board, event.t)
+        if refused is not None:
+            raise refused
+        game, number = event.board
         name = c.side_names[side]
         c.protests = (*c.protests, ProtestState(name, event.board, None, event.t))
         c.call("protest_lodged", "150", name=name, game=game, board=number)

@@ -13,7 +13,7 @@ import pytest
 from kiosk.rules.carrom import IllegalEvent, Match
 from kiosk.rules.carrom.events import Concede, Protest, ProtestDecided, Stroke
 
-from .helpers import Q, W, now_of, singles, st, win_board
+from .helpers import B, Q, W, now_of, singles, st, win_board
 
 
 def protest(by: str, game: int, board: int, t: float | None = None) -> Protest:
@@ -260,3 +260,18 @@ def test_law_150_after_a_concession_the_result_waits_for_the_protest() -> None:
     assert m.state.winner is None and m.state.provisional_winner == "Asha"
     m.push(decide(1, 1, upheld=False))
     assert m.state.winner == "Asha"
+
+
+def test_law_146_the_console_asks_which_boards_may_be_protested_now() -> None:
+    m = singles()
+    timed_board(m, end=100.0)  # board 1 ends at 100 s
+    m.push(Stroke(pocketed=(B,), t=200.0))  # board 2 begins
+    assert m.protestable(t=300.0) == ((1, 1), (1, 2))
+    assert m.protestable(t=1001.0) == ((1, 2),)  # board 1 ended 901 s ago (146)
+    late = m.protest_refusal((1, 1), t=1001.0)
+    assert late is not None and late.reason is not None
+    assert (late.reason.code, late.reason.law) == ("protest_too_late", "146")
+    assert dict(late.reason.facts)["minutes"] == 16
+    m.push(protest("Asha", 1, 2, t=300.0))
+    assert m.protestable(t=300.0) == ((1, 1),)  # 149: board 2 has one
+    assert m.protest_refusal((1, 3)) is not None and m.protestable() == ((1, 1),)

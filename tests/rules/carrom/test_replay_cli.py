@@ -76,7 +76,7 @@ def test_law_146_replay_cli_refuses_a_late_protest_by_its_line(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        f"{record}:7: board 1 of game 1 ended 15 minutes ago: a protest is lodged within "
+        f"{record}:7: board 1 of game 1 ended 16 minutes ago: a protest is lodged within "
         "15 minutes (law 146)\n"
     )
 
