@@ -10,6 +10,7 @@ umpire's language with its names and numbers, then its law, "Text (law 73)".
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from kiosk.rules.carrom.events import (
     VoidBoard,
     Waive,
 )
+from kiosk.rules.carrom.state import MatchState, ProtestState
 from kiosk.tables.carrom_preview import Preview
 from kiosk.tables.fusion import Proposal
 from kiosk.ui.words import N_, Words, english, reason_words
@@ -149,6 +151,55 @@ def consequence(action: str, by: str, seen: Preview, _: Words = english) -> str:
     return _(
         "The board is void: the coins are set out again and {name} breaks it again (laws 140, 142)",
         name=breaker,
+    )
+
+
+# -- protests (laws 144-151) ------------------------------------------------------------
+
+#: The officials answer a protest within the hour (151 c).
+DECISION_WITHIN_S = 3600.0
+
+
+def protest_words(protest: ProtestState, t: float | None, _: Words = english) -> str:
+    """A protest as the console and the hall list it: who, which board, and its decision,
+    or while it waits the minutes left of the officials' hour at `t` (151 c)."""
+    game, board = protest.board
+    where = {"name": protest.by, "board": board, "game": game}
+    if protest.decision == "upheld":
+        return _(
+            "Protest by {name} against board {board} of game {game}: upheld, the board is "
+            "played again (law 151 a)",
+            **where,
+        )
+    if protest.decision == "rejected":
+        return _(
+            "Protest by {name} against board {board} of game {game}: rejected, the result "
+            "stands (law 151 b)",
+            **where,
+        )
+    if t is None or protest.t is None:
+        return _(
+            "Protest by {name} against board {board} of game {game}: waiting for the "
+            "decision (law 150)",
+            **where,
+        )
+    left = max(0, math.ceil((protest.t + DECISION_WITHIN_S - t) / 60))
+    return _(
+        "Protest by {name} against board {board} of game {game}: waiting, {minutes} min "
+        "left of the hour (law 151 c)",
+        minutes=left,
+        **where,
+    )
+
+
+def result_words(state: MatchState, _: Words = english) -> str | None:
+    """The match's result line while a protest waits: won on the board, not declared
+    (150); None when there is no such result (play goes on, or the result is declared)."""
+    if state.winner is not None or state.provisional_winner is None:
+        return None
+    return _(
+        "{name} won on the board: under protest, no result is declared (law 150)",
+        name=state.provisional_winner,
     )
 
 

@@ -31,6 +31,8 @@ from kiosk.ui.carrom_rulings import (
     consequence,
     fix_colour,
     pocket_words,
+    protest_words,
+    result_words,
     word_call,
 )
 from kiosk.ui.i18n import Translator
@@ -207,3 +209,31 @@ def test_law_56_a_and_139_a_game_and_a_matchs_ending_reason_is_worded_in_gujarat
     conceded = preview(fresh, Concede(by=fresh.state.players[0])).outcome
     assert conceded is not None and conceded.match is not None
     assert gujarati._(conceded.match.reason) == "હાર સ્વીકારી"
+
+
+def test_law_151_c_a_waiting_protest_shows_the_minutes_left_of_the_hour() -> None:
+    match = _match()
+    match.push(Stroke(pocketed=("white",), t=10.0))
+    match.push(Protest(by="Rajesh", board=(1, 1), t=100.0))
+    (waiting,) = match.state.protests
+    assert protest_words(waiting, t=100.0 + 25 * 60 + 30) == (
+        "Protest by Rajesh against board 1 of game 1: waiting, 35 min left of the hour (law 151 c)"
+    )
+    assert protest_words(waiting, t=100.0 + 2 * 3600).endswith("0 min left of the hour (law 151 c)")
+    hindi = protest_words(waiting, t=100.0, _=_words("hi")._)
+    assert "60" in hindi and "151 (इ)" in hindi and "Protest" not in hindi
+    match.push(ProtestDecided(board=(1, 1), upheld=False))
+    assert protest_words(match.state.protests[0], t=None) == (
+        "Protest by Rajesh against board 1 of game 1: rejected, the result stands (law 151 b)"
+    )
+
+
+def test_law_150_the_result_line_says_under_protest_until_it_is_decided() -> None:
+    record = DATA / "icf_law_150_protest_pending_no_result.jsonl"
+    state = replay_text(record.read_text("utf-8")).state
+    assert result_words(state) == (
+        "Asha won on the board: under protest, no result is declared (law 150)"
+    )
+    assert result_words(_match().state) is None
+    greek = result_words(state, _words("el")._)
+    assert greek is not None and "Asha" in greek and "150" in greek and "protest" not in greek
