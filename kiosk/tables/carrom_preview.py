@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.calls import FOUL_CALLS
+from kiosk.rules.carrom.errors import IllegalEvent, Reason
 from kiosk.rules.carrom.events import Event
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import MatchState, Outcome
@@ -23,7 +24,7 @@ class Preview:
 
     state: MatchState | None
     outcome: Outcome | None
-    calls: tuple[str, ...]
+    calls: tuple[Reason, ...]
     refused: str | None = None
 
 
@@ -40,10 +41,7 @@ def preview(match: Match, event: Event) -> Preview:
         match.pop()
 
 
-def foul_law(calls: tuple[str, ...]) -> str | None:
-    """The law the core called a foul by ("63 a", "63 b", "64 a", "club IV i"), or None."""
-    for call in calls:
-        head, _, rest = call.partition(": ")
-        if "foul on" in rest and not rest.startswith("the "):
-            return head.removeprefix("law ")
-    return None
+def foul_law(calls: tuple[Reason, ...]) -> str | None:
+    """The law the core called a foul on a player by ("63 a", "63 b", "64 a", "club IV i"),
+    or None: the law of its foul call (calls.FOUL_CALLS)."""
+    return next((call.law for call in calls if call.code in FOUL_CALLS), None)

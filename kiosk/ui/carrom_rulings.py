@@ -2,134 +2,46 @@
 consequence a destructive call asks to confirm, the proposal pocket by pocket.
 
 Kivy-free (the words are passed in as `_`): every fact comes from the core, its calls
-(`MatchState.calls`, "law 73: own coin with the striker: ...") or a preview of an event
-(kiosk/tables/carrom_preview.py); this module only words them. A call is split into its law
-("law 73", "laws 139, 143", "club IV i") and its text; the text is looked up among the
-core's own call texts (CALLS, one catalogue message each, its names and numbers as
-placeholders) and shown as "Text (law 73)". A call the table does not know is shown as the
-core wrote it, never dropped.
+(`MatchState.calls`: a `Reason` each, with its code, law and facts; kiosk/rules/carrom/
+calls.py holds one catalogue message per code) or a preview of an event
+(kiosk/tables/carrom_preview.py); this module only words them: the call's message in the
+umpire's language with its names and numbers, then its law, "Text (law 73)".
 """
 
 from __future__ import annotations
 
-import re
+import math
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
 
+from kiosk.errors import Reason
 from kiosk.rules.carrom.events import (
     Concede,
     Event,
     ForfeitBoard,
     Foul,
     Pass,
+    Protest,
+    ProtestDecided,
     Stroke,
     Toss,
     VoidBoard,
     Waive,
 )
+from kiosk.rules.carrom.state import MatchState, ProtestState
 from kiosk.tables.carrom_preview import Preview
 from kiosk.tables.fusion import Proposal
-from kiosk.ui.words import N_, Words, english
-
-#: The texts of the core's calls (kiosk/rules/carrom: icf.py, club.py, core.py, match.py),
-#: after their law; a test checks that every call in the core's source is here.
-CALLS = (
-    N_("the queen was not covered and goes back to the centre"),
-    N_("{name} returns an owed piece at the end of the turn"),
-    N_("{name} returns an owed coin"),
-    N_("{name}'s owed coin is placed by {who}"),
-    N_(
-        "three breaks touched no coin; the turn passes, colours stay; {name} breaks (definition 6, 45 a)"  # noqa: E501
-    ),
-    N_("the break touched no coin (attempt {n})"),
-    N_("improper break or striker pocketed: the turn is over, no due"),
-    N_("foul on the stroke: own coins and queen go back with a penalty coin"),
-    N_("queen pocketed while a due is owed: it goes back, the turn ends"),
-    N_("queen with the striker, all own coins on the board: queen back"),
-    N_("queen pocketed before an own coin: it goes back, the turn ends"),
-    N_("queen and own coin in one stroke: the queen is covered"),
-    N_("own coin after the queen: the queen is covered"),
-    N_("foul on {name}: one coin back, the turn ends"),
-    N_("level at the board limit: a toss decides who breaks an extra board"),
-    N_("queen with the striker on the break: queen back, one due"),
-    N_("the opponent's coin counts as pocketed"),
-    N_("the striker too: one due more"),
-    N_("queen, own coin and striker: queen and two coins back"),
-    N_("queen with the striker: queen and one coin back, turn goes on"),
-    N_("one coin with the queen, all nine were on the board: cover it"),
-    N_("queen pocketed: cover it with an own coin on the next stroke"),
-    N_("own coin with the striker while covering: cover on next stroke"),
-    N_("striker while covering: queen back with one due"),
-    N_("technical foul on {name}: one coin back, turn goes on"),
-    N_("technical foul on {name} out of turn: one coin back"),
-    N_("own coin with the striker: it goes back with one due, turn goes on"),
-    N_("the opponent's coin stays pocketed"),
-    N_("striker pocketed: one due, the turn ends"),
-    N_("{name} won the toss and breaks the extra board"),
-    N_("{name} concedes the match"),
-    N_("{name} wins the board with {n} point(s)"),
-    N_("{name} wins game {n}; change sides ({law})"),
-    N_("{name} wins the match"),
-    N_("{name} waives {n} coin(s)"),
-    N_("change sides now (two minutes, law 61)"),
-    N_("{name} passes"),
-    N_("three rounds of passes: the board is void and replayed"),
-    N_("the board is void and replayed by the same breaker"),
-    N_("the break touched nothing (attempt {n})"),
-    N_("three failed breaks: a foul, one penalty piece, the turn ends"),
-    N_("foul on {name}: one penalty piece"),
-    N_("queen and own piece in one turn: the queen is covered"),
-    N_("own piece after the queen in the same turn: the queen is covered"),
-    N_("queen pocketed: cover it with an own piece this turn"),
-    N_("queen before an own piece: it goes back after the turn"),
-    N_("the striker was pocketed: a foul"),
-    N_("a piece or the striker left the board: a foul"),
-    N_("an improper stroke: a foul"),
-    N_("an opponent's piece was pocketed: a foul"),
-    N_("the opponent's final piece goes back with the penalty"),
-    N_("the final piece before the queen is covered: it goes back"),
-)
-
-_LAW = re.compile(r"^((?:laws?|club) [^:]+): (.*)$", re.S)
-_HOLE = re.compile(r"\{(\w+)\}")
-
-
-@cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    out = []
-    for text in CALLS:
-        pieces = _HOLE.split(text)
-        regex = "".join(
-            re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(pieces)
-        )
-        out.append((re.compile(f"^{regex}$", re.S), text))
-    return tuple(out)
-
-
-def split_call(call: str) -> tuple[str, str]:
-    """("law 73", "own coin with ...") for a call; ("", call) when it names no law."""
-    found = _LAW.match(call)
-    return (found.group(1), found.group(2)) if found else ("", call)
-
-
-def known(text: str) -> tuple[str, dict[str, str]] | None:
-    """The catalogue message a call's text is, with its values; None if it is none."""
-    for pattern, message in _patterns():
-        found = pattern.match(text)
-        if found:
-            return message, found.groupdict()
-    return None
+from kiosk.ui.words import N_, Words, english, reason_words
 
 
 def law_words(law: str, _: Words = english) -> str:
-    """ "law 73" -> "law 73", "club IV i" -> "club rule IV i", in the console's language."""
-    word, _sp, number = law.partition(" ")
-    if word == "laws":
-        return _("laws {n}", n=number)
-    if word == "club":
-        return _("club rule {n}", n=number)
-    return _("law {law}", law=number)  # `law`: the translator letters its clause (i18n.py)
+    """A call's law in the console's language: "73" -> "law 73", "139, 143" -> "laws 139,
+    143", "club IV i" -> "club rule IV i"."""
+    if law.startswith("club "):
+        return _("club rule {n}", n=law.removeprefix("club "))
+    if "," in law:
+        return _("laws {n}", n=law)
+    return _("law {law}", law=law)  # `law`: the translator letters its clause (i18n.py)
 
 
 def capital(text: str) -> str:
@@ -137,12 +49,12 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def word_call(call: str, _: Words = english) -> str:
+def word_call(call: Reason, _: Words = english) -> str:
     """One call of the core in plain words: "Striker pocketed: one due, ... (law 72 a)"."""
-    law, text = split_call(call)
-    found = known(text)
-    worded = capital(_(found[0], **found[1]) if found else text)
-    return _("{ruling} ({where})", ruling=worded, where=law_words(law, _)) if law else worded
+    worded = capital(reason_words(call, _))
+    return (
+        _("{ruling} ({where})", ruling=worded, where=law_words(call.law, _)) if call.law else worded
+    )
 
 
 # -- what an event was (for "Undone: ...") ------------------------------------------------
@@ -168,6 +80,21 @@ def event_words(event: Event, turn: str | None, _: Words = english) -> str:
             return _("toss won by {name}", name=event.winner)
         case Concede():
             return _("match conceded by {name}", name=name)
+        case Protest():
+            game, board = event.board
+            return _(
+                "the protest by {name} against board {board} of game {game}",
+                name=name,
+                board=board,
+                game=game,
+            )
+        case ProtestDecided():
+            game, board = event.board
+            return _(
+                "the decision on the protest against board {board} of game {game}",
+                board=board,
+                game=game,
+            )
     return str(event)  # pragma: no cover - the Event union is exhausted above
 
 
@@ -175,10 +102,24 @@ def event_words(event: Event, turn: str | None, _: Words = english) -> str:
 
 
 def consequence(action: str, by: str, seen: Preview, _: Words = english) -> str:
-    """What the core says `action` ("concede", "forfeit_board", "void_board") would do, for
-    the confirmation: "Κώστας concedes the match: Rajesh wins, games 1-0 (law 139)"."""
+    """What the core says `action` ("concede", "forfeit_board", "void_board",
+    "uphold_protest") would do, for the confirmation: "Κώστας concedes the match: Rajesh
+    wins, games 1-0 (law 139)"."""
     state, outcome = seen.state, seen.outcome
     assert state is not None and outcome is not None
+    if action == "uphold_protest":
+        upheld = next(c for c in seen.calls if c.code == "protest_upheld")
+        facts = upheld.values()
+        now = state.now
+        assert now is not None
+        return _(
+            "The protest is upheld: {n} board(s) set aside, the scores worked out again "
+            "without them; {name} breaks board {board} of game {game} again (law 151 a)",
+            n=facts["n"],
+            name=now.breaker,
+            board=facts["board"],
+            game=facts["game"],
+        )
     if action == "concede":
         ended = outcome.match
         assert ended is not None and ended.winner is not None
@@ -213,17 +154,66 @@ def consequence(action: str, by: str, seen: Preview, _: Words = english) -> str:
     )
 
 
+# -- protests (laws 144-151) ------------------------------------------------------------
+
+#: The officials answer a protest within the hour (151 c).
+DECISION_WITHIN_S = 3600.0
+
+
+def protest_words(protest: ProtestState, t: float | None, _: Words = english) -> str:
+    """A protest as the console and the hall list it: who, which board, and its decision,
+    or while it waits the minutes left of the officials' hour at `t` (151 c)."""
+    game, board = protest.board
+    where = {"name": protest.by, "board": board, "game": game}
+    if protest.decision == "upheld":
+        return _(
+            "Protest by {name} against board {board} of game {game}: upheld, the board is "
+            "played again (law 151 a)",
+            **where,
+        )
+    if protest.decision == "rejected":
+        return _(
+            "Protest by {name} against board {board} of game {game}: rejected, the result "
+            "stands (law 151 b)",
+            **where,
+        )
+    if t is None or protest.t is None:
+        return _(
+            "Protest by {name} against board {board} of game {game}: waiting for the "
+            "decision (law 150)",
+            **where,
+        )
+    left = max(0, math.ceil((protest.t + DECISION_WITHIN_S - t) / 60))
+    return _(
+        "Protest by {name} against board {board} of game {game}: waiting, {minutes} min "
+        "left of the hour (law 151 c)",
+        minutes=left,
+        **where,
+    )
+
+
+def result_words(state: MatchState, _: Words = english) -> str | None:
+    """The match's result line while a protest waits: won on the board, not declared
+    (150); None when there is no such result (play goes on, or the result is declared)."""
+    if state.winner is not None or state.provisional_winner is None:
+        return None
+    return _(
+        "{name} won on the board: under protest, no result is declared (law 150)",
+        name=state.provisional_winner,
+    )
+
+
 # -- the ruling strip ------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of the strip, kept as facts so that it is worded again in a new language:
-    `kind` "call" (the core's call `text`), "undone" (`event`, on `name` at turn before it),
+    `kind` "call" (the core's `call`), "undone" (`event`, on `name` at turn before it),
     "dues" (`n` coins placed by `name`)."""
 
     kind: str
-    text: str = ""
+    call: Reason | None = None
     name: str | None = None
     n: int = 0
     event: Event | None = None
@@ -254,7 +244,7 @@ class RulingLog:
         self,
         match_id: int | None,
         events: tuple[Event, ...],
-        calls: tuple[str, ...],
+        calls: tuple[Reason, ...],
         turn: str | None,
     ) -> None:
         old = self._events
@@ -262,7 +252,7 @@ class RulingLog:
             self._match, self.lines = match_id, []
             self._turns = [None] * len(events)
             for call in calls[-self.keep :] if events else ():
-                self.add(Line("call", call))
+                self.add(Line("call", call=call))
         elif len(events) < len(old):
             for gone in reversed(range(len(events), len(old))):
                 self.add(Line("undone", name=self._turns[gone], event=old[gone]))
@@ -271,7 +261,7 @@ class RulingLog:
             added = len(events) - len(old)
             self._turns = [*self._turns, *[self._turn] * added]
             for call in calls:
-                self.add(Line("call", call))
+                self.add(Line("call", call=call))
         self._events = events
         self._turn = turn
 
@@ -280,7 +270,8 @@ class RulingLog:
 
     def word(self, line: Line, _: Words = english) -> str:
         if line.kind == "call":
-            return word_call(line.text, _)
+            assert line.call is not None
+            return word_call(line.call, _)
         if line.kind == "dues":
             if line.n and line.name:
                 return _(

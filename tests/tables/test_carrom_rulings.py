@@ -3,75 +3,97 @@ core's answer before a call is made (kiosk/tables/carrom_preview.py), without a 
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
+from kiosk.errors import Reason
+from kiosk.rules.carrom.calls import CALLS
+from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import (
     Concede,
     ForfeitBoard,
     Foul,
     MatchStart,
+    Protest,
+    ProtestDecided,
     Stroke,
     VoidBoard,
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
+from kiosk.rules.carrom.record import MatchRecordError, parse_record, replay_text
 from kiosk.tables.carrom_preview import foul_law, preview
 from kiosk.tables.fusion import PocketView, Proposal
 from kiosk.ui.carrom_rulings import (
     RulingLog,
+    capital,
     consequence,
     fix_colour,
-    known,
     pocket_words,
-    split_call,
+    protest_words,
+    result_words,
     word_call,
 )
+from kiosk.ui.i18n import Translator
+from kiosk.ui.words import reason_words
 
-CORE = Path(__file__).resolve().parents[2] / "kiosk" / "rules" / "carrom"
+DATA = Path(__file__).resolve().parents[1] / "data" / "carrom"
+
+
+def _words(language: str) -> Translator:
+    words = Translator("en")
+    words.language = language
+    return words
 
 
 def _match(rules: str = "icf") -> Match:
     return Match(MatchStart(players=("Κώστας", "Rajesh"), first_break="Κώστας", rules=rules))
 
 
-def _core_calls() -> list[str]:
-    """Every text the core's source passes to `call(...)` (f-strings' values as "{x}");
-    club.py gathers some in a list first (`calls.append(...)`)."""
-    found = []
-    for path in sorted(CORE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            if node.func.attr not in ("call", "append") or not node.args:
-                continue
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                text = arg.value
-            elif isinstance(arg, ast.JoinedStr):
-                text = "".join(
-                    v.value if isinstance(v, ast.Constant) else "{x}" for v in arg.values
-                )
-            else:
-                continue
-            if node.func.attr == "append" and not text.startswith(("club", "law")):
-                continue
-            found.append(text)
+def _scenario_calls() -> list[Reason]:
+    """Every call the core makes while replaying the known-answer records, event by event."""
+    found: list[Reason] = []
+    for path in sorted(DATA.glob("*.jsonl")):
+        try:
+            events = parse_record(path.read_text("utf-8"))
+        except MatchRecordError:
+            continue
+        start = events[0]
+        assert isinstance(start, MatchStart)
+        match = Match(start)
+        for event in events[1:]:
+            try:
+                match.push(event)  # type: ignore[arg-type]
+            except IllegalEvent:
+                break
+            found.extend(match.state.calls)
     return found
 
 
-def test_every_call_of_the_core_is_in_the_catalogue() -> None:
-    calls = _core_calls()
-    assert len(calls) > 40
+def test_every_call_is_a_catalogue_message_with_its_law_beside_it() -> None:
+    calls = _scenario_calls()
+    codes = {call.code for call in calls}
+    assert len(codes) > 40  # the records reach most of the rulings
+    greek = _words("el")
     for call in calls:
-        # The empty break's call is a class attribute; an owed piece's law a parameter.
-        call = call.replace("{x} (attempt", "law 45 a: the break touched no coin (attempt")
-        call = call.replace("{x}: ", "club IV iii: ", 1) if call.startswith("{x}: ") else call
-        law, text = split_call(call)
-        assert law or text.endswith(" passes"), f"the core calls {call!r} without a law"
-        assert known(text) is not None, f"the core calls {call!r}: not in CALLS"
+        assert call.message == CALLS[call.code], call
+        assert call.law or call.code == "passes", f"{call.code} is called without a law"
+        said = reason_words(call, greek._)
+        assert said != call.english(), f"{call.code} is not worded in Greek: {said!r}"
+        assert word_call(call, greek._).startswith(capital(said))
+
+
+def test_a_call_is_worded_in_hindi_with_its_law_lettered_as_the_hindi_text() -> None:
+    match = _match()
+    match.push(Stroke())  # Κώστας's break: nothing
+    match.push(Stroke(pocketed=("black",), striker=True))  # Rajesh: own coin and striker
+    (call,) = match.state.calls
+    assert (call.code, call.law) == ("own_coin_with_striker", "73")
+    match.push(Stroke(pocketed=("black",)))
+    match.push(Stroke(striker=True))  # striker alone: 72 a
+    hindi = word_call(match.state.calls[0], _words("hi")._)
+    assert "72 (अ)" in hindi and "striker" not in hindi
 
 
 def test_law_73_striker_with_own_coin_is_worded_with_its_law() -> None:
@@ -146,3 +168,72 @@ def test_a_refused_preview_leaves_the_match_as_it_was(event: object) -> None:
     before = [event_to_dict(e) for e in match.events]
     preview(match, event)  # type: ignore[arg-type]
     assert [event_to_dict(e) for e in match.events] == before
+
+
+def test_law_151_a_upholding_a_protest_says_what_is_set_aside() -> None:
+    match = _match()
+    match.push(Stroke(pocketed=("white",)))  # Κώστας breaks board 1
+    match.push(Protest(by="Rajesh", board=(1, 1)))
+    match.push(Stroke(pocketed=("white",)))
+    seen = preview(match, ProtestDecided(board=(1, 1), upheld=True))
+    assert consequence("uphold_protest", "", seen) == (
+        "The protest is upheld: 1 board(s) set aside, the scores worked out again without "
+        "them; Κώστας breaks board 1 of game 1 again (law 151 a)"
+    )
+    assert len(match.events) == 3  # previewed, not made
+    log = RulingLog()
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    match.push(ProtestDecided(board=(1, 1), upheld=True))
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    assert log.words()[-1] == (
+        "The protest against board 1 of game 1 is upheld: 1 board(s) set aside; the same "
+        "breaker plays it again (law 151 a)"
+    )
+    match.pop()
+    log.follow(1, match.events, match.state.calls, match.state.now.turn)
+    assert log.words()[-1] == "Undone: the decision on the protest against board 1 of game 1"
+
+
+def test_law_56_a_and_139_a_game_and_a_matchs_ending_reason_is_worded_in_gujarati() -> None:
+    match = replay_text((DATA / "icf_law_58_change_sides_after_a_game.jsonl").read_text("utf-8"))
+    events = match.events
+    game_end = None
+    fresh = Match(match.start)
+    for event in events:
+        fresh.push(event)
+        if fresh.outcome().game is not None:
+            game_end = fresh.outcome().game
+    assert game_end is not None and game_end.reason == "25 points"
+    gujarati = _words("gu")
+    assert gujarati._(game_end.reason) == "25 પોઇન્ટ"
+    conceded = preview(fresh, Concede(by=fresh.state.players[0])).outcome
+    assert conceded is not None and conceded.match is not None
+    assert gujarati._(conceded.match.reason) == "હાર સ્વીકારી"
+
+
+def test_law_151_c_a_waiting_protest_shows_the_minutes_left_of_the_hour() -> None:
+    match = _match()
+    match.push(Stroke(pocketed=("white",), t=10.0))
+    match.push(Protest(by="Rajesh", board=(1, 1), t=100.0))
+    (waiting,) = match.state.protests
+    assert protest_words(waiting, t=100.0 + 25 * 60 + 30) == (
+        "Protest by Rajesh against board 1 of game 1: waiting, 35 min left of the hour (law 151 c)"
+    )
+    assert protest_words(waiting, t=100.0 + 2 * 3600).endswith("0 min left of the hour (law 151 c)")
+    hindi = protest_words(waiting, t=100.0, _=_words("hi")._)
+    assert "60" in hindi and "151 (इ)" in hindi and "Protest" not in hindi
+    match.push(ProtestDecided(board=(1, 1), upheld=False))
+    assert protest_words(match.state.protests[0], t=None) == (
+        "Protest by Rajesh against board 1 of game 1: rejected, the result stands (law 151 b)"
+    )
+
+
+def test_law_150_the_result_line_says_under_protest_until_it_is_decided() -> None:
+    record = DATA / "icf_law_150_protest_pending_no_result.jsonl"
+    state = replay_text(record.read_text("utf-8")).state
+    assert result_words(state) == (
+        "Asha won on the board: under protest, no result is declared (law 150)"
+    )
+    assert result_words(_match().state) is None
+    greek = result_words(state, _words("el")._)
+    assert greek is not None and "Asha" in greek and "150" in greek and "protest" not in greek

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kiosk.rules.carrom.core import COLOUR_NAMES, Core
+from kiosk.errors import N_, Reason
+from kiosk.rules.carrom.calls import ruling
+from kiosk.rules.carrom.core import COLOUR_NAMES, Core, Decided
 from kiosk.rules.carrom.events import Stroke
-from kiosk.rules.carrom.icf import Decided, IcfRules
+from kiosk.rules.carrom.icf import IcfRules
 from kiosk.rules.carrom.state import Ending
 
 
@@ -52,12 +54,12 @@ class ClubRules(IcfRules):
 
     def break_failed(self, c: Core) -> None:
         """IV ii h: failing to break in three attempts is a foul: a penalty, the turn ends."""
-        c.call("club IV ii h: three failed breaks: a foul, one penalty piece, the turn ends")
+        c.call("club_breaks_failed", "club IV ii h")
         c.broken = True
         c.give_back(c.side(c.turn), 1, c.right_of(c.turn))
         c.pass_turn()
 
-    empty_break_call: ClassVar[str] = "club I ii: the break touched nothing"
+    empty_break_call: ClassVar[tuple[str, str]] = ("club_empty_break", "club I ii")
 
     def is_empty_break(self, s: Stroke) -> bool:
         """I ii: the break touched nothing; a coin or the striker off the board is a foul."""
@@ -70,11 +72,10 @@ class ClubRules(IcfRules):
         c.broken = True
         return self.stroke(c, s)
 
-    def _foul_stroke(self, c: Core, me: int, calls: list[str], extra: int) -> None:
+    def _foul_stroke(self, c: Core, me: int, calls: list[Reason], extra: int) -> None:
         """IV i: one penalty piece (plus `extra` pieces to return), the turn ends."""
         p = c.turn
-        for text in calls:
-            c.call(text)
+        c.calls.extend(calls)
         c.give_back(me, 1 + extra, c.right_of(p))
         c.settle_after_stroke(p)
         c.pass_turn()
@@ -98,18 +99,18 @@ class ClubRules(IcfRules):
         if own_n:
             c.opened[me] = True  # IV ii c: own pieces pocketed in a foul stroke stay pocketed
 
-        calls: list[str] = []
+        calls: list[Reason] = []
         if s.striker:
-            calls.append("club IV ii a: the striker was pocketed: a foul")
+            calls.append(ruling("club_striker_foul", "club IV ii a"))
         if s.off_board:
-            calls.append("club IV ii b: a piece or the striker left the board: a foul")
+            calls.append(ruling("club_off_board_foul", "club IV ii b"))
         if s.improper:
-            calls.append("club IV ii f: an improper stroke: a foul")
+            calls.append(ruling("club_improper_foul", "club IV ii f"))
         if opp_n:
-            calls.append("club IV ii c: an opponent's piece was pocketed: a foul")
+            calls.append(ruling("club_opponent_piece_foul", "club IV ii c"))
         extra = 0
         if opp_n and c.on[opp] == 0 and owed_before[1 - me] == 0:
-            calls.append("club IV ii d: the opponent's final piece goes back with the penalty")
+            calls.append(ruling("club_final_piece_back", "club IV ii d"))
             c.give_back(1 - me, 1, p)
         if calls:
             if queen:
@@ -119,17 +120,17 @@ class ClubRules(IcfRules):
 
         if queen:
             if opened_before and own_n:
-                c.call("club III iii: queen and own piece in one turn: the queen is covered")
+                c.call("club_queen_covered_in_turn", "club III iii")
                 c.queen, c.queen_by = "covered", me
             else:
                 c.queen, c.queen_by = "pending", me
                 c.queen_coverable = opened_before
                 if opened_before:
-                    c.call("club III: queen pocketed: cover it with an own piece this turn")
+                    c.call("club_queen_to_cover", "club III")
                 else:
-                    c.call("club III ii: queen before an own piece: it goes back after the turn")
+                    c.call("club_queen_goes_back", "club III ii")
         elif c.queen == "pending" and c.queen_by == me and own_n and c.queen_coverable:
-            c.call("club III iii: own piece after the queen in the same turn: the queen is covered")
+            c.call("club_cover_after_queen", "club III iii")
             c.queen = "covered"
 
         if own_n and c.on[own] == 0 and owed_before[me] == 0:
@@ -140,7 +141,7 @@ class ClubRules(IcfRules):
             self._foul_stroke(
                 c,
                 me,
-                ["club IV ii e: the final piece before the queen is covered: it goes back"],
+                [ruling("club_final_piece_early", "club IV ii e")],
                 1,
             )
             return None
@@ -152,7 +153,7 @@ class ClubRules(IcfRules):
     def foul(self, c: Core, player: int) -> None:
         """IV i, IV ii g: a foul costs one piece; on the player at turn it ends the turn."""
         c.give_back(c.side(player), 1, c.right_of(player))
-        c.call(f"club IV i: foul on {c.names[player]}: one penalty piece")
+        c.call("club_foul", "club IV i", name=c.names[player])
         if player == c.turn:
             c.pass_turn()
 
@@ -168,16 +169,18 @@ class ClubRules(IcfRules):
         a, b = c.points
         best = 0 if a > b else 1
         if max(a, b) >= self.game_points and a != b:
-            return Ending(c.side_names[best], c.points[best], "club V ii", "15 points")
+            return Ending(c.side_names[best], c.points[best], "club V ii", N_("15 points"))
         if c.counted >= self.rounds and a != b:
-            return Ending(c.side_names[best], c.points[best], "club V ii", "ahead after 3 rounds")
+            return Ending(
+                c.side_names[best], c.points[best], "club V ii", N_("ahead after 3 rounds")
+            )
         return None
 
     def match_over(self, c: Core) -> Ending | None:
         """V ii: the match is the one game of rounds."""
         for side in (0, 1):
             if c.games_won[side]:
-                return Ending(c.side_names[side], c.points[side], "club V ii", "the rounds won")
+                return Ending(c.side_names[side], c.points[side], "club V ii", N_("the rounds won"))
         return None
 
     def game_first_breaker(self, c: Core, first: int) -> int:

@@ -15,8 +15,18 @@ doubles players 0 and 2 are partners against 1 and 3, so a player's side is
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import NamedTuple
 
-from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, Outcome, QueenState
+from kiosk.errors import Reason
+from kiosk.rules.carrom.calls import ruling
+from kiosk.rules.carrom.state import (
+    BoardResult,
+    Ending,
+    GameResult,
+    Outcome,
+    ProtestState,
+    QueenState,
+)
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("white", "black")
@@ -39,6 +49,10 @@ _SLOTS = (
     "change_sides",
     "calls",
     "outcome",
+    "protests",
+    "ahead",
+    "starts",
+    "t",
     # board
     "breaker",
     "turn",
@@ -53,6 +67,7 @@ _SLOTS = (
     "placer",
     "opened",
     "break_attempts",
+    "breaks_in_turn",
     "broken",
     "strokes_in_turn",
     "passes",
@@ -62,6 +77,15 @@ _LISTS = ("points", "games_won", "on", "owed", "placing", "opened")
 _PLAIN = tuple(name for name in _SLOTS if name not in _LISTS)
 # One C-level call reads every immutable field; the six short lists are sliced.
 _GET_PLAIN = attrgetter(*_PLAIN)
+
+
+class Decided(NamedTuple):
+    """A board decided by an event: the winning side (0/1), its points, the law, the reason."""
+
+    winner: int
+    points: int
+    law: str
+    reason: str
 
 
 def side_names(players: tuple[str, ...]) -> tuple[str, str]:
@@ -89,8 +113,19 @@ class Core:
     changed_mid_game: bool
     #: The law calling for a change of sides before the next board ("" when none is due).
     change_sides: str
-    calls: list[str]
+    #: What the rules called on the last event, law by law, as data (calls.py).
+    calls: list[Reason]
     outcome: Outcome
+    #: Every protest lodged, oldest first (laws 144-151).
+    protests: tuple[ProtestState, ...]
+    #: The boards of games after the one in play that an upheld protest set aside (151 a),
+    #: one tuple a game: they stay first in their game's boards when it is played again.
+    ahead: tuple[tuple[BoardResult, ...], ...]
+    #: (game, board, index of its first event) for every board begun: an upheld protest
+    #: goes back to the state before that event (151 a).
+    starts: tuple[tuple[int, int, int], ...]
+    #: The `t` of the event being applied (None when the record does not time it).
+    t: float | None
     breaker: int
     turn: int
     white: int
@@ -104,6 +139,9 @@ class Core:
     placer: int
     opened: list[bool]
     break_attempts: int
+    #: Breaks that touched no coin in this turn: each player who breaks has three of his
+    #: own (45 a; RULES.md 2026-11-27: the count does not carry over a foul that ends a turn).
+    breaks_in_turn: int
     broken: bool
     strokes_in_turn: int
     passes: int
@@ -144,6 +182,10 @@ class Core:
         self.change_sides = ""
         self.calls = []
         self.outcome = Outcome()
+        self.protests = ()
+        self.ahead = ()
+        self.starts = ()
+        self.t = None
         self.new_board(first_break)
 
     # -- copies -----------------------------------------------------------
@@ -185,8 +227,9 @@ class Core:
         """A side's own coins off the board: what it can return as dues (law 78 a)."""
         return COINS_PER_COLOUR - self.on[self.colour(side)]
 
-    def call(self, text: str) -> None:
-        self.calls.append(text)
+    def call(self, code: str, law: str = "", /, **facts: object) -> None:
+        """Record the ruling `code` (calls.py) under `law`, with its facts."""
+        self.calls.append(ruling(code, law, **facts))
 
     # -- boards -----------------------------------------------------------
 
@@ -205,6 +248,7 @@ class Core:
         self.placer = NO_ONE
         self.opened = [False, False]
         self.break_attempts = 0
+        self.breaks_in_turn = 0
         self.broken = False
         self.strokes_in_turn = 0
         self.passes = 0
@@ -248,12 +292,11 @@ class Core:
                 self.give_back(side, owed, placer)
                 name = self.side_names[side]
                 if law.startswith("club"):
-                    self.call(f"{law}: {name} returns an owed piece at the end of the turn")
+                    self.call("owed_returned_end_of_turn", law, name=name)
                 elif law == "78 a":
-                    self.call(f"law 78 a: {name} returns an owed coin")
+                    self.call("owed_returned", law, name=name)
                 else:
-                    who = self.names[placer]
-                    self.call(f"law {law}: {name}'s owed coin is placed by {who}")
+                    self.call("owed_placed_by", law, name=name, who=self.names[placer])
 
     def settle_after_stroke(self, striker: int) -> None:
         """Owed coins right after a stroke: at once (78 a, 78 b ii), or the striker's own
@@ -278,9 +321,10 @@ class Core:
             self.settle_owed(self.turn, law=self.turn_end_law)
         if self.queen == "pending":
             self.return_queen()
-            self.call("law 96: the queen was not covered and goes back to the centre")
+            self.call("queen_not_covered", "96")
         self.turn = self.right_of(self.turn)
         self.strokes_in_turn = 0
+        self.breaks_in_turn = 0
 
     def clear_placing(self) -> None:
         self.placing = [0, 0]
@@ -298,6 +342,7 @@ class Core:
             queen=queen,
             void=False,
             law=ending.law,
+            ended=self.t,
         )
         self.boards = (*self.boards, result)
         self.points[winner] += points
@@ -306,7 +351,7 @@ class Core:
 
     def void_board(self, law: str, reason: str) -> None:
         """The board is void and replayed by the same breaker (laws 137, 140, 142)."""
-        result = BoardResult(breaker=self.names[self.breaker], void=True, law=law)
+        result = BoardResult(breaker=self.names[self.breaker], void=True, law=law, ended=self.t)
         self.boards = (*self.boards, result)
         self.outcome = Outcome(board=Ending(None, 0, law, reason))
         self.new_board(self.breaker)

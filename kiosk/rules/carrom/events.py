@@ -111,7 +111,38 @@ class Concede:
     t: float | None = None
 
 
-Event: TypeAlias = Stroke | Foul | Waive | Pass | VoidBoard | ForfeitBoard | Toss | Concede
+@dataclass(frozen=True, slots=True)
+class Protest:
+    """`by`'s side protests board `board` = (game, board), counted from 1 as in `games[]` and
+    `boards[]` (laws 144-149); play goes on, no result is declared until it is decided (150)."""
+
+    by: str
+    board: tuple[int, int]
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProtestDecided:
+    """The decision on the protest against `board` (151): upheld, the board is played again
+    (151 a); rejected, the result stands and is declared (151 b)."""
+
+    board: tuple[int, int]
+    upheld: bool
+    t: float | None = None
+
+
+Event: TypeAlias = (
+    Stroke
+    | Foul
+    | Waive
+    | Pass
+    | VoidBoard
+    | ForfeitBoard
+    | Toss
+    | Concede
+    | Protest
+    | ProtestDecided
+)
 AnyEvent: TypeAlias = MatchStart | Event
 
 EVENT_TYPES: dict[str, type[AnyEvent]] = {
@@ -124,6 +155,8 @@ EVENT_TYPES: dict[str, type[AnyEvent]] = {
     "forfeit_board": ForfeitBoard,
     "toss": Toss,
     "concede": Concede,
+    "protest": Protest,
+    "protest_decided": ProtestDecided,
 }
 EVENT_NAMES: dict[type[AnyEvent], str] = {cls: name for name, cls in EVENT_TYPES.items()}
 
@@ -165,6 +198,17 @@ def _coins(value: object, key: str, allowed: tuple[str, ...]) -> tuple[Any, ...]
                 allowed=", ".join(allowed),
             )
     return tuple(value)
+
+
+def _board(value: object) -> tuple[int, int]:
+    numbers = value if isinstance(value, list) and len(value) == 2 else []
+    if not numbers or not all(type(n) is int and n >= 1 for n in numbers):
+        raise EventError.of(
+            "not_a_board",
+            N_("'board' must be [game, board], two numbers from 1, not {value!r}"),
+            value=value,
+        )
+    return (numbers[0], numbers[1])
 
 
 def _time(value: object) -> float | None:
@@ -224,7 +268,7 @@ def event_from_dict(obj: object) -> AnyEvent:
             kind=type(obj).__name__,
         )
     kind = obj.get("event")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise EventError.of("unknown_event", N_("unknown event {kind!r}"), kind=kind)
     t = _time(obj.get("t"))
     if kind == "match":
@@ -250,6 +294,11 @@ def event_from_dict(obj: object) -> AnyEvent:
         return ForfeitBoard(by=_name(obj.get("by"), "by"), t=t)
     if kind == "toss":
         return Toss(winner=_name(obj.get("winner"), "winner"), t=t)
+    if kind == "protest":
+        return Protest(by=_name(obj.get("by"), "by"), board=_board(obj.get("board")), t=t)
+    if kind == "protest_decided":
+        upheld = _flag(obj.get("upheld"), "upheld")
+        return ProtestDecided(board=_board(obj.get("board")), upheld=upheld, t=t)
     return Concede(by=_name(obj.get("by"), "by"), t=t)
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core
-from kiosk.rules.carrom.endings import Decided, last_coin
+from kiosk.errors import N_
+from kiosk.rules.carrom.core import COLOUR_NAMES, NO_ONE, Core, Decided
 from kiosk.rules.carrom.events import Stroke
 from kiosk.rules.carrom.state import Ending
 
-__all__ = ["Decided", "IcfRules"]
+__all__ = ["IcfRules"]
 
 
 class IcfRules:
@@ -70,14 +70,11 @@ class IcfRules:
         and the colours stay; the next player's first stroke is the break (definition 6,
         45 a: three attempts, 44, 45 c, 95 d and 97 b apply). The breaker of the board
         (law 49) and white stay with the player entitled to break (43)."""
-        c.call(
-            "law 45 b: three breaks touched no coin; the turn passes, colours stay; "
-            f"{c.names[c.right_of(c.turn)]} breaks (definition 6, 45 a)"
-        )
+        c.call("breaks_failed", "45 b", name=c.names[c.right_of(c.turn)])
         c.pass_turn()
 
-    #: The call for a break that touched no coin, and what does not count as one.
-    empty_break_call: ClassVar[str] = "law 45 a: the break touched no coin"
+    #: The call for a break that touched no coin, and its law.
+    empty_break_call: ClassVar[tuple[str, str]] = ("empty_break", "45 a")
 
     def is_empty_break(self, s: Stroke) -> bool:
         """Law 45 a: the break touched no coin (a break that fouled is judged as a foul)."""
@@ -90,8 +87,9 @@ class IcfRules:
             return False
         c.strokes_in_turn += 1
         c.break_attempts += 1
-        c.call(f"{self.empty_break_call} (attempt {c.break_attempts})")
-        if c.break_attempts % self.break_attempts == 0:
+        c.breaks_in_turn += 1
+        c.call(*self.empty_break_call, n=c.breaks_in_turn)
+        if c.breaks_in_turn == self.break_attempts:
             self.break_failed(c)
         return True
 
@@ -118,11 +116,11 @@ class IcfRules:
         c.strokes_in_turn += 1
         if own_n:
             c.opened[me] = True
-        c.call("law 45 c: improper break or striker pocketed: the turn is over, no due")
+        c.call("improper_break", "45 c")
         if "queen" in s.pocketed:
             c.return_queen()
             if s.striker and own_n == 0:
-                c.call("law 95 d: queen with the striker on the break: queen back, one due")
+                c.call("queen_striker_on_break", "95 d")
                 c.give_back(me, 1, c.right_of(p))
         c.settle_after_stroke(p)
         c.pass_turn()
@@ -167,11 +165,11 @@ class IcfRules:
 
         if s.improper:
             turn_goes_on = False
-            c.call("law 64: foul on the stroke: own coins and queen go back with a penalty coin")
+            c.call("foul_stroke", "64")
             if opp_n:
-                c.call("law 76: the opponent's coin counts as pocketed")
+                c.call("opponent_coin_counts", "76")
             if s.striker:
-                c.call("law 77: the striker too: one due more")
+                c.call("striker_too", "77")
             if queen or queen_before == "pending":
                 c.return_queen()
         elif queen:
@@ -181,13 +179,13 @@ class IcfRules:
                 self._covering(c, s, me, own_n)
             turn_goes_on = own_n > 0
             if s.striker and own_n:
-                c.call("law 73: own coin with the striker: it goes back with one due, turn goes on")
+                c.call("own_coin_with_striker", "73")
                 if opp_n:
-                    c.call("law 75: the opponent's coin stays pocketed")
+                    c.call("opponent_coin_stays", "75")
             elif s.striker:
-                c.call("law 72 a: striker pocketed: one due, the turn ends")
+                c.call("striker_pocketed", "72 a")
                 if opp_n:
-                    c.call("law 74: the opponent's coin counts as pocketed")
+                    c.call("opponent_coin_counts", "74")
 
         back = (own_n if (s.striker or s.improper) else 0) + int(s.striker) + int(s.improper)
         if own_n and not s.improper:
@@ -209,32 +207,32 @@ class IcfRules:
         """
         nine = c.on[c.colour(me)] + own_n == 9
         if owed:
-            c.call("law 95 b: queen pocketed while a due is owed: it goes back, the turn ends")
+            c.call("queen_while_owing", "95 b")
             c.return_queen()
             return False
         if s.striker and own_n == 0 and (nine or not opened):
-            c.call("law 95 d: queen with the striker, all own coins on the board: queen back")
+            c.call("queen_striker_all_on_board", "95 d")
             c.return_queen()
             return False
         if not opened and own_n == 0:
-            c.call("law 95 a: queen pocketed before an own coin: it goes back, the turn ends")
+            c.call("queen_before_own_coin", "95 a")
             c.return_queen()
             return False
         if s.striker:
             c.return_queen()
             if own_n:
-                c.call("law 98 a: queen, own coin and striker: queen and two coins back")
+                c.call("queen_own_coin_striker", "98 a")
             else:
-                c.call("law 99 a: queen with the striker: queen and one coin back, turn goes on")
+                c.call("queen_striker", "99 a")
             return True
         if own_n >= 2 or (own_n == 1 and not nine):
-            c.call("law 97 a: queen and own coin in one stroke: the queen is covered")
+            c.call("queen_covered_same_stroke", "97 a")
             c.queen, c.queen_by = "covered", me
         else:
             if own_n == 1:
-                c.call("law 97 b: one coin with the queen, all nine were on the board: cover it")
+                c.call("cover_after_nine", "97 b")
             else:
-                c.call("law 92: queen pocketed: cover it with an own coin on the next stroke")
+                c.call("queen_pocketed", "92")
             c.queen, c.queen_by = "pending", me
         return True
 
@@ -244,16 +242,16 @@ class IcfRules:
             return  # the caller returns the queen (100 b, 101 b)
         if s.striker:
             if own_n:
-                c.call("law 101 a: own coin with the striker while covering: cover on next stroke")
+                c.call("cover_with_striker", "101 a")
             else:
-                c.call("law 100 a: striker while covering: queen back with one due")
+                c.call("striker_while_covering", "100 a")
                 c.return_queen()
             return
         if own_n:
-            c.call("law 15: own coin after the queen: the queen is covered")
+            c.call("queen_covered", "15")
             c.queen, c.queen_by = "covered", me
         else:
-            c.call("law 96: the queen was not covered and goes back to the centre")
+            c.call("queen_not_covered", "96")
             c.return_queen()
 
     def last_coin(
@@ -266,8 +264,79 @@ class IcfRules:
         queen_before: str,
         queen_by_before: int,
     ) -> Decided | None:
-        """The endings when a stroke pockets a side's last coin: endings.last_coin."""
-        return last_coin(self, c, s, me, own_last, opp_last, queen_before, queen_by_before)
+        """The endings when a stroke pockets a side's last coin (laws 52 a, 102-112).
+
+        Checked in this order: both last coins (102, 104, 105, 109, 110, 112, or a
+        plain win), the opponent's last coin (103, 106, 111), the own last coin with
+        the queen on the board (107, 108), the own last coin with the queen covered
+        (52 a). A stroke with the striker or a foul that pockets only the own last
+        coin while the queen is pocketed returns coins instead (73, 98, 101, 64 b).
+        The improper variants (b) and the striker (108-112) add one point each for
+        the beneficiary: RULES.md rules that such points are always requested.
+        `queen_points` applies the 21-point rule (54); at 22 or more the laws give
+        1 point where they say "the queen's 3 points".
+        """
+        opp = 1 - me
+        queen_now = "queen" in s.pocketed
+        fair = not s.striker and not s.improper
+        extra = int(s.striker) + int(s.improper)
+        mine_before = queen_before == "covered" and queen_by_before == me
+        theirs = queen_before == "covered" and queen_by_before == opp
+        own_n = s.pocketed.count(COLOUR_NAMES[c.colour(me)])
+        covers_now = fair and own_n > 0 and (queen_now or queen_before == "pending")
+        if covers_now:  # laws 15, 97 a: the stroke covers the queen as it ends the board
+            c.queen, c.queen_by, c.queen_on = "covered", me, False
+        mine = mine_before or covers_now
+        my_coins = c.on[c.colour(me)]
+        their_coins = c.on[c.colour(opp)]
+        me_score, opp_score = c.points[me], c.points[opp]
+        variant = "a" if not s.improper else "b"
+
+        def queen_or_one(score: int) -> int:
+            return self.queen_points(score) or 1
+
+        if own_last and opp_last:
+            if fair and (mine or theirs):
+                law = "104 a" if queen_now else "102 a" if queen_before == "pending" else "52 a"
+                pts = queen_or_one(me_score) if mine else 1
+                return Decided(me, pts, law, "both last coins with the queen covered")
+            if mine_before:
+                return Decided(opp, 1 + extra, f"110 {variant}", "both last coins after covering")
+            if theirs:
+                law = "112"
+            elif queen_now:
+                law = "109" if s.striker else "104"
+            elif queen_before == "pending":
+                law = "109" if s.striker else "102"
+            else:
+                law = "109" if s.striker else "105"
+            return Decided(
+                opp, queen_or_one(opp_score) + extra, f"{law} {variant}", "both last coins"
+            )
+        if opp_last:
+            law = "103" if queen_before == "pending" else "111" if s.striker else "106"
+            if queen_before == "covered":
+                law = "111" if s.striker else "106"
+            if queen_before == "pending" and covers_now:
+                # 103 a (RULES.md 2026-11-27): the stroke that covers the queen and pockets
+                # the opponent's last coin gives him the queen too; it is not the striker's.
+                c.queen = "pending"
+                mine = False
+            queen_pts = 0 if mine else self.queen_points(opp_score)
+            pts = my_coins + queen_pts + extra + c.owed[me]
+            return Decided(opp, self.capped(pts), f"{law} {variant}", "the opponent's last coin")
+        if queen_before == "on_board" and not queen_now:
+            law = "108" if s.striker else "107"
+            return Decided(
+                opp,
+                queen_or_one(opp_score) + extra,
+                f"{law} {variant}",
+                "own last coin before the queen",
+            )
+        if fair and (mine or theirs):
+            pts = their_coins + c.owed[opp] + (self.queen_points(me_score) if mine else 0)
+            return Decided(me, self.capped(pts), "52 a", "all own coins pocketed")
+        return None
 
     # -- fouls outside a stroke ----------------------------------------------
 
@@ -282,12 +351,12 @@ class IcfRules:
         side = c.side(player)
         c.give_back(side, 1, c.right_of(player))
         if player == c.turn and c.strokes_in_turn > 0:
-            c.call(f"law 64 a: foul on {c.names[player]}: one coin back, the turn ends")
+            c.call("foul_ends_turn", "64 a", name=c.names[player])
             c.pass_turn()
         elif player == c.turn:
-            c.call(f"law 63 a: technical foul on {c.names[player]}: one coin back, turn goes on")
+            c.call("technical_foul", "63 a", name=c.names[player])
         else:
-            c.call(f"law 63 b: technical foul on {c.names[player]} out of turn: one coin back")
+            c.call("technical_foul_out_of_turn", "63 b", name=c.names[player])
 
     # -- board, game and match ------------------------------------------------
 
@@ -305,20 +374,22 @@ class IcfRules:
         ahead wins; a tie at the limit waits for a toss (laws 56 a, 56 b)."""
         for side in (0, 1):
             if c.points[side] >= self.game_points:
-                return Ending(c.side_names[side], c.points[side], "56 a", "25 points")
+                return Ending(c.side_names[side], c.points[side], "56 a", N_("25 points"))
         if limit is not None and c.counted >= limit:
             if c.points[0] != c.points[1]:
                 side = 0 if c.points[0] > c.points[1] else 1
-                return Ending(c.side_names[side], c.points[side], "56 a", "ahead after the limit")
+                return Ending(
+                    c.side_names[side], c.points[side], "56 a", N_("ahead after the limit")
+                )
             c.toss_due = True
-            c.call("law 56 b: level at the board limit: a toss decides who breaks an extra board")
+            c.call("toss_needed", "56 b")
         return None
 
     def match_over(self, c: Core) -> Ending | None:
         """Law 57: best of three games."""
         for side in (0, 1):
             if c.games_won[side] >= self.games_to_win:
-                return Ending(c.side_names[side], c.games_won[side], "57", "two games won")
+                return Ending(c.side_names[side], c.games_won[side], "57", N_("two games won"))
         return None
 
     def game_first_breaker(self, c: Core, first: int) -> int:

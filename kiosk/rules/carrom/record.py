@@ -26,13 +26,22 @@ from kiosk.rules.carrom.events import (
     ForfeitBoard,
     Foul,
     MatchStart,
+    Protest,
+    ProtestDecided,
     Toss,
     Waive,
     event_from_dict,
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
-from kiosk.rules.carrom.state import BoardResult, Ending, GameResult, MatchState, Now
+from kiosk.rules.carrom.state import (
+    BoardResult,
+    Ending,
+    GameResult,
+    MatchState,
+    Now,
+    ProtestState,
+)
 from kiosk.safe_read import UnsafeInput, loads_json
 
 __all__ = [
@@ -130,7 +139,7 @@ def _names(event: AnyEvent) -> list[tuple[str, str]]:
     """The player names an event mentions, with the field that holds each."""
     if isinstance(event, Foul | Waive) and event.by is not None:
         return [("by", event.by)]
-    if isinstance(event, ForfeitBoard | Concede):
+    if isinstance(event, ForfeitBoard | Concede | Protest):
         return [("by", event.by)]
     if isinstance(event, Toss):
         return [("winner", event.winner)]
@@ -173,11 +182,12 @@ def replay(events: Sequence[AnyEvent], *, lines: Sequence[int] | None = None) ->
                     known=", ".join(start.players),
                 )
                 raise MatchRecordError(line_of(index), stranger)
-        if match.is_over():
+        # A protest and its decision may follow the last board (laws 146, 150, 151).
+        if match.is_over() and not isinstance(event, Protest | ProtestDecided):
             over = Reason.of(
                 "after_the_end",
                 N_("the match is over ({winner} won): nothing may follow"),
-                winner=match.state.winner,
+                winner=match.state.provisional_winner,
             )
             raise MatchRecordError(line_of(index), over)
         try:
@@ -202,6 +212,7 @@ def _board(board: BoardResult) -> dict[str, Any]:
         "void": board.void,
         "law": board.law,
         "change_sides": board.change_sides,
+        "protest": board.protest,
     }
 
 
@@ -211,6 +222,10 @@ def _game(game: GameResult) -> dict[str, Any]:
         "points": dict(game.points),
         "boards": [_board(board) for board in game.boards],
     }
+
+
+def _protest(protest: ProtestState) -> dict[str, Any]:
+    return {"by": protest.by, "board": list(protest.board), "decision": protest.decision}
 
 
 def _now(now: Now) -> dict[str, Any]:
@@ -232,7 +247,8 @@ def _now(now: Now) -> dict[str, Any]:
 def state_to_json(state: MatchState, ending: Ending | None = None) -> dict[str, Any]:
     """The spec's `tableside replay --json` object for a match state.
 
-    The required keys come first, in the spec's order and with its types; then
+    The required keys come first, in the spec's order and with its types (`protests` and
+    `provisional_winner`, laws 144-151, after `now`); then
     `players`, `board_limit`, `games_won` and `ending` (how the match ended:
     the law and the reason, null while it goes on); the spec allows more keys.
     Each board also carries `law`, the law that decided it, and `change_sides`, the
@@ -244,6 +260,8 @@ def state_to_json(state: MatchState, ending: Ending | None = None) -> dict[str, 
         "winner": state.winner,
         "games": [_game(game) for game in state.games],
         "now": None if state.winner is not None or state.now is None else _now(state.now),
+        "protests": [_protest(protest) for protest in state.protests],
+        "provisional_winner": state.provisional_winner,
         "players": list(state.players),
         "board_limit": state.board_limit,
         "games_won": dict(state.games_won),

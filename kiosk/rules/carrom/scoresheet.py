@@ -4,8 +4,9 @@ It is built from the spec's JSON object (shared/spec/match-record.md) and not
 from the core's state, so the text and `--json` can never tell different
 stories. Every game, every board with its breaker, winner, points and queen,
 the running game score after each board, a line after each board that calls
-for a change of sides (laws 58-60), the board in progress and the match
-result (laws 52-57; club rules V).
+for a change of sides (laws 58-60), the board in progress, the protests and
+their decisions (laws 144-151) and the match result (laws 52-57; club rules V),
+"under protest" while one waits (150).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def _board_rows(
     boards = game["boards"]
     for number, board in enumerate(boards, start=1):
         last = number == len(boards)
-        if board["void"]:
+        if board.get("protest") == "upheld":
+            winner, points = "set aside (protest upheld)", ""
+        elif board["void"]:
             winner, points = "void (replayed)", ""
         elif board["winner"] is None:
             winner = "in progress" if in_progress and last else "-"
@@ -51,6 +54,8 @@ def _board_rows(
         else:
             winner, points = board["winner"], str(board["points"])
             running[board["winner"]] = running.get(board["winner"], 0) + board["points"]
+        if board.get("protest") in ("pending", "rejected"):
+            winner += f" (protest {board['protest']})"
         queen = board["queen"] or "-"
         row = [str(number), board["breaker"], winner, points, queen]
         row += [str(running[side]) for side in sides]
@@ -124,8 +129,34 @@ def _how(data: Mapping[str, Any]) -> str:
     return f" ({where}: {ending['reason']})"
 
 
+_DECISIONS = {
+    None: "undecided (law 150: no result is declared)",
+    "upheld": "upheld: the board and those after it set aside, the board played again (law 151 a)",
+    "rejected": "rejected: the result stands (law 151 b)",
+}
+
+
+def _protests(data: Mapping[str, Any]) -> list[str]:
+    """The protests lodged (laws 144-151), oldest first; nothing when there is none."""
+    protests = data.get("protests") or []
+    if not protests:
+        return []
+    lines = ["", "Protests"]
+    for p in protests:
+        game, board = p["board"]
+        decision = _DECISIONS.get(p["decision"], p["decision"])
+        lines.append(f"  {p['by']} against board {board} of game {game}: {decision}")
+    return lines
+
+
 def _result(data: Mapping[str, Any], sides: Sequence[str]) -> str:
     games = data["games"]
+    pending = any(p["decision"] is None for p in data.get("protests") or [])
+    if pending and data.get("provisional_winner") is not None:
+        return (
+            f"Match under protest: {data['provisional_winner']} won on the board; "
+            "no result is declared until the protest is decided (law 150)."
+        )
     if data["rules"] == "club":
         points = games[0]["points"] if games else dict.fromkeys(sides, 0)
         score = "-".join(str(points.get(side, 0)) for side in sides)
@@ -174,6 +205,7 @@ def render(data: Mapping[str, Any]) -> str:
     if now is not None:
         lines.append("")
         lines.extend(_now(now, sides, unit))
+    lines.extend(_protests(data))
     lines.append("")
     lines.append(_result(data, sides))
     return "\n".join(lines) + "\n"

@@ -14,7 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from kiosk.errors import Reason
+
 QueenState: TypeAlias = Literal["on_board", "pending", "covered"]
+#: A protest's decision (151): None while it waits.
+Decision: TypeAlias = Literal["upheld", "rejected"] | None
+#: A board's protest as the spec's `boards[].protest` names it.
+BoardProtest: TypeAlias = Literal["pending", "upheld", "rejected"] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +42,24 @@ class BoardResult:
     #: The law by which the players change sides after this board ("58", "59": the game
     #: it ended; "60 a", "60 b": the third game's change), None if they stay.
     change_sides: str | None = None
+    #: The protest against this board: "pending", "upheld", "rejected"; "upheld" too when
+    #: an upheld protest against an earlier board set this one aside (151 a); else None.
+    protest: BoardProtest = None
+    #: The `t` of the event that ended the board (None: in progress, or not timed): a
+    #: protest comes within 15 minutes of it (146).
+    ended: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProtestState:
+    """A protest lodged (laws 144-151): the protesting side, the board (game, board) counted
+    from 1 as in `games[]`, the decision (None while undecided) and `t`, when it was lodged
+    (the officials answer within the hour, 151 c)."""
+
+    by: str
+    board: tuple[int, int]
+    decision: Decision = None
+    t: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +136,10 @@ class MatchState:
     or 13 points, until that next board's first event; `change_sides_law` says
     which law calls for it ("58", "59", "60 a", "60 b"), else None.
     `toss_due` is true when a tie at the board limit waits for a toss (law 56 b).
-    `calls` says in plain words, law by law, what the rules called on the last
-    event (for the umpire's screen).
+    `winner` is None while a protest is undecided (law 150), even when play is over (then
+    `now` is None too and `provisional_winner` names the side that won on the board).
+    `calls` says law by law what the rules called on the last event, as data (a `Reason`
+    each, kiosk/rules/carrom/calls.py): the umpire's screen words them in its language.
     """
 
     rules: str
@@ -126,15 +152,29 @@ class MatchState:
     games_won: dict[str, int]
     toss_due: bool
     change_sides: bool
-    calls: tuple[str, ...]
+    calls: tuple[Reason, ...]
     #: Each side's points in the game being played (zeros before its first board).
     score: dict[str, int]
     change_sides_law: str | None = None
+    #: Every protest lodged, oldest first (laws 144-151).
+    protests: tuple[ProtestState, ...] = ()
+    #: The side that won the match on the board, whether or not it is declared: `winner`
+    #: stays None while a protest is undecided (law 150), this says who would have won.
+    provisional_winner: str | None = None
+
+    @property
+    def protest_pending(self) -> bool:
+        """A protest waits for its decision: no result is declared (law 150)."""
+        return any(p.decision is None for p in self.protests)
 
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How a board, a game or the match ended: the winning side, points, law, reason."""
+    """How a board, a game or the match ended: the winning side, points, law, reason.
+
+    A game's or the match's `reason` is a catalogue message ("25 points", "two games won",
+    "conceded"; marked `N_` where it is made): a screen words it with its `_`, the record
+    keeps it in English (`ending.reason` in `--json`)."""
 
     winner: str | None
     points: int

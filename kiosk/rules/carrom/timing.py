@@ -17,7 +17,15 @@ from __future__ import annotations
 from typing import Literal, TypeAlias
 
 from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.rules.carrom.events import Event, Stroke, Toss, VoidBoard, Waive
+from kiosk.rules.carrom.events import (
+    Event,
+    Protest,
+    ProtestDecided,
+    Stroke,
+    Toss,
+    VoidBoard,
+    Waive,
+)
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import Now
 
@@ -45,6 +53,8 @@ def timer_after(
     if now is None:
         return "cancel"  # the match is over
     ended = match.outcome()
+    if isinstance(event, Protest | ProtestDecided) and ended.board is None:
+        return None  # play goes on where it stopped (law 150): the count as it was
     if ended.board is not None or isinstance(event, VoidBoard | Toss) or now.is_break:
         if ended.game is not None and now.game == 3:
             return "interval"  # law 138

@@ -7,7 +7,7 @@ overrides small hooks; `rules_for(name)` finds one by name.
 from __future__ import annotations
 
 from kiosk.rules.carrom.club import ClubRules
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.errors import N_, IllegalEvent
 from kiosk.rules.carrom.events import RuleSet
 from kiosk.rules.carrom.icf import IcfRules
 
@@ -26,4 +26,6 @@ def rules_for(name: str) -> IcfRules:
         return RULE_SETS[name]()  # type: ignore[index]  # any text may be asked for
     except KeyError:
         known = ", ".join(RULE_SETS)
-        raise IllegalEvent(f"unknown rule set {name!r}; known: {known}") from None
+        raise IllegalEvent.of(
+            "unknown_rules", N_("unknown rule set {name!r}; known: {known}"), name=name, known=known
+        ) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.rules.carrom import IllegalEvent, Match
-from kiosk.rules.carrom.events import ForfeitBoard, Pass
+from kiosk.rules.carrom.events import ForfeitBoard, Foul, Pass
 
 from .helpers import B, Q, W, doubles, singles, st, win_board
 
@@ -60,6 +60,26 @@ def test_law_45_b_three_failed_breaks_pass_the_turn_and_colours_stay() -> None:
     assert now.white == "Asha" and now.breaker == "Asha" and now.colours["Bina"] == "black"
     assert now.owed == {"Asha": 0, "Bina": 0}
     assert now.break_attempts == 3 and now.break_attempts_in_turn == 0
+
+
+def test_law_45_a_after_a_foul_during_the_break_the_next_player_has_three_attempts() -> None:
+    # RULES.md 2026-11-27: Asha's break touches nothing, a foul ends her turn (64 a); Bina's
+    # first stroke is the break and the three attempts are her own: the count starts again.
+    m = singles()
+    m.push(st(touched=False))
+    m.push(Foul())
+    now = m.state.now
+    assert now is not None and now.turn == "Bina" and now.is_break
+    assert now.break_attempts == 1 and now.break_attempts_in_turn == 0
+    m.push(st(touched=False))
+    m.push(st(touched=False))
+    now = m.state.now
+    assert now is not None and now.turn == "Bina" and now.is_break  # a third is still hers
+    assert now.break_attempts_in_turn == 2 and now.break_attempts == 3
+    assert [c.english() for c in m.state.calls] == ["the break touched no coin (attempt 2)"]
+    m.push(st(touched=False))
+    now = m.state.now
+    assert now is not None and now.turn == "Asha" and now.is_break  # 45 b: back to Asha
 
 
 def test_law_45_c_striker_pocketed_on_the_break_ends_the_turn_without_a_due() -> None:

@@ -204,8 +204,9 @@ def test_match_calls_name_the_laws_of_the_last_event() -> None:
     m = singles()
     m.push(st())
     m.push(st(B, striker=True))
-    assert m.state.calls == (
-        "law 73: own coin with the striker: it goes back with one due, turn goes on",
+    assert [(c.code, c.law) for c in m.state.calls] == [("own_coin_with_striker", "73")]
+    assert m.state.calls[0].english() == (
+        "own coin with the striker: it goes back with one due, turn goes on"
     )
 
 

@@ -275,6 +275,26 @@ def test_law_103_covering_with_the_opponents_last_coin(
     assert last_board(m) == expected
 
 
+def test_law_103_a_the_cover_pockets_an_own_coin_and_the_opponents_last_coin() -> None:
+    # RULES.md 2026-11-27: the covering stroke pockets a white and Bina's last black: Bina
+    # wins with Asha's coins left (7) and the queen's 3: 10, not 7; the queen is not Asha's.
+    m = singles()
+    position(m, 8, 1)
+    m.push(st(Q))
+    m.push(st(W, B))
+    assert last_board(m) == ("Bina", 7 + 3, "103 a")
+    assert m.state.games[0].boards[-1].queen is None
+
+
+def test_law_103_a_the_covering_stroke_at_22_gives_the_coins_only() -> None:
+    # 103 a, 54: at 22 or more the opponent gets only the coins' points.
+    m = bina_at_24()
+    position(m, 8, 1)
+    m.push(st(Q))
+    m.push(st(W, B))
+    assert last_board(m) == ("Bina", 7, "103 a")
+
+
 @pytest.mark.parametrize(
     ("improper", "expected"), [(False, ("Asha", 3, "104 a")), (True, ("Bina", 4, "104 b"))]
 )

@@ -25,6 +25,8 @@ from kiosk.rules.carrom.events import (
     Foul,
     MatchStart,
     Pass,
+    Protest,
+    ProtestDecided,
     RuleSet,
     Stroke,
     Toss,
@@ -63,19 +65,34 @@ class Tally:
 
 
 def candidate(draw: st.DrawFn, match: Match) -> Event:
-    """One event that may or may not be legal now, biased towards strokes that pocket."""
+    """One event that may or may not be legal now, biased towards strokes that pocket; once
+    play is over (a protest waits), only protests and decisions."""
     state = match.state
-    assert state.now is not None
     players = list(state.players)
-    on = state.now.on_board
-    kind = draw(
-        st.sampled_from(
-            # Forfeits, voids and concessions are rare so that most boards run long.
-            ["stroke"] * 30
-            + ["foul", "foul", "waive", "pass", "pass", "pass", "void", "forfeit", "toss"]
-            + (["concede"] if draw(st.integers(0, 19)) == 0 else [])
+    if state.now is None:
+        kind = draw(st.sampled_from(["protest", "decide", "decide"]))
+    else:
+        kind = draw(
+            st.sampled_from(
+                # Forfeits, voids, concessions and protests are rare: most boards run long.
+                ["stroke"] * 30
+                + ["foul", "foul", "waive", "pass", "pass", "pass", "void", "forfeit", "toss"]
+                + ["protest", "decide"]
+                + (["concede"] if draw(st.integers(0, 19)) == 0 else [])
+            )
         )
-    )
+    if kind == "protest":
+        game = draw(st.integers(1, len(state.games) + 1))
+        boards = len(state.games[game - 1].boards) if game <= len(state.games) else 0
+        return Protest(
+            by=draw(st.sampled_from(players)), board=(game, draw(st.integers(1, boards + 1)))
+        )
+    if kind == "decide":
+        waiting = [p.board for p in state.protests if p.decision is None]
+        board = draw(st.sampled_from(waiting)) if waiting and draw(st.integers(0, 5)) else (1, 1)
+        return ProtestDecided(board=board, upheld=draw(st.booleans()))
+    assert state.now is not None
+    on = state.now.on_board
     if kind == "stroke":
         # Now and then more than is on the board: the core must refuse it.
         extra = draw(st.sampled_from((0,) * 19 + (1,)))
@@ -126,8 +143,15 @@ def check_invariants(state: MatchState) -> None:
                 assert board.winner in state.sides
                 scored[board.winner] += board.points
         assert game.points == scored, game
+    # Laws 150, 151: no result is declared while a protest waits; an upheld one sets its
+    # boards aside (void, no points).
+    won = state.provisional_winner
+    assert state.winner == (None if state.protest_pending else won)
+    for game in state.games:
+        for board in game.boards:
+            assert board.protest != "upheld" or (board.void and board.points == 0), board
     now = state.now
-    if state.winner is not None:
+    if won is not None:
         assert now is None
         return
     assert now is not None
@@ -146,9 +170,10 @@ def check_invariants(state: MatchState) -> None:
         # whose owed coins are placed when the turn ends.
         waits = (len(state.players) == 4 or state.rules == "club") and side == now.turn_side
         assert now.owed[side] == 0 or now.pocketed[side] == 0 or waits, now
-    # Law 45 a-b: three attempts a player; the count runs on over the players who break.
+    # Law 45 a-b: three attempts a player, his own (a foul that ends the turn starts the
+    # count again); the board's count runs on over the players who break.
     assert now.break_attempts >= 0 and 0 <= now.break_attempts_in_turn < 3
-    assert now.break_attempts_in_turn == (now.break_attempts % 3 if now.is_break else 0)
+    assert now.break_attempts_in_turn <= (now.break_attempts if now.is_break else 0)
     # Laws 58-60: a change of sides is due only before a board has begun.
     assert state.change_sides == now.change_sides
     if now.change_sides:
@@ -156,7 +181,9 @@ def check_invariants(state: MatchState) -> None:
         # ... and the board in `now` has not begun: it is not among the games' boards yet.
         begun = state.games[now.game - 1].boards if now.game <= len(state.games) else ()
         assert now.board == len(begun) + 1, now
-        assert begun[-1].change_sides if begun else state.games[-1].boards[-1].change_sides
+        # The last board played (not set aside by a protest) called for it.
+        played = [b for g in state.games[: now.game] for b in g.boards if b.protest != "upheld"]
+        assert played[-1].change_sides, now
     assert now.turn in state.players and now.breaker in state.players
 
 
@@ -168,7 +195,7 @@ def legal_matches(draw: st.DrawFn) -> tuple[Match, list[Event], MatchStart, Tall
     events: list[Event] = []
     tally = Tally()
     for _ in range(draw(st.integers(1, 150))):
-        if match.state.winner is not None:
+        if match.state.winner is not None:  # declared: nothing follows
             break
         event = candidate(draw, match)
         before = match.state

@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from kiosk.rules.carrom import IllegalEvent
-from kiosk.rules.carrom.events import Concede, Pass, Stroke, Toss, VoidBoard
+from kiosk.rules.carrom import IllegalEvent, Match
+from kiosk.rules.carrom.events import Concede, MatchStart, Pass, Stroke, Toss, VoidBoard
 
 from .helpers import W, singles, st
 
@@ -62,3 +62,23 @@ def test_a_refusal_survives_pickling_with_its_words_and_a_plain_one_has_no_reaso
     again = pickle.loads(pickle.dumps(exc))
     assert str(again) == str(exc) == "no board is in progress: there is nothing to void"
     assert IllegalEvent("plain words").reason is None
+
+
+@pytest.mark.parametrize(
+    ("start", "code"),
+    [
+        (MatchStart("icf", ("Asha",), "Asha"), "player_count"),
+        (MatchStart("icf", ("Asha", "Asha"), "Asha"), "player_twice"),
+        (MatchStart("icf", ("Asha", "Bina"), "Chitra"), "breaker_not_playing"),
+        (MatchStart("icf", ("Asha", "Bina"), "Asha", 0), "bad_board_limit"),
+        (MatchStart("pool", ("Asha", "Bina"), "Asha"), "unknown_rules"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_start_the_laws_cannot_play_is_refused_with_its_reason(
+    start: MatchStart, code: str
+) -> None:
+    with pytest.raises(IllegalEvent) as caught:
+        Match(start)
+    reason = caught.value.reason
+    assert reason is not None and reason.code == code
+    assert reason.english() == str(caught.value)

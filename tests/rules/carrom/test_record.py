@@ -248,3 +248,9 @@ def test_record_any_events_round_trip_through_text(events: list[AnyEvent]) -> No
     text = write_record(events)
     assert text.count("\n") == len(events)
     assert parse_record(text) == events
+
+
+def test_record_an_event_name_that_is_not_a_string_is_refused_by_its_line() -> None:
+    with pytest.raises(MatchRecordError) as exc:
+        replay_text('{"event": []}\n')
+    assert exc.value.line == 1 and "unknown event []" in exc.value.reason

@@ -40,3 +40,10 @@ def test_record_docs_change_of_sides_example_is_the_scenarios_scoresheet() -> No
         DOC.parents[1] / "tests" / "data" / "carrom" / "icf_law_58_change_sides_after_a_game.jsonl"
     )
     assert shown in render(match_to_json(replay_text(record.read_text("utf-8"))))
+
+
+def test_law_151_a_record_docs_protest_example_is_its_scoresheet() -> None:
+    blocks = _blocks()
+    record = next(b for b in blocks if b.startswith("# A protest against board 1"))
+    shown = next(b for b in blocks if b.startswith("Game 1, in progress: 0-0"))
+    assert shown in render(match_to_json(replay_text(record)))

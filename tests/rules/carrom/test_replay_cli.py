@@ -43,7 +43,42 @@ def test_replay_cli_json_prints_the_spec_object(capsys: pytest.CaptureFixture[st
     for key, kind in REQUIRED_NOW.items():
         assert isinstance(data["now"][key], kind), key
     for board in data["games"][0]["boards"]:
-        assert set(board) >= {"breaker", "winner", "points", "queen", "void"}
+        assert set(board) >= {"breaker", "winner", "points", "queen", "void", "protest"}
+        assert board["protest"] is None
+    assert list(data)[5:7] == ["protests", "provisional_winner"]
+    assert data["protests"] == [] and data["provisional_winner"] is None
+
+
+def test_law_150_replay_cli_json_and_scoresheet_under_protest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = str(DATA / "icf_law_150_protest_pending_no_result.jsonl")
+    assert main(["replay", record, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["winner"] is None and data["provisional_winner"] == "Asha"
+    assert data["protests"] == [{"by": "Bina", "board": [2, 1], "decision": None}]
+    assert data["games"][1]["boards"][0]["protest"] == "pending"
+    assert main(["replay", record]) == 0
+    out = capsys.readouterr().out
+    assert "1  Bina     Asha (protest pending)      12" in out
+    assert "  Bina against board 1 of game 2: undecided (law 150: no result is declared)" in out
+    assert out.rstrip().endswith(
+        "Match under protest: Asha won on the board; no result is declared until the protest "
+        "is decided (law 150)."
+    )
+
+
+def test_law_146_replay_cli_refuses_a_late_protest_by_its_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = DATA / "error_law_146_protest_too_late.jsonl"
+    assert main(["replay", str(record), "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"{record}:7: board 1 of game 1 ended 16 minutes ago: a protest is lodged within "
+        "15 minutes (law 146)\n"
+    )
 
 
 def test_replay_cli_json_now_is_null_once_the_match_is_over(
