@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.errors import Reason
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import Event
 from kiosk.rules.carrom.match import Match
@@ -19,12 +20,13 @@ from kiosk.rules.carrom.state import MatchState, Outcome
 @dataclass(frozen=True, slots=True)
 class Preview:
     """The match as it would be after the event (`state`, `outcome`, the core's `calls`),
-    or `refused`: the core's reason it cannot be (then `state` and `outcome` are None)."""
+    or `refused`: the core's reason it cannot be, as facts for the interface to word (then
+    `state` and `outcome` are None)."""
 
     state: MatchState | None
     outcome: Outcome | None
     calls: tuple[str, ...]
-    refused: str | None = None
+    refused: Reason | None = None
 
 
 def preview(match: Match, event: Event) -> Preview:
@@ -32,7 +34,7 @@ def preview(match: Match, event: Event) -> Preview:
     try:
         match.push(event)
     except IllegalEvent as exc:
-        return Preview(None, None, (), str(exc))
+        return Preview(None, None, (), exc.reason or Reason.of("refused", str(exc)))
     try:
         state = match.state
         return Preview(state, match.outcome(), state.calls)
