@@ -31,9 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, TypeAlias
 
 from drivers.hits import POCKETS
 from kiosk.authority import Authority, Role
@@ -47,6 +45,10 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import source
 from kiosk.tables.registry import AnyTable, Fitted, Start, create, kind_of, resume
 from kiosk.tables.unfinished import Unfinished, unfinished_tables
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
@@ -181,8 +183,9 @@ class Tables:
         self.in_play = None
 
 
-#: A camera frame as the calibration screen draws it (RGB), or None.
-Frame = npt.NDArray[np.uint8] | None
+#: A camera frame as the calibration screen draws it (RGB), or None. (numpy is imported by
+#: the camera alone: a kiosk without one does not load it.)
+Frame: TypeAlias = "npt.NDArray[np.uint8] | None"
 
 
 def _keep(_settings: Settings) -> None:

@@ -81,7 +81,8 @@ class TablesideApp(App):
     def __init__(self, services: Services, runner: Runner | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.services = services
-        self.runner = runner or Runner(clock=services.clock)
+        tables = services.tables
+        self.runner = runner or Runner(clock=services.clock, in_play=lambda: tables.in_play)
         self.manager: ScreenManager | None = None
         #: The tick scheduled next, and its delay on `Services.clock` (seconds).
         self.next_tick: ClockEvent | None = None
