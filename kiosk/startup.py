@@ -39,7 +39,7 @@ from kiosk.errors import TablesideError
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
-from kiosk.wiring import Services
+from kiosk.wiring import Frame, Services
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
@@ -198,10 +198,11 @@ def _frame_of(view: object) -> DisplayFrame | None:
     return None
 
 
-def _rgb(frame: Any) -> Any:
+def _rgb(frame: object) -> Frame:
     """A captured frame (BGR, as OpenCV gives it) as the RGB the screen draws, or None."""
-    if frame is None:
-        return None
-    import numpy as np
+    import numpy as np  # only with a camera
 
-    return np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame
+    if not isinstance(frame, np.ndarray):
+        return None
+    rgb: Frame = np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame
+    return rgb

@@ -352,8 +352,8 @@ class CarromSession(Commands):
         self._tap(now, "restart_clock", role)
         try:
             self.timers.umpire_restart(now)
-        except ClockError as exc:
-            self._error = str(exc)
+        except ClockError as exc:  # its Reason, worded by the screen
+            self._error = exc.reason or str(exc)
         self._emit(now)
 
     # -- what a command needs, what it would do -------------------------------------------
@@ -435,8 +435,8 @@ class CarromSession(Commands):
             if self._live and not self.proposal.review and self.stroke.phase == "at_rest":
                 try:
                     self._commit(self.proposal.to_stroke(), "auto")
-                except IllegalEvent as exc:
-                    self._error = f"auto-confirm refused: {exc}"
+                except IllegalEvent as exc:  # the core's Reason, worded by the screen
+                    self._error = exc.reason or f"auto-confirm refused: {exc}"
         return self._emit(now, only_if_changed=True)
 
     def view(self) -> CarromView:
