@@ -176,3 +176,32 @@ def test_tables_a_journal_fault_is_a_fault_at_every_table(
         assert table.view().faults == ()
         assert [(f.part, active) for f, active in out.faults][-1] == ("journal", False)
         tables.close_all()
+
+
+def test_tables_carrom_preview_and_what_an_undo_needs_come_from_the_table(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Screens ask the table (issue 30): `preview(command)` gives the core's answer, or its
+    Reason for a refusal (not English words); `needs` says an undo of a board's end is the
+    director's (laws 137-143), from the table's own state."""
+    tables = _tables(tmp_path, clock, MemoryOutput())
+    s = tables.create(STARTS["carrom"], Role.UMPIRE)
+    assert isinstance(s, CarromSession)
+    seen = s.preview(Command.of("concede", Role.DIRECTOR, by="Asha"))
+    assert seen.state is not None and seen.state.winner == "Bina" and s.view().state.winner is None
+    refused = s.preview(Command.of("concede", Role.DIRECTOR, by="Nobody"))
+    assert refused.state is None and refused.refused is not None and refused.refused.code
+    undo = Command.of("undo", Role.UMPIRE)
+    s.send(Command.of("edit", Role.UMPIRE, pocketed=["white"]))
+    s.send(Command.of("confirm", Role.UMPIRE))
+    assert s.needs(undo) is Role.UMPIRE  # within the board
+    s.send(Command.of("edit", Role.UMPIRE, pocketed=["white", "queen"]))
+    s.send(Command.of("confirm", Role.UMPIRE))
+    s.send(Command.of("edit", Role.UMPIRE, pocketed=["white"] * 7))
+    s.send(Command.of("confirm", Role.UMPIRE))  # nine whites and the queen: the board is over
+    assert s.needs(undo) is Role.DIRECTOR
+    with pytest.raises(NotAllowed):
+        s.send(undo)
+    s.send(Command.of("undo", Role.DIRECTOR))
+    assert [e.source for e in s.journal.entries(s.match_id, ["undo"])] == ["director"]
+    tables.close_all()
