@@ -49,8 +49,8 @@ class AppBench:
         from kiosk.ui.window import configure_kivy
 
         configure_kivy(fullscreen=False)  # as `tableside run --simulate`
-        from kiosk.engine.services import Services
         from kiosk.ui.app import TablesideApp
+        from kiosk.wiring import Services
 
         self.data = Path(tempfile.mkdtemp(prefix="bench-i18n-data-"))
         self.services = Services(data_dir=self.data, check_pin=lambda _pin: False)

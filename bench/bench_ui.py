@@ -65,8 +65,8 @@ class HitBench:
 
         configure_kivy(fullscreen=False)  # as `tableside run --simulate`
         from drivers.simulated import SimulatedBeams
-        from kiosk.engine.services import Services
         from kiosk.ui.app import TablesideApp
+        from kiosk.wiring import Services
 
         self.hits_wanted = hits
         self.rng = random.Random(seed)
@@ -88,7 +88,7 @@ class HitBench:
 
         def sink(item: object) -> None:
             self.posted[item] = time.monotonic()
-            self.services.post(item)
+            self.services.tables.post(item)
 
         self.beams = SimulatedBeams(sink=sink, clock=time.monotonic)
         self.app: Any = TablesideApp(self.services)
@@ -263,6 +263,7 @@ class TimerBench:
         # Starting a match is the umpire's (kiosk/ui/lock.py): the simulation's umpire PIN
         # (kiosk/engine/roles.py) typed first, as at a console, or Start only opens the pad.
         services = self.kiosk.services
+        assert services.authority is not None
         services.authority.enter("1234", Role.UMPIRE, services.clock())
         app.start_carrom(app.screen("setup_carrom"))
         self.session = app.screen("carrom").session

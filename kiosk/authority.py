@@ -7,8 +7,10 @@ opens a window of `director_s` seconds (0: each director action asks for the PIN
 `FREE_TRIES` wrong PINs in a row every further one is refused for a back-off that doubles
 (`BACKOFF_S`, then twice that, ...; at most `BACKOFF_MAX_S`); the right PIN ends it.
 
-Every unlock, lock, refusal and director action is handed to `note` as a `Note`, for the
-journal. Checking a PIN is injected (`check(role, pin)`): the hashing lives in the config.
+Every unlock, lock and refusal is handed to `note` as a `Note`, for the journal; an action
+that is allowed is journaled by the table that carries it out, with the role
+(kiosk/tables/commands.py). Checking a PIN is injected (`check(role, pin)`): the hashing
+lives in the config.
 """
 
 from __future__ import annotations
@@ -51,20 +53,24 @@ ACTIONS: dict[str, Role] = {
     "void_board": Role.DIRECTOR,
     "forfeit_board": Role.DIRECTOR,
     "concede": Role.DIRECTOR,
-    # backgammon (kiosk/ui/backgammon.py): the players press their own clock (3.5)
+    # backgammon (kiosk/ui/backgammon.py): no umpire (RULES.md, rulings of 2026-11-27): the
+    # players press, pause, resume, restart the delay, start and end a game (4.1, 4.3, 5.1)
     "press": Role.PLAYER,
-    "start": Role.UMPIRE,
-    "pause": Role.UMPIRE,
-    "resume_clock": Role.UMPIRE,
-    "restart_delay": Role.UMPIRE,
-    "take_break": Role.UMPIRE,
-    "game_end": Role.UMPIRE,
-    # backgammon: the director's (2.2 (iv), 4.1 (v), 4.3)
+    "start": Role.PLAYER,
+    "pause": Role.PLAYER,
+    "resume_clock": Role.PLAYER,
+    "restart_delay": Role.PLAYER,
+    "game_end": Role.PLAYER,
+    # backgammon: the director's (2.2 (ii), (iv), 4.1 (v), 4.3): banks, overrules, penalty
+    # and lateness points, breaks, the score and the match length
     "adjust": Role.DIRECTOR,
     "overrule": Role.DIRECTOR,
     "early_pickup": Role.DIRECTOR,
     "late": Role.DIRECTOR,
     "penalty": Role.DIRECTOR,
+    "take_break": Role.DIRECTOR,
+    "correct_score": Role.DIRECTOR,
+    "match_length": Role.DIRECTOR,
     # Bhukhar (kiosk/ui/bhukhar.py): the umpire keeps the round timer and the scoresheet
     "bhukhar_round": Role.UMPIRE,
     "bhukhar_entry": Role.UMPIRE,
@@ -76,6 +82,9 @@ ACTIONS: dict[str, Role] = {
     "records": Role.DIRECTOR,
 }
 
+#: How long the director's PIN typed for one action serves that action (seconds), when the
+#: director's window is shorter: the confirmation it opens must be tapped within it.
+GRANT_S = 60.0
 #: Wrong PINs in a row allowed before the back-off starts.
 FREE_TRIES = 5
 #: The first back-off (seconds); each further wrong PIN doubles it, up to BACKOFF_MAX_S.
@@ -90,8 +99,9 @@ def needs(action: str) -> Role:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """One thing to journal. `what`: "unlock", "lock", "refused" or "allowed" (a director
-    action); `role`: who acted (or was unlocked); `action`: the console action, if any;
+    """One thing to journal. `what`: "unlock", "lock" or "refused" ("allowed", a director
+    action, in journals written before commands carried their role); `role`: who acted (or
+    was unlocked); `action`: the console action, if any;
     `reason`: why (a lock's cause, a refusal's)."""
 
     t: float
@@ -146,6 +156,7 @@ class Authority:
         #: The director action the director's PIN was just typed for: allowed once, even
         #: with no window (`director_s` 0), at the very next `may`.
         self._granted = ""
+        self._granted_until = 0.0
 
     # -- the state ---------------------------------------------------------------------
     def role(self, now: float) -> Role:
@@ -162,21 +173,27 @@ class Authority:
 
     # -- actions -----------------------------------------------------------------------
     def may(self, action: str, now: float) -> bool:
-        """Whether `action` is allowed at `now`. Allowed: the idle time starts again and a
-        director action is noted; refused: the refusal is noted, nothing else changes."""
-        wanted = needs(action)
+        """Whether `action` (of `ACTIONS`) is allowed at `now` (see `allows`)."""
+        return self.allows(needs(action), action, now) is not None
+
+    def allows(self, wanted: Role, action: str, now: float, *, keep: bool = False) -> Role | None:
+        """The role that acts for `action`, which needs `wanted`, at `now`; None: refused (the
+        refusal is noted, nothing else changes). Allowed, the idle time starts again. The
+        director's PIN typed for this very action serves once, even with no window; `keep`
+        holds it for the tap that carries the action out (a confirmation asked first): the
+        action is checked again then, and a lock in between takes it away."""
         have = self.role(now)
-        granted, self._granted = self._granted, ""
+        granted = self._granted if now < self._granted_until else ""
+        if not keep:
+            self._granted = ""
         if have >= Role.UMPIRE and granted == action:
             have = Role.DIRECTOR
         if have < wanted:
             self.note(Note(now, "refused", have.word, action, f"needs the {wanted.word}"))
-            return False
+            return None
         if self._unlocked:
             self._last_action = now
-        if wanted is Role.DIRECTOR:
-            self.note(Note(now, "allowed", have.word, action))
-        return True
+        return have
 
     def enter(self, pin: str, wanted: Role, now: float, action: str = "") -> Attempt:
         """A PIN typed for `wanted` (the umpire's or the director's). The director's PIN
@@ -200,6 +217,7 @@ class Authority:
         if got is Role.DIRECTOR:
             self._director_until = now + self.director_s
             self._granted = action
+            self._granted_until = now + max(self.director_s, GRANT_S)
         self.note(Note(now, "unlock", got.word, action))
         return Attempt(got)
 

@@ -26,18 +26,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drivers.display_protocol import DisplayFrame
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
 from kiosk.engine.display_frames import bhukhar_frame, carrom_frame, clock_frame
 from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
+from kiosk.engine.outputs import Output
 from kiosk.engine.roles import SettingsAuthority, needs_pins, simulated_pins
 from kiosk.engine.runner import Runner
-from kiosk.engine.services import Services
 from kiosk.errors import TablesideError
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
+from kiosk.wiring import Frame, Services
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
@@ -119,72 +121,65 @@ def start_kiosk(
     except OSError as exc:
         raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
 
-    # The parts post to the services' tables, and the services hold the parts' outputs: the
-    # sink reaches the services through this box, so the services are built once, complete.
-    box: list[Services] = []
-
-    def sink(item: object) -> None:
-        if box:  # before the services exist no table is open: nothing to tell
-            box[0].post(item)
+    services = Services(
+        data_dir=data_dir,
+        check_pin=lambda pin: check_pin(pin, services.settings.umpire.pin_hash),
+        clock=clock,
+        settings=settings,
+        save_settings=lambda s: write_settings(s, settings_path),
+        first_start=needs_pins(settings),  # roles: no PIN yet, the first start asks
+    )
+    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    tables = services.tables  # the parts post to the table in play through it
 
     def start_parts() -> Parts:
         """Every part the settings name (at start, and again at the start screen's Retry)."""
         return build_parts(
-            settings, sink, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
+            settings, tables.post, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
         )
 
-    parts = start_parts()
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 
     hall = start_hall(settings, data_dir)  # hall
 
-    def outputs_of(started: Parts) -> list[Any]:
-        return list(started.outputs(_frame_of)) + ([hall] if hall is not None else [])  # hall
+    def fit(started: Parts) -> None:
+        """The parts that started, as the tables and the screens see them (at start, and
+        again at the start screen's Retry: no table is open yet at that screen)."""
+        frames: list[Output] = list(started.outputs(_frame_of))
+        services.outputs = frames + ([hall] if hall is not None else [])  # hall
+        services.beams = started.pockets
+        services.camera = started.camera is not None
+        services.startup_faults = list(started.problems)
 
-    press = None
+    parts = start_parts()
+    fit(parts)
+    services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
     if parts.simulated is not None:
         # Simulation: a coin of the striker's colour through the pocket, seen by the beam
         # and, when the synthetic camera runs, gone from its board too.
         def press(pocket: int) -> None:
-            parts.press(pocket, box[0].turn_colour())
+            parts.press(pocket, tables.turn_colour())
 
-    services = Services(
-        data_dir=data_dir,
-        check_pin=lambda pin: check_pin(pin, box[0].settings.umpire.pin_hash),
-        clock=clock,
-        settings=settings,
-        save_settings=lambda s: write_settings(s, settings_path),
-        grab_frame=lambda: _rgb(getattr(parts.camera, "latest", None)),
-        outputs=outputs_of(parts),
-        press_pocket=press,
-        beams=parts.pockets,
-        camera=parts.camera is not None,
-        startup_faults=list(parts.problems),
-    )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
-    services.first_start = needs_pins(settings)  # roles: no PIN yet, the first start asks
-    box.append(services)
+        services.press_pocket = press
     runner = Runner(
         clock=clock,
         notifier=notifier or Notifier(),
-        pollers=parts.pollers(sink),
+        pollers=parts.pollers(tables.post),
         deadlines=parts.deadlines(),
+        in_play=lambda: tables.in_play,
     )
     kiosk = Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
 
     def retry() -> list[tuple[str, str]]:
-        """The start screen's Retry: every part closed and started again; the services and
-        the runner take the new ones (no table is open yet at that screen), and so do the
-        simulated pocket press and the calibration picture, which read `parts` when called."""
+        """The start screen's Retry: every part closed and started again; the tables, the
+        runner and the screens take the new ones (the simulated pocket press and the
+        calibration picture read `parts` when called)."""
         nonlocal parts
         kiosk.parts.close()
         again = parts = kiosk.parts = start_parts()
-        services.outputs = outputs_of(again)
-        services.beams = again.pockets
-        services.camera = again.camera is not None
-        services.startup_faults = list(again.problems)
-        runner.pollers = again.pollers(sink)
+        fit(again)
+        runner.pollers = again.pollers(tables.post)
         runner.deadlines = again.deadlines()
         return list(again.problems)
 
@@ -192,8 +187,8 @@ def start_kiosk(
     return kiosk
 
 
-def _frame_of(view: Any) -> Any:
-    """The player display's frame for a table's view (carrom or backgammon)."""
+def _frame_of(view: object) -> DisplayFrame | None:
+    """The player display's frame for a table's view (carrom, backgammon or Bhukhar)."""
     if isinstance(view, CarromView):
         return carrom_frame(view)
     if isinstance(view, ClockView):
@@ -203,10 +198,11 @@ def _frame_of(view: Any) -> Any:
     return None
 
 
-def _rgb(frame: Any) -> Any:
+def _rgb(frame: object) -> Frame:
     """A captured frame (BGR, as OpenCV gives it) as the RGB the screen draws, or None."""
-    if frame is None:
-        return None
-    import numpy as np
+    import numpy as np  # only with a camera
 
-    return np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame
+    if not isinstance(frame, np.ndarray):
+        return None
+    rgb: Frame = np.ascontiguousarray(frame[..., ::-1]) if frame.ndim == 3 else frame
+    return rgb

@@ -14,6 +14,7 @@ from kiosk.authority import (
     BACKOFF_MAX_S,
     BACKOFF_S,
     FREE_TRIES,
+    GRANT_S,
     Authority,
     Note,
     Role,
@@ -70,8 +71,24 @@ def test_roles_director_pin_opens_a_window_then_asks_again() -> None:
     assert d.a.may("adjust", 119.0)
     assert not d.a.may("overrule", 120.0)  # the window is over; the umpire's console stays
     assert d.a.may("confirm", 121.0)
-    allowed = [(n.action, n.role) for n in d.notes if n.what == "allowed"]
-    assert allowed == [("void_board", "director"), ("adjust", "director")]
+    # An allowed action is journaled by the table with its role: the gate notes nothing.
+    assert not [n for n in d.notes if n.what == "allowed"]
+    assert d.a.enter(DIRECTOR, Role.DIRECTOR, 130.0, "adjust").role is Role.DIRECTOR
+    assert d.a.allows(Role.DIRECTOR, "adjust", 131.0) is Role.DIRECTOR
+    assert d.a.allows(Role.UMPIRE, "confirm", 132.0) is Role.DIRECTOR  # the window's role
+
+
+def test_roles_backgammon_players_run_their_own_clock_the_director_the_rest() -> None:
+    """RULES.md, rulings of 2026-11-27: a backgammon table has no umpire. At a locked
+    console the players press, pause, resume, restart the delay, start and end a game."""
+    d = Desk()
+    for action in ("press", "start", "pause", "resume_clock", "restart_delay", "game_end"):
+        assert needs(action) is Role.PLAYER and d.a.may(action, 1.0), action
+    d.a.enter(UMPIRE, Role.UMPIRE, 2.0)
+    for action in (
+        "adjust", "overrule", "penalty", "late", "take_break", "correct_score", "match_length"
+    ):  # fmt: skip
+        assert needs(action) is Role.DIRECTOR and not d.a.may(action, 3.0), action
 
 
 def test_roles_director_window_zero_allows_one_action_per_pin() -> None:
@@ -214,7 +231,12 @@ def test_roles_property_no_action_beyond_the_pin_typed_and_every_refusal_noted(
                 assert ok == (unlocked_at is not None)
             else:
                 in_window = director_at is not None and now < director_at + director_s
-                once = unlocked_at is not None and granted == action
+                once = (
+                    unlocked_at is not None
+                    and granted == action
+                    and director_at is not None
+                    and now < director_at + max(director_s, GRANT_S)  # the PIN's own action
+                )
                 assert ok == (unlocked_at is not None and (in_window or once))
             granted = ""
             if ok and unlocked_at is not None:
@@ -222,7 +244,5 @@ def test_roles_property_no_action_beyond_the_pin_typed_and_every_refusal_noted(
             new = [n for n in d.notes[notes:] if n.what != "lock"]
             if not ok:
                 assert [n.what for n in new] == ["refused"] and new[0].action == action
-            elif role is Role.DIRECTOR:
-                assert [n.what for n in new] == ["allowed"] and new[0].role == "director"
-            else:
+            else:  # allowed: the table journals the command with its role, not the gate
                 assert new == []

@@ -95,11 +95,15 @@ def _what(entry: Entry) -> tuple[str, str]:
             return "edit", "umpire corrects the proposal: " + _json(rest.get("changes", rest))
         return "tap", f"umpire: {action}" + (f" {_json(rest)}" if rest else "")
     if entry.kind == EVENT:
-        who = "confirmed by the umpire" if entry.source == "umpire" else f"by {entry.source}"
+        who = f"by {entry.source}"  # the kiosk itself (auto, system, timer)
+        if entry.source == "umpire":
+            who = "confirmed by the umpire"
+        elif entry.source in ("director", "player"):  # a role's command (issue 30)
+            who = f"by the {entry.source}"
         body = {k: v for k, v in d.items() if k != "t"}
         return "event", f"{d.get('event', 'event')} {who}: {_json(body)}"
     if entry.kind == UNDO:
-        return "undo", "umpire undoes the last confirmed event"
+        return "undo", f"{entry.source} undoes the last confirmed event"
     if entry.kind == "refused":
         return "refused", f"refused: {d.get('reason', '')} ({_json(d)})"
     if entry.kind == ROLES_KIND:  # the console's authority: who unlocked, refused, corrected

@@ -43,3 +43,13 @@ class FaultBoard:
     @property
     def faults(self) -> tuple[Fault, ...]:
         return tuple(sorted(self._active.values(), key=lambda f: (f.since, f.part)))
+
+
+@dataclass(frozen=True, slots=True)
+class PartFault:
+    """A part reports trouble (`message`) or that it works again (`message` None), at `t`:
+    an input a part posts to the table in play (kiosk/engine/hardware.py)."""
+
+    t: float
+    part: str
+    message: str | None

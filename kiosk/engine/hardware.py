@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from drivers.hits import POCKETS
 from kiosk.config import Settings
+from kiosk.engine.faults import PartFault
 from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
 from kiosk.engine.part_faults import link_said, start_said
 from kiosk.engine.parts import Beams, Buzzer, Camera, Display, LinkedPart, PolledBeams
-from kiosk.tables.carrom_inputs import PartFault
 
 if TYPE_CHECKING:
+    from drivers.display_protocol import DisplayFrame
     from drivers.display_sim import SimulatedDisplay
     from drivers.simulated import SimulatedBeams
 
@@ -71,7 +72,9 @@ class Parts:
                 board.strike(t, [(colour, pocket)])
         self.simulated.press(pocket)
 
-    def outputs(self, frame_of: Callable[[Any], Any] | None = None) -> list[Output]:
+    def outputs(
+        self, frame_of: Callable[[object], DisplayFrame | None] | None = None
+    ) -> list[Output]:
         out: list[Output] = []
         if self.buzzer is not None:
             out.append(BuzzerOutput(self.buzzer))

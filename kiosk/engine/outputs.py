@@ -16,6 +16,7 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.part_faults import link_said
 
 if TYPE_CHECKING:
+    from drivers.display_protocol import DisplayFrame
     from kiosk.engine.parts import Buzzer, Display
 
 
@@ -25,7 +26,7 @@ class Output(Protocol):
 
     name: str
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         """Something visible changed (an event, a proposal, a timer's whole second, a fault)."""
 
     def sound(self, pattern: Pattern) -> None:
@@ -43,7 +44,7 @@ class OutputBase:
 
     name = "output"
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         return None
 
     def sound(self, pattern: Pattern) -> None:
@@ -68,7 +69,7 @@ class MemoryOutput(OutputBase):
         self.sounds: list[Pattern] = []
         self.faults: list[tuple[Fault, bool]] = []
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         self.view = view
         self.views += 1
 
@@ -89,7 +90,7 @@ class CallbackOutput(OutputBase):
     def __init__(self, on_change: Callable[[Any], None]) -> None:
         self._on_change = on_change
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         self._on_change(view)
 
     def follow(self, old: Outputs | None, new: Outputs) -> bool:
@@ -130,12 +131,12 @@ class DisplayOutput(OutputBase):
 
     name = "display"
 
-    def __init__(self, display: Display, frame_of: Callable[[Any], Any]) -> None:
+    def __init__(self, display: Display, frame_of: Callable[[object], DisplayFrame | None]) -> None:
         self.display = display
         self._frame_of = frame_of
-        self._last: Any = None
+        self._last: DisplayFrame | None = None
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         frame = self._frame_of(view)
         if frame is not None and frame != self._last:
             self._last = frame
@@ -170,7 +171,7 @@ class Outputs:
             except Exception as exc:
                 self.errors[output.name] = f"{output.name}: {type(exc).__name__}: {exc}"
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         self._each(lambda o: o.state_changed(view))
 
     def sound(self, pattern: Pattern) -> None:

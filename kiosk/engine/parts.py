@@ -6,7 +6,7 @@ tests may hand in their own. Nothing here starts a part: kiosk/engine/hardware.p
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from drivers.display_protocol import DisplayFrame
 from drivers.serial_link import DeviceStatus
@@ -24,7 +24,7 @@ class Beams(Protocol):
 class PolledBeams(Beams, Protocol):
     """Beams on GPIO pins (real or simulated): the loop looks for a stuck beam."""
 
-    def poll(self, now: float | None = None) -> Any: ...
+    def poll(self, now: float | None = None) -> object: ...
 
     def next_deadline(self) -> float | None: ...
 
@@ -62,7 +62,12 @@ class Display(Protocol):
 class Camera(Protocol):
     """The camera feed (kiosk/engine/camera.py `CameraFeed`): its latest frame, its source."""
 
-    latest: Any
-    source: Any
+    @property
+    def latest(self) -> object:
+        """The latest frame (an OpenCV BGR array), or None."""
+
+    @property
+    def source(self) -> object:
+        """Where the frames come from (a device, a file, the synthetic board)."""
 
     def close(self) -> None: ...

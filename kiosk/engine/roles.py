@@ -5,14 +5,16 @@ pure model; this is where its PINs, limits and notes meet the kiosk's files).
   idle lock and director window from them, so a change in the settings applies at once.
 - `simulated_pins`: under `--simulate` a missing PIN is "1234" (umpire) or "4321" (director);
   a real kiosk has none until its first start asks (`needs_pins`).
-- `journal_note`: one "authority" entry in the journal, in the match in play if any.
+- `journal_note`: one "authority" entry in the journal (an unlock, a lock, a refused PIN), in
+  the match in play if any. A command journals its own entry with its role
+  (kiosk/tables/commands.py): nothing is paired up afterwards.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from kiosk.authority import Authority, Note, Role
 from kiosk.config import DEFAULT_PIN_HASH, Settings, check_pin, with_values
@@ -68,17 +70,30 @@ def simulated_pins(settings: Settings) -> Settings:
     )
 
 
-def journal_note(journal: Journal, table: Any, note: Note, wall: float | None = None) -> None:
-    """Journal `note` in the match of `table` (the table in play) at its match time, or
-    outside any match at the kiosk's monotonic time. The source is the role that acted."""
-    match_id = getattr(table, "match_id", None)
-    match_time = getattr(table, "_time", None)  # the table's MatchTime: its record's "t"
-    if match_id is not None and match_time is not None:
-        t = match_time.t(note.t)
+class InPlay(Protocol):
+    """What a note needs of the table in play: its match and its match time."""
+
+    match_id: int | None
+
+    def match_t(self, now: float) -> float:
+        """Match seconds at monotonic `now` (the record's "t")."""
+
+
+def journal_note(
+    journal: Journal, table: InPlay | None, note: Note, wall: float | None = None
+) -> None:
+    """Journal `note` (an unlock, a lock, a refused PIN or tap) in the match of `table` (the
+    table in play) at its match time, or outside any match at the kiosk's monotonic time.
+    The source is the role that acted. A command's own entry carries its role: no note is
+    written for it."""
+    if table is not None and table.match_id is not None:
+        match_id: int | None = table.match_id
+        t = table.match_t(note.t)
     else:
         match_id, t = None, round(note.t, 6)
-    at = wall if wall is not None else getattr(table, "wall", time.time)()
-    journal.append(match_id, t, at, note.role, KIND, note.as_dict())
+    journal.append(
+        match_id, t, time.time() if wall is None else wall, note.role, KIND, note.as_dict()
+    )
 
 
 #: A lock's cause, in words.
@@ -98,22 +113,3 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
     words = {"wrong": "wrong PIN", "wrong_role": "not the director's PIN", "backoff": "back-off"}
     why = words.get(reason, reason)
     return "refused", f"refused {action or 'a PIN'} on a console held by the {role}: {why}"
-
-
-def correction_comments(journal: Journal, match_id: int) -> list[str]:
-    """The match's corrections with the role that made them, as match-record comment lines
-    (shared/spec/match-record.md: lines starting with `#` are skipped by readers): each
-    director action, and each undo (the umpire's within a board, the director's past its end)."""
-    lines: list[str] = []
-    director_undo = False
-    for entry in journal.entries(match_id):
-        d = entry.data
-        if entry.kind == KIND and d.get("what") == "allowed":
-            director_undo = d.get("action") == "undo_past_board"
-            action = "undo" if director_undo else d.get("action", "")
-            lines.append(f"# t={entry.t:g} correction by the {d.get('role')}: {action}")
-        elif entry.kind == "undo":
-            if not director_undo:
-                lines.append(f"# t={entry.t:g} correction by the umpire: undo")
-            director_undo = False
-    return lines

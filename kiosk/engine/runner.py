@@ -16,17 +16,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Protocol
 
 from kiosk.engine.notify import Notifier
-from kiosk.tables.base import Table
 
-__all__ = ["Runner", "Table"]
+
+class Polled(Protocol):
+    """What the runner steps of the table in play (kiosk/tables/base.py `Table` is one): the
+    engine knows no table, only this."""
+
+    def poll(self, now: float | None = None) -> object:
+        """Take the queued inputs and fire what fell due by `now`; returns the view."""
+
+    def next_deadline(self) -> float | None:
+        """When `poll` next has something to do without an input, or None."""
+
+
+#: The name the table in play goes by here.
+Table = Polled
 
 
 class Runner:
-    """Steps `table` (the table in play, None while there is none; the app sets it when a
-    match starts or resumes) and the parts' `pollers` (each called with `now`) with their
+    """Steps the table in play (`in_play()`, None while there is none: kiosk/wiring.py's
+    `Tables` owns it) and the parts' `pollers` (each called with `now`) with their
     `deadlines`. A poller that raises is kept in `errors`, never a stop of the table."""
 
     def __init__(
@@ -37,8 +49,11 @@ class Runner:
         notifier: Notifier | None = None,
         pollers: Iterable[Callable[[float], object]] = (),
         deadlines: Iterable[Callable[[], float | None]] = (),
+        in_play: Callable[[], Table | None] | None = None,
     ) -> None:
-        self.table = table
+        #: Where the table in play is found at each step (kiosk/wiring.py `Tables` owns it);
+        #: a runner built with a `table` has that one.
+        self.in_play: Callable[[], Table | None] = in_play or (lambda: table)
         self.clock = clock
         self.notifier = notifier or Notifier({})
         self.pollers = list(pollers)
@@ -48,13 +63,22 @@ class Runner:
         self.errors: list[str] = []
         self._next_ping: float | None = None
 
+    @property
+    def table(self) -> Table | None:
+        """The table in play now (None while there is none)."""
+        return self.in_play()
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        self.in_play = lambda: table
+
     def ready(self, status: str = "table ready") -> None:
         """Tell systemd the kiosk is up (READY=1); the watchdog pings start from here."""
         self.notifier.ready(status)
         every = self.notifier.ping_every_s
         self._next_ping = None if every is None else self.clock() + every
 
-    def step(self, now: float | None = None) -> Any:
+    def step(self, now: float | None = None) -> object:
         """One turn: the pollers, the table, the watchdog. Returns the table's poll (its view),
         or None without a table."""
         now = self.clock() if now is None else now
@@ -63,7 +87,8 @@ class Runner:
                 poll(now)
             except Exception as exc:  # a part's trouble must not stop the table
                 self.errors.append(f"{getattr(poll, '__qualname__', poll)}: {exc}")
-        view = None if self.table is None else self.table.poll(now)
+        table = self.in_play()
+        view = None if table is None else table.poll(now)
         self.steps += 1
         if self._next_ping is not None and now >= self._next_ping:
             # Pinging from the loop itself: a loop that hangs stops the pings, and systemd
@@ -78,8 +103,9 @@ class Runner:
         """When the loop must step again: the earliest deadline, at most `within` seconds
         after `now` (the app's screen refresh)."""
         candidates = [self._next_ping]
-        if self.table is not None:
-            candidates.append(self.table.next_deadline())
+        table = self.in_play()
+        if table is not None:
+            candidates.append(table.next_deadline())
         for deadline in self.deadlines:
             try:
                 candidates.append(deadline())

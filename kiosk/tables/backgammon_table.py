@@ -20,10 +20,11 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
+from kiosk.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import (
     Adjust,
@@ -47,14 +48,54 @@ from kiosk.clocks.record import (
     write_clock_record,
 )
 from kiosk.config import BackgammonSettings
+from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
-from kiosk.rules.backgammon.match import IllegalAction
+from kiosk.rules.backgammon.match import IllegalAction, Match
+from kiosk.tables.base import close_unfinished
+from kiosk.tables.commands import Commands, source
 
 KIND = "backgammon"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """The match as the screen words it (the result, the Crawford game, the cube, the
+    penalty points so far), a frozen copy of the core's facts."""
+
+    length: int
+    cube: int
+    owner: str | None
+    crawford: bool
+    in_game: bool
+    post_crawford: bool
+    winner: str | None
+    won_by: str | None
+    penalty: tuple[tuple[str, int], ...]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def penalty_of(self, player: str) -> int:
+        return dict(self.penalty).get(player, 0)
+
+
+def match_facts(match: Match) -> MatchFacts:
+    return MatchFacts(
+        match.length,
+        match.cube,
+        match.owner,
+        match.crawford,
+        match.in_game,
+        match.post_crawford,
+        match.winner,
+        match.won_by,
+        tuple(sorted(match.penalty.items())),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +120,30 @@ class ClockView:
     second_leg: tuple[bool, bool] = (False, False)
     #: The journal's "not saved" fault while it holds entries the disk refused (its facts
     #: for the screen's words), else "".
-    not_saved: str = ""
+    #: The table's faults: the journal's "not saved" while it holds entries the disk
+    #: refused (a `Fault` of part "journal", as at every table), else none.
+    faults: tuple[Fault, ...] = ()
+    #: The match's facts for the screen's words (None only in views built by hand).
+    match: MatchFacts | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the publisher sends it (kiosk/engine/publish.py): the keys of
+        `tableside clock replay --json`, and the faces."""
+        return {
+            "game": "backgammon",
+            "clock": self.snapshot.to_json(),
+            "faces": [
+                {"player": s.player, "bank": s.bank, "delay": s.delay, "on_turn": s.on_turn}
+                for s in self.face.sides
+            ],
+            "banner": self.face.banner,
+            "paused": self.paused,
+        }
+
+    @property
+    def not_saved(self) -> str:
+        """The journal's "not saved" fault's message (its facts for the screen's words)."""
+        return next((f.message for f in self.faults if f.part == "journal"), "")
 
 
 def header_to_dict(header: ClockHeader) -> dict[str, Any]:
@@ -89,12 +153,23 @@ def header_to_dict(header: ClockHeader) -> dict[str, Any]:
     return data
 
 
-class ClockTable:
+class ClockTable(Commands):
     """One backgammon match on the clock, on a journal.
 
     `clock` is the monotonic clock (tests inject a fake one) and `wall` the wall clock used
-    only to carry match time across a restart.
+    only to carry match time across a restart. A backgammon table has no umpire (RULES.md,
+    rulings of 2026-11-27): the players press, pause, resume, restart the delay, start and end
+    a game; the director does the rest (kiosk/authority.py).
     """
+
+    kind: ClassVar[str] = KIND
+    COMMANDS: ClassVar[Mapping[str, str]] = {
+        name: name
+        for name in (
+            "start", "press", "pause", "resume_clock", "restart_delay", "early_pickup",
+            "adjust", "game_end", "overrule", "late", "penalty", "take_break",
+        )
+    } | {"adjust_by": "adjust"}  # fmt: skip
 
     def __init__(
         self,
@@ -116,8 +191,14 @@ class ClockTable:
         self.events: list[ClockEvent] = []
         self._time = MatchTime(clock())
         self._flag_seen: str | None = None
+        self._last_view: ClockView | None = None
+        self._faults = FaultBoard()
 
     # -- starting --------------------------------------------------------------------
+
+    def match_t(self, now: float) -> float:
+        """Match seconds at monotonic `now` (the record's "t")."""
+        return self._time.at(now)
 
     def has_unfinished(self) -> bool:
         return self.journal.unfinished(KIND) is not None
@@ -133,8 +214,10 @@ class ClockTable:
         post_crawford: bool = False,
         second_leg: float | None = None,
         best_of_three: bool = False,
+        role: Role | None = None,
     ) -> None:
-        """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first.
+        """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first, journaled
+        with `role` (closing it is the director's).
         `second_leg` (seconds, 3.5 (v)) defaults to the settings' `second_leg_s` (0: none)."""
         leg = self.settings.second_leg_s if second_leg is None else second_leg
         header = ClockHeader(
@@ -153,9 +236,7 @@ class ClockTable:
             cm = ClockedMatch(header)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
-        old = self.journal.unfinished(KIND)
-        if old is not None:
-            self.journal.finish(old.id)
+        close_unfinished(self.journal, KIND, source("close_table", role), self.wall())
         now = self.clock()
         self.match_id = self.journal.begin_match(KIND, header_to_dict(header), self.wall())
         self.header, self.cm, self.events = header, cm, []
@@ -196,53 +277,62 @@ class ClockTable:
 
     # -- the presses -----------------------------------------------------------------
 
-    def start(self, player: str) -> None:
+    def start(self, player: str, *, role: Role | None = None) -> None:
         """`player`'s side runs: a game begins, or a stopped clock restarts."""
-        self._press(lambda t: Start(t, player))
+        self._press("start", lambda t: Start(t, player), role)
 
-    def press(self, player: str) -> None:
+    def press(self, player: str, *, role: Role | None = None) -> None:
         """`player` ends the turn (a press by the side not running changes nothing)."""
-        self._press(lambda t: Press(t, player))
+        self._press("press", lambda t: Press(t, player), role)
 
-    def pause(self) -> None:
-        self._press(Pause)
+    def pause(self, *, role: Role | None = None) -> None:
+        self._press("pause", Pause, role)
 
-    def resume_clock(self) -> None:
-        self._press(Resume)
+    def resume_clock(self, *, role: Role | None = None) -> None:
+        self._press("resume_clock", Resume, role)
 
-    def restart_delay(self) -> None:
-        self._press(RestartDelay)
+    def restart_delay(self, *, role: Role | None = None) -> None:
+        self._press("restart_delay", RestartDelay, role)
 
-    def early_pickup(self, player: str) -> None:
-        self._press(lambda t: EarlyPickup(t, player))
+    def early_pickup(self, player: str, *, role: Role | None = None) -> None:
+        self._press("early_pickup", lambda t: EarlyPickup(t, player), role)
 
-    def adjust(self, player: str, bank: float) -> None:
-        self._press(lambda t: Adjust(t, player, float(bank)))
+    def adjust(self, player: str, bank: float, *, role: Role | None = None) -> None:
+        self._press("adjust", lambda t: Adjust(t, player, float(bank)), role)
 
-    def game_end(self, winner: str, points: int) -> None:
-        self._press(lambda t: GameEnd(t, winner, points))
+    def adjust_by(self, player: str, delta_s: float, *, role: Role | None = None) -> None:
+        """The director moves `player`'s bank by `delta_s` from what it holds now (4.3 (iv),
+        (vi)); never below 0."""
+        cm, _ = self._need()
+        t = self._time.t(self.clock())
+        bank = max(0.0, cm.snapshot(t).banks[player] + float(delta_s))
+        self._press("adjust", lambda at: Adjust(at, player, bank), role)
 
-    def overrule(self, player: str) -> None:
+    def game_end(self, winner: str, points: int, *, role: Role | None = None) -> None:
+        """The game's points, reported by the players (the loser confirms them)."""
+        self._press("game_end", lambda t: GameEnd(t, winner, points), role)
+
+    def overrule(self, player: str, *, role: Role | None = None) -> None:
         """The director rules the flagged `player` had won: the match winner (4.3 (iii))."""
-        self._press(lambda t: Overrule(t, player))
+        self._press("overrule", lambda t: Overrule(t, player), role)
 
-    def late(self, player: str, minutes: float) -> None:
+    def late(self, player: str, minutes: float, *, role: Role | None = None) -> None:
         """`player` arrived `minutes` late: penalty points to the opponent (2.2 (iv))."""
-        self._press(lambda t: Late(t, player, float(minutes)))
+        self._press("late", lambda t: Late(t, player, float(minutes)), role)
 
-    def penalty(self, player: str, points: int) -> None:
+    def penalty(self, player: str, points: int, *, role: Role | None = None) -> None:
         """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
-        self._press(lambda t: Penalty(t, player, int(points)))
+        self._press("penalty", lambda t: Penalty(t, player, int(points)), role)
 
-    def take_break(self, player: str, emergency: bool = False) -> None:
-        """`player` takes a break (2.2 (ii)), or an emergency break (2.2 (v))."""
-        self._press(lambda t: Break(t, player, emergency))
+    def take_break(self, player: str, emergency: bool = False, *, role: Role | None = None) -> None:
+        """The director grants `player` a break (2.2 (ii)), or an emergency break (2.2 (v))."""
+        self._press("take_break", lambda t: Break(t, player, emergency), role)
 
-    def _press(self, make: Callable[[float], ClockEvent]) -> None:
+    def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role | None) -> None:
         now = self.clock()
         t = self._time.t(now)
         self._note_flag(t)  # a flag that fell before this press is recorded first
-        self._apply(make(t), source="umpire")
+        self._apply(make(t), source=source(action, role))
         self._changed(now)
 
     def _note_flag(self, t: float) -> None:
@@ -290,7 +380,20 @@ class ClockTable:
         now = self.clock() if now is None else now
         self.journal.retry()  # held entries are written once the disk takes them (paced)
         self._note_flag(self._time.t(now))
-        return self._changed(now)
+        return self._changed(now, only_if_changed=True)
+
+    def _journal_faults(self, now: float) -> tuple[Fault, ...]:
+        """The journal's fault as a `Fault`, as every table has it; a change goes to the
+        outputs (the hall, the display) as the carrom table's faults do."""
+        held = self.journal.fault
+        changed = (
+            self._faults.raise_("journal", held, now)
+            if held is not None
+            else self._faults.clear("journal")
+        )
+        if changed is not None:
+            self.outputs.fault(changed, held is not None)
+        return self._faults.faults
 
     def view(self, now: float | None = None) -> ClockView:
         cm, _ = self._need()
@@ -310,7 +413,7 @@ class ClockTable:
             in_game=cm.match.in_game,
             crawford=cm.match.crawford,
             events=len(self.events),
-            not_saved=self.journal.fault or "",
+            faults=self._journal_faults(now),
             post_crawford=cm.match.post_crawford,
             breaks_left=(
                 cm.match.breaks_left(self.header.players[0]),
@@ -321,6 +424,7 @@ class ClockTable:
                 cm.clock.on_second_leg(self.header.players[0]),
                 cm.clock.on_second_leg(self.header.players[1]),
             ),
+            match=match_facts(cm.match),
         )
 
     def finish(self) -> None:
@@ -333,8 +437,15 @@ class ClockTable:
         """The clock record (shared/spec/clock-record.md) of a match in the journal."""
         return export_clock_record(self.journal, match_id or self.match_id)
 
-    def _changed(self, now: float) -> ClockView:
+    def _changed(self, now: float, *, only_if_changed: bool = False) -> ClockView:
+        """The view to the outputs: after a command always; from `poll` only when something
+        visible changed (the face: whole seconds, tenths below 20 s), not the raw banks that
+        move at every poll."""
         view = self.view(now)
+        last = self._last_view
+        if only_if_changed and last is not None and replace(view, snapshot=last.snapshot) == last:
+            return view
+        self._last_view = view
         self.outputs.state_changed(view)
         return view
 

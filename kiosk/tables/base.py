@@ -11,25 +11,65 @@ buzzer and the hall publisher alike, so that what the screen draws is what every
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
+from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import Outputs
+
+if TYPE_CHECKING:
+    from kiosk.authority import Role
+    from kiosk.tables.commands import Command
+
+#: The journal entry that closes an unfinished table: who closed it and why.
+CLOSED = "closed"
+
+
+def close_match(journal: Journal, match_id: int, who: str, wall: float, why: str) -> None:
+    """Close an unfinished match (issue 32: the director's act): one "closed" entry naming
+    the role and why ("new_match": a new match of its game started over it; "closed": from
+    home), at the match's last time, then it is no longer offered for resuming."""
+    last = journal.last_entry(match_id)
+    t = 0.0 if last is None else last.t
+    journal.append(match_id, t, wall, who, CLOSED, {"why": why})
+    journal.finish(match_id)
+
+
+def close_unfinished(journal: Journal, kind: str, who: str, wall: float) -> None:
+    """A new match of `kind` starts: the unfinished one of that game (if any) is closed."""
+    old = journal.unfinished(kind)
+    if old is not None:
+        close_match(journal, old.id, who, wall, "new_match")
 
 
 @runtime_checkable
 class Table(Protocol):
-    """What the runner drives and the outputs listen to."""
+    """What the runner drives, the outputs listen to, and a screen sends commands to. Made
+    and resumed by its kind's lifecycle (kiosk/tables/registry.py)."""
 
+    #: Its kind ("carrom", "backgammon", "bhukhar"): its journal matches and its screen.
+    kind: ClassVar[str]
     outputs: Outputs
+    #: Its match in the journal (None before a match starts).
+    match_id: int | None
 
     def post(self, item: object) -> None:
         """Queue an input (any thread); never blocks."""
 
-    def poll(self, now: float | None = None) -> Any:
-        """Take the queued inputs and fire what fell due by `now` (the runner's one clock)."""
+    def poll(self, now: float | None = None) -> object:
+        """Take the queued inputs and fire what fell due by `now` (the runner's one clock);
+        the view goes to the outputs when something visible changed."""
 
     def next_deadline(self) -> float | None:
         """When `poll` next has something to do without an input, or None."""
 
-    def view(self) -> Any:
+    def view(self) -> object:
         """What the table shows now (the same view every output is given)."""
+
+    def needs(self, command: Command) -> Role:
+        """The role `command` needs here (kiosk/tables/commands.py)."""
+
+    def send(self, command: Command) -> None:
+        """Check the command's role and carry it out, journaled with the role; or refuse."""
+
+    def match_t(self, now: float) -> float:
+        """Match seconds at monotonic `now` (the record's "t")."""

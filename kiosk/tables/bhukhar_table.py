@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
+from kiosk.authority import Role
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
+from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import EVENT, Journal, JournalError, MatchRow
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.errors import TablesideError
@@ -47,6 +49,7 @@ from kiosk.rules.bhukhar.record import (
 from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from kiosk.tables.commands import Commands, source
 
 KIND = "bhukhar"
 #: The journal entry holding the game being entered (never part of the session record).
@@ -79,15 +82,36 @@ class BhukharView:
     #: Earlier states of each side's cards can be taken back (the panel's "Take back").
     can_take_back: tuple[bool, bool] = (False, False)
     #: The journal's "not saved" fault while it holds entries the disk refused, else "".
-    not_saved: str = ""
+    #: The table's faults: the journal's "not saved" while it holds entries the disk
+    #: refused (a `Fault` of part "journal", as at every table), else none.
+    faults: tuple[Fault, ...] = ()
+    #: The last game entered at this table since it was opened (its totals, rule 18).
+    entered: GameResult | None = None
+
+    @property
+    def not_saved(self) -> str:
+        """The journal's "not saved" fault's message (its facts for the screen's words)."""
+        return next((f.message for f in self.faults if f.part == "journal"), "")
 
 
-class BhukharTable:
+class BhukharTable(Commands):
     """One session on the journal: its round timer, its scoresheet and its draft.
 
     Build it with `create` (a new session) or `open` (resume). `clock` is the monotonic
     clock, `wall` the wall clock written in timer lines.
     """
+
+    #: The umpire keeps the round timer and the scoresheet (kiosk/authority.py).
+    kind: ClassVar[str] = KIND
+    COMMANDS: ClassVar[Mapping[str, str]] = {
+        "start_round": "bhukhar_round",
+        "pause_round": "bhukhar_round",
+        "resume_round": "bhukhar_round",
+        "edit": "bhukhar_entry",
+        "edit_cards": "bhukhar_entry",
+        "take_back_cards": "bhukhar_entry",
+        "enter_draft": "bhukhar_enter",
+    }
 
     def __init__(
         self,
@@ -109,8 +133,10 @@ class BhukharTable:
         self.outputs = Outputs(outputs)
         self._started = started  # the session's wall start: journal times count from it
         self._last_view: BhukharView | None = None
+        self._faults = FaultBoard()
         ids = session.team_ids
         self.draft = draft or Draft((ids[0], ids[1]))
+        self._entered: GameResult | None = None
         #: Earlier states of each side's cards, for "Take back" (newest last; not journaled).
         self._history: tuple[list[CardsEntry], list[CardsEntry]] = ([], [])
         self.timer = RoundTimer(session.start.round_minutes, session.start.warn_minutes)
@@ -193,31 +219,33 @@ class BhukharTable:
 
     # -- the round timer -------------------------------------------------------------
 
-    def start_round(self, now: float | None = None) -> int:
+    def start_round(self, now: float | None = None, *, role: Role | None = None) -> int:
         """Start the next round from the full length (rule 10); returns its number."""
         now = self.clock() if now is None else now
         entry = TimerEntry(self.round + 1, "start", self.timer.length, self.wall())
-        self._append(entry)
+        self._append(entry, source("bhukhar_round", role))
         self.round = entry.round
         self.timer.start(now)
         self._emit(now)
         return self.round
 
-    def pause(self, now: float | None = None) -> None:
+    def pause_round(self, now: float | None = None, *, role: Role | None = None) -> None:
         """Hold the round's clock; SessionError when it is not running."""
         now = self.clock() if now is None else now
         if not self.timer.running or self.timer.time_called(now):
             raise SessionError("the round's clock is not running")
-        self._append(TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall()))
+        entry = TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall())
+        self._append(entry, source("bhukhar_round", role))
         self.timer.pause(now)
         self._emit(now)
 
-    def resume(self, now: float | None = None) -> None:
+    def resume_round(self, now: float | None = None, *, role: Role | None = None) -> None:
         """Go on with the round; SessionError when it is not paused."""
         now = self.clock() if now is None else now
         if not self.timer.paused:
             raise SessionError("the round's clock is not paused")
-        self._append(TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall()))
+        entry = TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall())
+        self._append(entry, source("bhukhar_round", role))
         self.timer.resume(now)
         self._emit(now)
 
@@ -255,6 +283,19 @@ class BhukharTable:
         self.journal.retry()  # held entries are written once the disk takes them (paced)
         return self._emit(now)
 
+    def _journal_faults(self, now: float) -> tuple[Fault, ...]:
+        """The journal's fault as a `Fault`, as every table has it; a change goes to the
+        outputs (the hall, the display) as the carrom table's faults do."""
+        held = self.journal.fault
+        changed = (
+            self._faults.raise_("journal", held, now)
+            if held is not None
+            else self._faults.clear("journal")
+        )
+        if changed is not None:
+            self.outputs.fault(changed, held is not None)
+        return self._faults.faults
+
     def view(self, now: float | None = None) -> BhukharView:
         now = self.clock() if now is None else now
         return BhukharView(
@@ -271,13 +312,16 @@ class BhukharTable:
             standings=self.standings(),
             draft=self.draft,
             can_take_back=(bool(self._history[0]), bool(self._history[1])),
-            not_saved=self.journal.fault or "",
+            faults=self._journal_faults(now),
+            entered=self._entered,
         )
 
     def _emit(self, now: float) -> BhukharView:
-        """Tell the outputs when the view changed."""
+        """Tell the outputs when the view changed visibly: the face (whole seconds), not the
+        seconds left that move at every poll."""
         view = self.view(now)
-        if view != self._last_view:
+        last = self._last_view
+        if last is None or replace(view, left=last.left) != last:
             self._last_view = view
             self.outputs.state_changed(view)
         return view
@@ -288,36 +332,44 @@ class BhukharTable:
     def rosters(self) -> Mapping[str, tuple[str, ...]]:
         return self.session.rosters
 
-    def edit(self, change: Callable[[Draft], Draft]) -> None:
+    def edit(self, change: Callable[[Draft], Draft], *, role: Role | None = None) -> None:
         """Change the draft (a `Draft` method, e.g. `lambda d: d.step("points", 0, 5)`); the
         new draft is journaled before it is shown. A refused change (DraftError) keeps it."""
-        self._set_draft(change(self.draft))
+        self._set_draft(change(self.draft), source("bhukhar_entry", role))
 
-    def edit_cards(self, side: int, change: Callable[[CardsEntry], CardsEntry]) -> None:
+    def edit_cards(
+        self, side: int, change: Callable[[CardsEntry], CardsEntry], *, role: Role | None = None
+    ) -> None:
         """Change one side's cards (kept for "Take back"); DraftError keeps them as they were."""
         before = self.draft.sides[side].cards
         after = change(before)
         if after != before:
             self._history[side].append(before)
-            self._set_draft(self.draft.with_cards(side, after))
+            self._set_draft(self.draft.with_cards(side, after), source("bhukhar_entry", role))
 
-    def take_back_cards(self, side: int) -> None:
+    def take_back_cards(self, side: int, *, role: Role | None = None) -> None:
         """Undo the last change to this side's cards."""
         if self._history[side]:
-            self._set_draft(self.draft.with_cards(side, self._history[side].pop()))
+            draft = self.draft.with_cards(side, self._history[side].pop())
+            self._set_draft(draft, source("bhukhar_entry", role))
 
-    def enter_draft(self) -> GameResult:
+    def enter_draft(self, *, role: Role | None = None) -> GameResult:
         """Enter the game being entered; its scores are cleared once it is in the record."""
         draft = self.draft
-        result = self.enter_game(draft.table_no, draft.game(self.rosters))
+        who = source("bhukhar_enter", role)
+        result = self._append(
+            GameEntry(max(1, self.round), draft.table_no, draft.game(self.rosters)), who
+        )
+        assert result is not None
+        self._entered = result
         self._history = ([], [])
-        self._set_draft(draft.after_entry())
+        self._set_draft(draft.after_entry(), who)
         return result
 
-    def _set_draft(self, draft: Draft) -> None:
+    def _set_draft(self, draft: Draft, who: str) -> None:
         if draft == self.draft:
             return
-        self.journal.append(self.match_id, self._t(), self.wall(), "umpire", DRAFT, draft.to_dict())
+        self.journal.append(self.match_id, self._t(), self.wall(), who, DRAFT, draft.to_dict())
         self.draft = draft
         self._emit(self.clock())
 
@@ -327,7 +379,7 @@ class BhukharTable:
         """Record one game's result (full or totals entry) at `table` in `round`
         (default: the current round, or 1 before any round was started)."""
         entry = GameEntry(round or max(1, self.round), table, game)
-        result = self._append(entry)
+        result = self._append(entry, "umpire")
         assert result is not None
         return result
 
@@ -340,11 +392,11 @@ class BhukharTable:
         event = event_from_dict(data)
         if isinstance(event, TimerEntry):
             raise SessionError("timer lines are written by start_round, pause and resume")
-        return self._append(event)
+        return self._append(event, "umpire")
 
     def cancel_game(self, round: int, table: int, reason: str | None = None) -> None:
         """Withdraw a game entered by mistake; it may then be entered again."""
-        self._append(Cancel(round, table, reason))
+        self._append(Cancel(round, table, reason), "umpire")
 
     def standings(self) -> tuple[Standing, ...]:
         return self.session.standings()
@@ -354,16 +406,19 @@ class BhukharTable:
 
     # -- inside ----------------------------------------------------------------------
 
+    def match_t(self, now: float) -> float:
+        """Session seconds now (Bhukhar counts its time on the wall clock: `now` is not
+        needed)."""
+        return self._t()
+
     def _t(self) -> float:
         return max(0.0, self.wall() - self._started)
 
-    def _append(self, event: Event) -> GameResult | None:
+    def _append(self, event: Event, who: str) -> GameResult | None:
         """Check, journal, then apply: nothing changes if the rules refuse it. A write the
         disk refuses is held by the journal and written later (its `fault` says so)."""
         self.session.check(event)
-        self.journal.append(
-            self.match_id, self._t(), self.wall(), "umpire", EVENT, event_to_dict(event)
-        )
+        self.journal.append(self.match_id, self._t(), self.wall(), who, EVENT, event_to_dict(event))
         result = self.session.push(event)
         if isinstance(event, GameEntry):
             self.round = max(self.round, event.round)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from drivers.hits import BeamFault, BeamHit
+from kiosk.engine.faults import PartFault as PartFault
 from kiosk.tables.fusion import DiffLike
 
 
@@ -60,21 +61,14 @@ class CameraLost:
 
 
 @dataclass(frozen=True, slots=True)
-class PartFault:
-    """Any other part reports trouble (`message`) or that it works again (`message` None)."""
-
-    t: float
-    part: str
-    message: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class ProposalEdit:
     """The umpire corrects the proposed stroke (`changes`: the fields of `Proposal.edited`,
-    as the journal keeps them: lists, not tuples)."""
+    as the journal keeps them: lists, not tuples); `by`: the role that did (the journal's
+    source)."""
 
     t: float
     changes: Mapping[str, Any]
+    by: str = "umpire"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +150,7 @@ def input_row(item: Input) -> tuple[str, str, dict[str, Any]] | None:
     if isinstance(item, CameraDiff):
         return "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)}
     if isinstance(item, ProposalEdit):
-        return "umpire", "tap", {"action": "edit", "changes": dict(item.changes)}
+        return item.by, "tap", {"action": "edit", "changes": dict(item.changes)}
     return None
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.errors import Reason
 from kiosk.rules.carrom.calls import FOUL_CALLS
-from kiosk.rules.carrom.errors import IllegalEvent, Reason
+from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import Event
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import MatchState, Outcome
@@ -20,12 +21,13 @@ from kiosk.rules.carrom.state import MatchState, Outcome
 @dataclass(frozen=True, slots=True)
 class Preview:
     """The match as it would be after the event (`state`, `outcome`, the core's `calls`),
-    or `refused`: the core's reason it cannot be (then `state` and `outcome` are None)."""
+    or `refused`: the core's reason it cannot be, as facts for the interface to word (then
+    `state` and `outcome` are None)."""
 
     state: MatchState | None
     outcome: Outcome | None
     calls: tuple[Reason, ...]
-    refused: str | None = None
+    refused: Reason | None = None
 
 
 def preview(match: Match, event: Event) -> Preview:
@@ -33,7 +35,7 @@ def preview(match: Match, event: Event) -> Preview:
     try:
         match.push(event)
     except IllegalEvent as exc:
-        return Preview(None, None, (), str(exc))
+        return Preview(None, None, (), exc.reason or Reason.of("refused", str(exc)))
     try:
         state = match.state
         return Preview(state, match.outcome(), state.calls)

@@ -20,18 +20,27 @@ progress by feeding the journaled inputs back through the same `_take()` as at r
 
 from __future__ import annotations
 
+import queue
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar, assert_never
 
-from drivers.hits import BeamFault
-from kiosk.clocks.countdown import ClockError
+from drivers.hits import POCKETS, BeamFault, BeamHit
+from kiosk.authority import Role, needs
+from kiosk.clocks.countdown import ClockError, Expired, WarningDue
+from kiosk.clocks.turn import TurnTimers
+from kiosk.config import Settings
 from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
+from kiosk.engine.journal_faults import labelled
+from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.errors import IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     FIRST_NOT_MATCH,
     SECOND_MATCH,
     Concede,
+    Event,
     EventError,
     ForfeitBoard,
     Foul,
@@ -44,23 +53,42 @@ from kiosk.rules.carrom.events import (
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
+from kiosk.rules.carrom.state import Now
+from kiosk.rules.carrom.timing import timer_after, turn_goes_on
+from kiosk.tables.base import close_unfinished
 from kiosk.tables.carrom_inputs import (
+    INPUT_TYPES,
+    CameraAlive,
+    CameraDiff,
+    CameraLost,
+    CameraMotion,
+    CameraRest,
+    Input,
+    PartFault,
     ProposalEdit,
     input_from_row,
+    input_row,
 )
-from kiosk.tables.carrom_loop import CarromLoop
-from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.fusion import Proposal
-from kiosk.tables.health import PartsHealth
+from kiosk.tables.carrom_preview import Preview, preview
+from kiosk.tables.carrom_timers import follow_call
+from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
+from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, NOTHING_TO_UNDO, Command, Commands, source
+from kiosk.tables.fusion import Context, Proposal
+from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
+from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
 
 
-class CarromSession(CarromLoop):
-    """One carrom table on a journal: the loop's side (kiosk/tables/carrom_loop.py) with
-    starting, resuming and the umpire's commands. Each command returns nothing: the new view
-    goes to every output; a refused one raises IllegalEvent (or ValueError for an edit that
-    names no colour) and changes nothing.
+class CarromSession(Commands):
+    """One carrom table on a journal: inputs in (each through `_take`, at run time and on
+    resume alike), the rules core's events, the timers as the rules call them, the journal of
+    it all, the view to the outputs; starting, resuming and the umpire's and the director's
+    commands. Each command returns nothing: the new view goes to every output; a refused one
+    raises IllegalEvent (or ValueError for an edit that names no colour) and changes nothing.
+
+    Each fact has one home: the stroke in progress in `stroke`, the parts and their faults in
+    `health`, whether the match is over in the core's state, the latest time seen in `_seen`.
 
     `clock`: the monotonic clock every input is stamped with (tests inject a fake one);
     `wall`: the wall clock, used only to carry match time across a restart.
@@ -68,17 +96,98 @@ class CarromSession(CarromLoop):
     fitted (its faults and heartbeat are then watched).
     """
 
+    kind: ClassVar[str] = KIND
+    COMMANDS: ClassVar[Mapping[str, str]] = {
+        name: name
+        for name in (
+            "edit", "confirm", "foul", "waive", "pass_turn", "void_board", "forfeit_board",
+            "concede", "toss", "undo", "play", "striker_lifted", "dues_placed", "ask_waive",
+            "stop_clock", "restart_clock",
+        )
+    }  # fmt: skip
+
+    def __init__(
+        self,
+        journal: Journal,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        outputs: Iterable[Output] = (),
+        beams: Iterable[int] = POCKETS,
+        camera: bool = False,
+    ) -> None:
+        self.journal = journal
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.wall = wall
+        self.outputs = Outputs(outputs)
+        self.timers = TurnTimers(self.settings.timers)
+        self.match: Match | None = None
+        self.match_id: int | None = None
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        started = clock()
+        self.health = PartsHealth(beams, camera, started)
+        self.stroke = StrokeTracker()
+        # The latest time seen (clock reads, polls, times handed to the timers): the timers
+        # refuse time going backwards, so nothing acts before it.
+        self._seen = started
+        self._time = MatchTime(started)
+        self._replaying = False
+        self._expired: str | None = None
+        self._error: str | Reason | None = None  # the core's reason, or the table's words
+        self._auto_at: float | None = None
+        self._last_view: CarromView | None = None
+
+    def fit(self, beams: Iterable[int], camera: bool) -> None:
+        """Say which parts started (kiosk/engine/hardware.py builds them after the session,
+        since they post to it): the pockets with beams, and whether a camera is watching."""
+        self.health.fit(beams, camera, self._now())
+
+    @property
+    def camera_fitted(self) -> bool:
+        return self.health.camera_fitted
+
+    # -- sensors (any thread) -------------------------------------------------------
+    def post(self, item: object) -> None:
+        """Queue a sensor's input (BeamHit, BeamFault, Camera*, PartFault); never blocks."""
+        self._inbox.put(item)
+
+    def wait(self, timeout: float | None) -> bool:
+        """Block until an input is queued or `timeout` passes; True if one is waiting."""
+        try:
+            item = self._inbox.get(timeout=None if timeout is None else max(0.0, timeout))
+        except queue.Empty:
+            return False
+        self._inbox.put(item)  # order among inputs is kept by their timestamps, not the queue
+        return True
+
+    @property
+    def proposal(self) -> Proposal:
+        """The proposed stroke: the umpire's edit if any, else the fusion of what the beams
+        and the camera saw during this stroke."""
+        context = Context()
+        now = self._state_now()
+        if now is not None:
+            context = Context(now.turn_colour, now.on_board)
+        return self.stroke.proposal(self.health.working_beams, context)
+
+    # -- starting, resuming and the commands ---------------------------------------
+
+    def match_t(self, now: float) -> float:
+        """Match seconds at monotonic `now` (the record's "t")."""
+        return self._time.at(now)
+
     def has_unfinished(self) -> bool:
         return self.journal.unfinished(KIND) is not None
 
-    def start_match(self, start: MatchStart) -> None:
+    def start_match(self, start: MatchStart, *, role: Role | None = None) -> None:
         """A new match (laws 39, 42: players, rules, first breaker, board limit). An
-        unfinished match in the journal is closed first. IllegalEvent for a bad start."""
+        unfinished match in the journal is closed first, journaled with `role` (closing it is
+        the director's). IllegalEvent for a bad start."""
         start = replace(start, t=None)
         match = Match(start)
-        old = self.journal.unfinished(KIND)
-        if old is not None:
-            self.journal.finish(old.id)
+        close_unfinished(self.journal, KIND, source("close_table", role), self.wall())
         now = self._now()
         self.match_id = self.journal.begin_match(KIND, event_to_dict(start), self.wall())
         self.match = match
@@ -131,62 +240,63 @@ class CarromSession(CarromLoop):
         if self.match_id is not None:
             self.journal.finish(self.match_id)
 
-    def edit(self, **changes: Any) -> None:
+    def edit(self, *, role: Role | None = None, **changes: Any) -> None:
         """Correct the proposal (pocketed=[...], striker=, off_board=[...], improper=,
         touched=); it stands until the stroke is confirmed."""
         now = self._now()
-        self._take(ProposalEdit(now, {k: _jsonable(v) for k, v in changes.items()}), now, now)
+        changes = {k: _jsonable(v) for k, v in changes.items()}
+        self._take(ProposalEdit(now, changes, source("edit", role)), now, now)
         self._emit(now)
 
-    def confirm(self, proposal: Proposal | None = None, *, source: str = "umpire") -> None:
+    def confirm(self, proposal: Proposal | None = None, *, role: Role | None = None) -> None:
         """Confirm the proposed stroke (or `proposal`): it enters the match and the journal."""
-        self._commit((proposal or self.proposal).to_stroke(), source)
+        self._commit((proposal or self.proposal).to_stroke(), source("confirm", role))
 
-    def foul(self, by: str | None = None) -> None:
+    def foul(self, by: str | None = None, *, role: Role | None = None) -> None:
         """A foul outside a stroke: technical (law 63) before the first stroke of the turn or
         on a player not at turn, else it ends the turn (law 64). `by` None: the player at turn."""
-        self._commit(Foul(by=by), "umpire")
+        self._commit(Foul(by=by), source("foul", role))
 
     technical_foul = foul
 
-    technical_foul = foul
-
-    def waive(self, by: str | None = None) -> None:
+    def waive(self, by: str | None = None, *, role: Role | None = None) -> None:
         """The placing side gives up the dues and penalties owed to it (law 87 a)."""
-        self._commit(Waive(by=by), "umpire")
+        self._commit(Waive(by=by), source("waive", role))
 
-    def pass_turn(self) -> None:
+    def pass_turn(self, *, role: Role | None = None) -> None:
         """The player at turn passes (law 137)."""
-        self._commit(Pass(), "umpire")
+        self._commit(Pass(), source("pass_turn", role))
 
-    def void_board(self) -> None:
-        """The umpire voids the board in progress (laws 137, 140, 142)."""
-        self._commit(VoidBoard(), "umpire")
+    def void_board(self, *, role: Role | None = None) -> None:
+        """The director voids the board in progress (laws 137, 140, 142)."""
+        self._commit(VoidBoard(), source("void_board", role))
 
-    def forfeit_board(self, by: str) -> None:
+    def forfeit_board(self, by: str, *, role: Role | None = None) -> None:
         """`by` loses the board in progress (laws 51, 91, 121, 126)."""
-        self._commit(ForfeitBoard(by=by), "umpire")
+        self._commit(ForfeitBoard(by=by), source("forfeit_board", role))
 
-    def concede(self, by: str) -> None:
+    def concede(self, by: str, *, role: Role | None = None) -> None:
         """`by`'s side concedes the match or loses it by a decision (laws 139, 143)."""
-        self._commit(Concede(by=by), "umpire")
+        self._commit(Concede(by=by), source("concede", role))
 
-    def toss(self, winner: str) -> None:
+    def toss(self, winner: str, *, role: Role | None = None) -> None:
         """The toss for the extra board after a tie at the board limit (law 56 b)."""
-        self._commit(Toss(winner=winner), "umpire")
+        self._commit(Toss(winner=winner), source("toss", role))
 
-    def undo(self) -> None:
-        """Undo the last confirmed event. The journal keeps it and records the undo."""
+    def undo(self, *, role: Role | None = None) -> None:
+        """Undo the last confirmed event. The journal keeps it and records the undo, with
+        the role that made it (past a board's end: the director's, `needs`)."""
         match, match_id = self._need()
         now = self._now()
         if not match.events:
-            self._error = "nothing to undo: no event has been confirmed yet"
+            self._error = NOTHING_TO_UNDO
             self._emit(now)
             return
+        who = source("undo_past_board" if self._undo_passes_board() else "undo", role)
         was_over = match.state.winner is not None
         event = match.pop()
         try:
-            self.journal.append(match_id, self._time.t(now), self.wall(), "umpire", UNDO, {})
+            self.journal.append(match_id, self._time.t(now), self.wall(), who, UNDO, {})
         except BaseException:
             match.push(event)
             raise
@@ -196,11 +306,11 @@ class CarromSession(CarromLoop):
         self.timers.cancel(now)
         self._emit(now)
 
-    def play(self) -> None:
+    def play(self, *, role: Role | None = None) -> None:
         """The umpire's "play": after a stop the count goes on (law 121 a); before a break
         it starts the 15 s to break (law 46)."""
         now = self._now()
-        self._tap(now, "play")
+        self._tap(now, "play", role)
         state_now = self._state_now()
         if self.timers.held:
             self.timers.umpire_play(now)
@@ -208,43 +318,361 @@ class CarromSession(CarromLoop):
             self.timers.play_called(now)
         self._emit(now)
 
-    def striker_lifted(self) -> None:
+    def striker_lifted(self, *, role: Role | None = None) -> None:
         """The striker is lifted after a stroke: the opponent's 15 s begin (laws 50, 124 b)."""
         now = self._now()
-        self._tap(now, "striker_lifted")
+        self._tap(now, "striker_lifted", role)
         self.timers.striker_lifted(now)
         self._emit(now)
 
-    def dues_placed(self) -> None:
+    def dues_placed(self, *, role: Role | None = None) -> None:
         """The dues and penalties are placed: the next stroke within 15 s (law 50)."""
         now = self._now()
-        self._tap(now, "dues_placed")
+        self._tap(now, "dues_placed", role)
         self.timers.dues_done(now)
         self._emit(now)
 
-    def ask_waive(self) -> None:
+    def ask_waive(self, *, role: Role | None = None) -> None:
         """The umpire asks whether the dues are waived: 15 s to say (law 87 a)."""
         now = self._now()
-        self._tap(now, "ask_waive")
+        self._tap(now, "ask_waive", role)
         self.timers.waive_called(now)
         self._emit(now)
 
-    def stop_clock(self) -> None:
+    def stop_clock(self, *, role: Role | None = None) -> None:
         """A complaint or objection stops the count (law 121 a)."""
         now = self._now()
-        self._tap(now, "stop_clock")
+        self._tap(now, "stop_clock", role)
         self.timers.umpire_stop(now)
         self._emit(now)
 
-    def restart_clock(self) -> None:
+    def restart_clock(self, *, role: Role | None = None) -> None:
         """The running (or stopped) timer starts again from its full length (law 121)."""
         now = self._now()
-        self._tap(now, "restart_clock")
+        self._tap(now, "restart_clock", role)
         try:
             self.timers.umpire_restart(now)
-        except ClockError as exc:
-            self._error = str(exc)
+        except ClockError as exc:  # its Reason, worded by the screen
+            self._error = exc.reason or str(exc)
         self._emit(now)
+
+    # -- what a command needs, what it would do -------------------------------------------
+
+    def needs(self, command: Command) -> Role:
+        """The role `command` needs: an undo that takes back the event that ended a board (a
+        game, the match) goes past the board's end, the director's (laws 137-143)."""
+        if command.action == "undo" and self._undo_passes_board():
+            return needs("undo_past_board")
+        return super().needs(command)
+
+    def _undo_passes_board(self) -> bool:
+        match = self.match
+        if match is None or not match.events:
+            return False
+        outcome = match.outcome()
+        ended = outcome.board is not None or outcome.game is not None
+        return ended or match.state.winner is not None
+
+    def preview(self, command: Command) -> Preview:
+        """What `command` (a foul, a concede, a forfeit, a void: the calls that change the
+        match) would do, asked of the core (push, look, pop): the match is left as it was. A
+        call the core refuses comes back as its `refused` Reason; so does no match."""
+        if self.match is None:
+            return Preview(None, None, (), NO_MATCH)
+        by = command.arg("by")
+        player = by if isinstance(by, str) else None
+        events: dict[str, Event] = {
+            "foul": Foul(by=player),
+            "concede": Concede(by=player or ""),
+            "forfeit_board": ForfeitBoard(by=player or ""),
+            "void_board": VoidBoard(),
+            "pass_turn": Pass(),
+        }
+        event = events.get(command.action)
+        if event is None:
+            return Preview(None, None, (), NO_PREVIEW)
+        return preview(self.match, event)
+
+    # -- the loop's side -------------------------------------------------------------
+
+    def next_deadline(self) -> float | None:
+        """When `poll` next has something to do without an input (a timer, an auto-confirm,
+        the camera's silence), on the monotonic clock; None: only inputs can wake it."""
+        candidates = [self.timers.next_deadline(), self._auto_at, self.health.camera_deadline()]
+        return min((c for c in candidates if c is not None), default=None)
+
+    def poll(self, now: float | None = None) -> CarromView:
+        """Take the queued inputs, fire what fell due by `now`, and tell the outputs if
+        anything visible changed. Returns the view."""
+        floor = self._seen  # nothing acts before what was already seen
+        now = self._now() if now is None else max(now, self._seen)
+        self._seen = now
+        items: list[Any] = []
+        while True:
+            try:
+                items.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        items.sort(key=lambda item: float(getattr(item, "t", now)))
+        for item in items:
+            if not isinstance(item, INPUT_TYPES):
+                self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+                continue
+            # An input read from the queue may be stamped a moment after `now` was read: it
+            # acts at `now`, so the timers never see time go backwards (the journal keeps its
+            # stamp); one stamped before the last poll acts at that poll's time.
+            at = max(min(float(item.t), now), floor)
+            floor = at
+            self._take(item, at, now)
+        self._watch_parts(now)
+        if self.journal.fault is not None or self.health.faults.active("journal"):
+            self.journal.retry()
+            self._journal_works()
+        for due in self.timers.advance(now):
+            self._timer_event(due, now)
+        if self._auto_at is not None and now >= self._auto_at:
+            self._auto_at = None
+            if self._live and not self.proposal.review and self.stroke.phase == "at_rest":
+                try:
+                    self._commit(self.proposal.to_stroke(), "auto")
+                except IllegalEvent as exc:  # the core's Reason, worded by the screen
+                    self._error = exc.reason or f"auto-confirm refused: {exc}"
+        return self._emit(now, only_if_changed=True)
+
+    def view(self) -> CarromView:
+        """The table now: the same view every output was last given (its `t` read now)."""
+        return self._view(self._now())
+
+    # -- inside: inputs --------------------------------------------------------------
+
+    def _take(self, item: Input, t: float, now: float) -> None:
+        """One input, at run time or replayed from the journal (`_replaying`: nothing is said
+        to the world). `t`: when it acts (its stamp, kept in order); `now`: the poll's time."""
+        self._journal_input(item)
+        match item:
+            case BeamHit():
+                counts = item.pocket in self.health.working_beams and self._live
+                if counts and self.stroke.hit(item) and not self._replaying:
+                    self.timers.stroke_started(t)
+            case BeamFault():
+                if item.kind == "flapping":  # its hits so far go to the umpire, not the count
+                    self.stroke.drop_hits(item.pocket)
+                if item.kind == "cleared":
+                    self._clear_fault(beam_part(item.pocket), now)
+                else:
+                    self._raise_fault(beam_part(item.pocket), beam_fault_message(item), now)
+            case CameraMotion():
+                self._camera_alive(t, now)
+                if self._live and self.stroke.motion() and not self._replaying:
+                    self._auto_at = None
+                    self.timers.stroke_started(t)
+            case CameraRest():
+                self._camera_alive(t, now)
+                if self._live and self.stroke.rest() and not self._replaying:
+                    self.timers.coins_at_rest(t, turn_goes_on=self._turn_goes_on())
+                    self._arm_auto(now)
+            case CameraDiff():
+                self._camera_alive(t, now)
+                kept = self._live and self.stroke.seen(item.diff)
+                if kept and self.stroke.phase == "at_rest" and not self._replaying:
+                    self._arm_auto(now)
+            case CameraAlive():
+                self._camera_alive(t, now)
+            case CameraLost():
+                self._raise_fault("camera", f"camera: {item.reason}", now)
+            case PartFault():
+                if item.message is None:
+                    self._clear_fault(item.part, now)
+                else:
+                    self._raise_fault(item.part, item.message, now)
+            case ProposalEdit():
+                self.stroke.edit = self.proposal.edited(**item.changes)
+            case _:
+                assert_never(item)
+
+    def _journal_input(self, item: Input) -> None:
+        if self._replaying:
+            return
+        if isinstance(item, ProposalEdit):
+            self.proposal.edited(**item.changes)  # a bad colour is refused before it is kept
+            self._expired = None
+            self._error = None
+        row = input_row(item)
+        if row is not None:
+            self._raw(item.t, *row)
+
+    @property
+    def _live(self) -> bool:
+        """A match is open and not over: inputs make a stroke."""
+        return self.match is not None and self.match.state.winner is None
+
+    def _camera_alive(self, t: float, now: float) -> None:
+        if self._replaying:
+            return
+        self.health.camera_alive(t)
+        self._clear_fault("camera", now)
+
+    def _watch_parts(self, now: float) -> None:
+        silent = self.health.camera_silent(now)
+        if silent is not None:
+            self._raise_fault("camera", camera_silent(silent), now)
+        for name, problem in self.outputs.health().items():
+            if problem is None:
+                self._clear_fault(name, now)
+            else:
+                self._raise_fault(name, problem, now)
+
+    def _raise_fault(self, part: str, message: str, now: float) -> None:
+        fault = self.health.raise_(part, message, now)
+        if fault is not None and not self._replaying:
+            self._raw(now, "system", "fault", {"part": part, "message": message})
+            self.outputs.fault(fault, True)
+
+    def _clear_fault(self, part: str, now: float) -> None:
+        fault = self.health.clear(part)
+        if fault is not None and not self._replaying:
+            self._raw(now, "system", "fault_cleared", {"part": part})
+            self.outputs.fault(fault, False)
+
+    def _timer_event(self, due: WarningDue | Expired, now: float) -> None:
+        kind = "expired" if isinstance(due, Expired) else "warning"
+        data: dict[str, Any] = {"timer": due.timer, "what": kind}
+        if isinstance(due, WarningDue):
+            data["left"] = due.left
+        else:
+            self._expired = due.timer
+        self._raw(due.t, "timer", "timer", data)
+        self.outputs.sound(due.pattern)
+
+    def _raw(self, t: float, source: str, kind: str, data: dict[str, Any]) -> None:
+        """Journal a raw input (a refusing disk holds it: a fault). With no match open only
+        faults are kept (with the monotonic time), sensor noise is not."""
+        if self.match_id is None and not kind.startswith("fault"):
+            return
+        at = self._time.at(t) if self.match_id is not None else round(t, 6)
+        self.journal.append(self.match_id, at, self.wall(), source, kind, data)
+        self._journal_works()
+
+    def _journal_works(self) -> None:
+        """Show the journal's "not saved" fault while it holds writes; clear it once written."""
+        if (fault := self.journal.fault) is not None:
+            raised = self.health.raise_("journal", labelled("journal", fault), self._seen)
+            if raised is not None:
+                self.outputs.fault(raised, True)
+        elif self.health.faults.active("journal"):
+            self._clear_fault("journal", self._seen)
+
+    def _tap(self, now: float, action: str, role: Role | None) -> None:
+        self._expired = None
+        self._error = None
+        self._raw(now, source(action, role), "tap", {"action": action})
+
+    def _arm_auto(self, now: float) -> None:
+        wait = self.settings.fusion.auto_confirm_s
+        self._auto_at = now + wait if wait > 0 and not self.proposal.review else None
+
+    # -- inside: events ----------------------------------------------------------------
+
+    def _commit(self, event: Event, who: str) -> None:
+        match, match_id = self._need()
+        now = self._now()
+        self._expired = None
+        before = match.state.now
+        event = replace(event, t=self._time.t(now))
+        try:
+            match.push(event)
+        except IllegalEvent as exc:
+            self._error = exc.reason or str(exc)
+            self._raw(now, who, "refused", {**event_to_dict(event), "reason": str(exc)})
+            self._emit(now)
+            raise
+        try:  # a disk that refuses does not raise: the journal holds the event (its fault)
+            self.journal.append(
+                match_id, event.t or 0.0, self.wall(), who, EVENT, event_to_dict(event)
+            )
+        except BaseException as exc:
+            match.pop()  # not journaled at all: not in the match either
+            self._error = f"not recorded: {exc}"
+            self._emit(now)
+            raise
+        self._journal_works()
+        self._error = None
+        if match.state.winner is not None:
+            self.journal.finish(match_id)  # over: no longer offered for resuming
+        if match.outcome().board is not None or match.state.winner is not None:
+            self.journal.checkpoint()  # board's end: journal.db alone is complete, backed up
+        self._reset_after_change()
+        call = timer_after(
+            match,
+            event,
+            before,
+            counting=self.timers.active == "stroke",
+            awaiting_lift=self.timers.awaiting_lift,
+        )
+        follow_call(self.timers, call, now)
+        self._emit(now)
+
+    def _turn_goes_on(self) -> bool:
+        """At rest, before the umpire confirms: the core's answer for the proposal (law 124 a);
+        the confirmed event sets the timers right."""
+        return self.match is not None and turn_goes_on(self.match, self.proposal.to_stroke())
+
+    # -- inside: plumbing ---------------------------------------------------------------
+
+    def _reset_after_change(self) -> None:
+        self.stroke.reset()
+        self._auto_at = None
+        self._expired = None
+
+    def _need(self) -> tuple[Match, int]:
+        if self.match is None or self.match_id is None:
+            raise IllegalEvent("no match: start one or resume")
+        return self.match, self.match_id
+
+    def _state_now(self) -> Now | None:
+        return None if self.match is None else self.match.state.now
+
+    def _now(self) -> float:
+        now = max(self.clock(), self._seen)
+        self._seen = now
+        return now
+
+    def _view(self, now: float) -> CarromView:
+        match = self.match
+        if match is None:
+            phase = "no_match"
+        elif match.state.winner is not None:
+            phase = "over"
+        else:
+            phase = self.stroke.phase
+        return CarromView(
+            match_id=self.match_id,
+            state=None if match is None else match.state,
+            outcome=None if match is None else match.outcome(),
+            proposal=self.proposal,
+            phase=phase,
+            timer=timer_view(self.timers, now),
+            awaiting_lift=self.timers.awaiting_lift,
+            expired=self._expired,
+            faults=self.health.faults.faults,
+            last_error=self._error.english() if isinstance(self._error, Reason) else self._error,
+            events=0 if match is None else len(match.events),
+            can_undo=match is not None and bool(match.events),
+            auto_confirm_in=tenths_left(self._auto_at, now),
+            beams=self.health.working_beams,
+            camera=self.health.camera_ok,
+            t=round(self._time.at(now), 1),
+            refusal=self._error if isinstance(self._error, Reason) else None,
+            history=() if match is None else match.events,
+        )
+
+    def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
+        view = self._view(now)
+        last = self._last_view
+        if not only_if_changed or last is None or replace(view, t=0.0) != replace(last, t=0.0):
+            self._last_view = view
+            self.outputs.state_changed(view)
+        return view
 
 
 def _jsonable(value: Any) -> Any:
@@ -274,7 +702,6 @@ def replayed_match(journal: Journal, row: MatchRow) -> Match:
 def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     """The match record (shared/spec/match-record.md) of `match_id` (default: the latest
     carrom match) from the journal: the match line and the confirmed events that stand."""
-    from kiosk.engine.roles import correction_comments
     from kiosk.rules.carrom.record import write_record
 
     if match_id is None:
@@ -288,3 +715,17 @@ def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     return write_record([start, *events]) + "".join(  # roles: who corrected what
         f"{line}\n" for line in correction_comments(journal, match_id)
     )
+
+
+def correction_comments(journal: Journal, match_id: int) -> list[str]:
+    """The match's corrections with the role that made them, as match-record comment lines
+    (shared/spec/match-record.md: lines starting with `#` are skipped by readers): each undo
+    and each event the director made, read from the one entry each command journals."""
+    lines: list[str] = []
+    for entry in journal.entries(match_id, [EVENT, UNDO]):
+        if entry.kind == UNDO:
+            lines.append(f"# t={entry.t:g} correction by the {entry.source}: undo")
+        elif entry.source == "director":
+            action = entry.data.get("event", "")
+            lines.append(f"# t={entry.t:g} correction by the director: {action}")
+    return lines

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from kiosk.clocks.turn import TurnTimers
 from kiosk.engine.faults import Fault
+from kiosk.engine.publish import fault_to_json
 from kiosk.rules.carrom.errors import Reason
+from kiosk.rules.carrom.events import Event
+from kiosk.rules.carrom.record import state_to_json
 from kiosk.rules.carrom.state import MatchState, Outcome
 from kiosk.tables.fusion import Proposal
 
@@ -35,7 +39,8 @@ class CarromView:
     time foul itself), until the next command. `last_error`: why the last command was
     refused, in English; `refusal`: the core's reason for it as facts (when it gave one), for a
     screen to word in its language. `auto_confirm_in`: seconds before the proposal confirms
-    itself, or None.
+    itself, or None. `history`: the confirmed events that stand, oldest first (the ruling
+    strip words an undo by the event it took back).
     """
 
     match_id: int | None
@@ -55,6 +60,37 @@ class CarromView:
     camera: bool
     t: float
     refusal: Reason | None = None
+    history: tuple[Event, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the publisher sends it (kiosk/engine/publish.py): the match as
+        `tableside replay --json` shows it, and the table."""
+        p = self.proposal
+        timer = self.timer
+        return {
+            "game": "carrom",
+            "match": None if self.state is None else state_to_json(self.state),
+            "phase": self.phase,
+            "proposal": {
+                "pocketed": list(p.pocketed),
+                "striker": p.striker,
+                "off_board": list(p.off_board),
+                "source": p.source,
+                "review": p.review,
+                "notes": list(p.notes),
+            },
+            "timer": None
+            if timer is None
+            else {
+                "kind": timer.kind,
+                "remaining": timer.remaining,
+                "length": timer.length,
+                "held": timer.held,
+            },
+            "expired": self.expired,
+            "faults": [fault_to_json(f) for f in self.faults],
+            "t": self.t,
+        }
 
 
 def timer_view(timers: TurnTimers, now: float) -> TimerView | None:

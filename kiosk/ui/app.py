@@ -14,6 +14,7 @@ away so the time left on the screen keeps moving.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -24,15 +25,14 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from kiosk.authority import Role
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
 from kiosk.engine.outputs import BuzzerOutput
-from kiosk.engine.runner import Runner, Table
-from kiosk.engine.services import Services
-from kiosk.rules.backgammon.match import IllegalAction
-from kiosk.rules.bhukhar.record import SessionError
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.engine.runner import Runner
+from kiosk.errors import Refused
 from kiosk.tables.bhukhar_table import TableFileError
+from kiosk.tables.registry import AnyTable, CarromStart, ClockStart, Start
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
 from kiosk.ui.backgammon import BackgammonScreen, BackgammonSetupScreen
 from kiosk.ui.bhukhar import BhukharScreen
@@ -44,7 +44,7 @@ from kiosk.ui.first_start import PinsScreen
 from kiosk.ui.hall_corner import add_hall_corner  # hall
 from kiosk.ui.home import HomeScreen
 from kiosk.ui.i18n import apply_languages, tr
-from kiosk.ui.lock import allowed, gate_of
+from kiosk.ui.lock import allowed, gate_of, role_for
 from kiosk.ui.lock import install as install_roles
 from kiosk.ui.memory import Trimmer, settle, trim
 from kiosk.ui.parts_screen import PartsScreen
@@ -53,6 +53,7 @@ from kiosk.ui.players import PlayersScreen
 from kiosk.ui.scale import unit_for
 from kiosk.ui.settings_screen import SettingsScreen
 from kiosk.ui.words import error_words
+from kiosk.wiring import Services, Tables, changed_keys
 
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
 #: session for the time left. Deadlines come sooner when they are due sooner.
@@ -80,7 +81,8 @@ class TablesideApp(App):
     def __init__(self, services: Services, runner: Runner | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.services = services
-        self.runner = runner or Runner(clock=services.clock)
+        tables = services.tables
+        self.runner = runner or Runner(clock=services.clock, in_play=lambda: tables.in_play)
         self.manager: ScreenManager | None = None
         #: The tick scheduled next, and its delay on `Services.clock` (seconds).
         self.next_tick: ClockEvent | None = None
@@ -136,7 +138,7 @@ class TablesideApp(App):
         install_roles(self)  # the console's gate and the first start (kiosk/ui/lock.py)
         self.next_tick = Clock.schedule_once(self.tick, 0)
         # A sensor thread's input: Clock.schedule_once is the one way in from another thread.
-        self.services.wake = lambda: Clock.schedule_once(self.tick, 0)
+        self.tables.wake = lambda: Clock.schedule_once(self.tick, 0)
         Window.bind(on_key_down=self._key_down)
         return manager
 
@@ -182,8 +184,14 @@ class TablesideApp(App):
         return self.services.settings
 
     def _keep_settings(self, settings: Settings) -> None:
+        """Write the settings (OSError: not written) and keep them; the save is journaled
+        with the director's role (issue 32: the settings are the director's), naming the keys
+        that changed, never their values (a PIN's hash among them)."""
+        before = self.services.settings
         self.services.save_settings(settings)
         self.services.settings = settings
+        with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
+            self.tables.note("settings", Role.DIRECTOR, {"changed": changed_keys(before, settings)})
 
     def test_buzzer(self, volume: float) -> int:
         """The settings' buzzer test: a double beep on each buzzer of the kiosk at `volume`
@@ -198,7 +206,7 @@ class TablesideApp(App):
         # with it, or a later app in the process would have this one's trims and keys too.
         Window.unbind(size=self._resized, on_flip=self._memory.drawn, on_key_down=self._key_down)
         self._memory.stop()
-        self.services.wake = lambda: None  # a sensor's input no longer ticks this app
+        self.tables.wake = lambda: None  # a sensor's input no longer ticks this app
         self.services.close()
 
     def on_start(self) -> None:
@@ -224,129 +232,102 @@ class TablesideApp(App):
         cannot be opened (damaged, shortened, held by another kiosk) is said there."""
         home = self.screen("home")
         try:
-            home.show_tables(self.services.unfinished_tables())
+            home.show_tables(self.tables.unfinished())
         except JournalError as exc:
             home.show_tables([])
             home.problem = error_words(exc, tr._)
 
+    @property
+    def tables(self) -> Tables:
+        return self.services.tables
+
     def resume(self, kind: str | None = None) -> None:
         """Home's resume buttons: the unfinished table of `kind` (default: the latest),
-        exactly where it was; a journal that cannot be read or replayed is said on home, not
-        a traceback."""
+        exactly where it was (the table in play, if it is that one: the umpire only went
+        home); a journal that cannot be read or replayed is said on home, not a traceback.
+        One path for every kind of table (kiosk/tables/registry.py)."""
         try:
-            self._resume(kind or self.services.unfinished())
+            table = self.tables.resume(kind)
         except JournalError as exc:
             self.screen("home").resume_text = ""
             self.screen("home").problem = error_words(exc, tr._)
+            return
+        if table is not None:
+            self._playing(table)
 
     def close_table(self, match_id: int) -> None:
-        """The director closes an unfinished table from home; one in play stops being polled."""
-        if not allowed(self, "close_table", lambda: self.close_table(match_id)):  # roles
+        """The director closes an unfinished table from home (journaled with the role); one
+        in play stops being polled."""
+        role = role_for("close_table", lambda: self.close_table(match_id))  # roles
+        if role is None:
             return
-        if getattr(self.runner.table, "match_id", None) == match_id:
-            self.runner.table = None
+        self.tables.close(match_id, role)
+        if self.tables.in_play is None:
             self.game_screen = None
-        assert self.manager is not None
-        if self.manager.has_screen("bhukhar"):
-            bhukhar = self.manager.get_screen("bhukhar")
-            if getattr(bhukhar.table, "match_id", None) == match_id:
-                bhukhar.table = None  # Resume must not bring back a closed session from memory
-        self.services.close_table(match_id)
         self.refresh_home()
 
-    def _resume(self, kind: str | None) -> None:
-        if kind == "carrom":
-            session = self.services.carrom_session()
-            self.screen("carrom").attach(session)
-            # The session may still hold the match (the umpire only went home): keep it live.
-            if session.match is not None or session.resume() is not None:
-                self._playing("carrom", session)
-        elif kind == "bhukhar":
-            screen = self.screen("bhukhar")
-            try:
-                table = screen.table or self.services.open_bhukhar()
-            except TableFileError as exc:
-                self.screen("home").resume_text = ""
-                self.screen("home").problem = error_words(exc, tr._)
-                return
-            if table is not None:
-                screen.attach(table)
-                self._playing("bhukhar", table)
-        elif kind == "backgammon":
-            table = self.services.clock_table()
-            self.screen("backgammon").attach(table)
-            try:  # a journal that no longer replays: named on home, kept
-                live = table.cm is not None or table.resume() is not None
-            except IllegalAction as exc:
-                self.screen("home").problem = error_words(exc, tr._)
-                return
-            if live:
-                self._playing("backgammon", table)
-
     # -- starting matches ---------------------------------------------------------
-    def _playing(self, name: str, table: Table) -> None:
-        """`name`'s table is now the one in play: the runner polls it (even behind another
-        screen: its timers must sound) and wakes at its deadlines; its screen follows it as
-        one of its outputs, and the player display shows it."""
-        self.game_screen = self.screen(name)
-        self.runner.table = table
-        self.screen("players").show_game(self.game_screen)
-        self.show(name)
+    def _playing(self, table: AnyTable) -> None:
+        """`table` is now the one in play (the tables own it: the runner polls it, even
+        behind another screen, its timers must sound); its screen (named by its kind) follows
+        it as one of its outputs, and the player display shows it."""
+        screen = self.screen(table.kind)
+        screen.attach(table)
+        self.game_screen = screen
+        self.screen("players").show_game(screen)
+        self.show(table.kind)
 
-    def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
-        """The setup's Start: a new session record with teams of three (rule 2)."""
-        if not allowed(self, "start_match", lambda: self.start_bhukhar(setup)):  # roles
-            return
+    def start(self, start: Start, setup: Screen) -> None:
+        """A setup's Start: a new table of the start's kind. Over an unfinished table of that
+        game it is the director's (closing a table; home asked first), else the umpire's. A
+        refusal is worded on the setup screen; nothing changed."""
+        retry = lambda: self.start(start, setup)  # noqa: E731
         try:
-            table = self.services.new_bhukhar(setup.session_start())
-        except (TableFileError, SessionError, ValueError) as exc:
-            setup.message = error_words(exc, tr._)
-            return
-        setup.message = ""
-        self.screen("bhukhar").attach(table)
-        self._playing("bhukhar", table)
-
-    def start_carrom(self, setup: CarromSetupScreen) -> None:
-        """The setup's Start: the record's first line goes to a carrom session."""
-        if not allowed(self, "start_match", lambda: self.start_carrom(setup)):  # roles
-            return
-        try:
-            start = setup.match_start()
-            session = self.services.carrom_session(float(setup.stroke_s))
-            self.screen("carrom").attach(session)
-            session.start_match(start)
-        except (SetupError, IllegalEvent, JournalError) as exc:
-            setup.message = error_words(exc, tr._)
-            return
-        setup.message = ""
-        self._playing("carrom", session)
-
-    def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
-        """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
-        if not allowed(self, "start_match", lambda: self.start_backgammon(setup)):  # roles
-            return
-        try:
-            table = self.services.clock_table()
+            over = self.tables.has_unfinished(self.tables.kind_of(start))
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
             setup.message = error_words(exc, tr._)
             return
-        names = (setup.names[0], setup.names[1])
-        self.screen("backgammon").attach(table)
+        role = role_for("close_table" if over else "start_match", retry)  # roles
+        if role is None:
+            return
         try:
-            table.start_match(
-                names,
-                int(setup.match_length),
-                (int(setup.score[0]), int(setup.score[1])),
-                **setup.clock_options(),
-            )
-        except IllegalAction as exc:
+            table = self.tables.create(start, role)
+        except (Refused, JournalError, TableFileError, ValueError) as exc:
             setup.message = error_words(exc, tr._)
             return
         setup.message = ""
-        self._playing("backgammon", table)
+        self._playing(table)
+
+    def start_bhukhar(self, setup: BhukharSetupScreen) -> None:
+        """The setup's Start: a new session record with teams of three (rule 2)."""
+        try:
+            start = setup.session_start()
+        except (Refused, ValueError) as exc:
+            setup.message = error_words(exc, tr._)
+            return
+        self.start(start, setup)
+
+    def start_carrom(self, setup: CarromSetupScreen) -> None:
+        """The setup's Start: the record's first line and the stroke timer chosen."""
+        try:
+            start = CarromStart(setup.match_start(), float(setup.stroke_s))
+        except (SetupError, Refused) as exc:
+            setup.message = error_words(exc, tr._)
+            return
+        self.start(start, setup)
+
+    def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
+        """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
+        start = ClockStart(
+            (setup.names[0], setup.names[1]),
+            int(setup.match_length),
+            (int(setup.score[0]), int(setup.score[1])),
+            **setup.clock_options(),
+        )
+        self.start(start, setup)
 
     def open_settings_pin(self) -> None:
-        if allowed(self, "settings", lambda: self.show("settings")):  # roles: the director's
+        if allowed("settings", lambda: self.show("settings")):  # roles: the director's
             self.show("settings" if gate_of(self) else "pin")
 
     def open_settings(self, *_: object) -> bool:

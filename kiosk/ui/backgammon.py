@@ -5,7 +5,10 @@ clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
 delay apart, tenths below 20 s, the Crawford banner, "wait" after an early pickup, the
 breaks left). Rules 2.2, 3.5, 4.1 (v)-(vi), 4.3 and 4.4 (iv) live in the clock and the
-match, not here: the director's panel only records what the director decides.
+match, not here: the director's panel only records what the director decides. The screen
+draws the view and sends commands with the console's role (kiosk/ui/lock.py `send`): the
+players press, pause, restart the delay and end a game at a locked console; the director's
+commands ask for the director's PIN (RULES.md, rulings of 2026-11-27).
 """
 
 from __future__ import annotations
@@ -23,20 +26,20 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
+from kiosk.errors import Refused
 from kiosk.rules.backgammon.match import (
-    IllegalAction,
     late_penalty_points,
     penalty_points_to_win,
 )
-from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.backgammon_table import ClockTable, ClockView, MatchFacts
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.lock import allowed
+from kiosk.ui.lock import send
 from kiosk.ui.words import Words, error_words, said_words
 
 
-def match_words(match: Any, _: Words) -> tuple[str, str]:
+def match_words(match: MatchFacts, _: Words) -> tuple[str, str]:
     """The banner (the result, the Crawford game) and the match line, worded from the match's
     facts as kiosk/rules/backgammon/face.py words them in English."""
     banner = ""
@@ -75,8 +78,8 @@ class BackgammonScreen(Screen):
 
     `message` shows why the table refused a tap (IllegalAction's reason)."""
 
-    table: Any = ObjectProperty(None, allownone=True)
-    view: Any = ObjectProperty(None, allownone=True)
+    table: ClockTable | None = ObjectProperty(None, allownone=True)
+    view: ClockView | None = ObjectProperty(None, allownone=True)
     names = ListProperty(["", ""])
     banks = ListProperty(["", ""])
     delays = ListProperty(["", ""])
@@ -121,7 +124,7 @@ class BackgammonScreen(Screen):
         self.table = table
         self.message = ""
         self.end_open = False
-        if joined and table.cm is not None:
+        if joined and table.match_id is not None:
             self.changed(table.view())  # a match already under way: draw it now
 
     def changed(self, view: ClockView) -> None:
@@ -152,28 +155,35 @@ class BackgammonScreen(Screen):
         self.legs = list(view.second_leg)
         self.not_saved = said_words(view.not_saved, tr._)
         self._late_preview()
-        match = getattr(getattr(self.table, "cm", None), "match", None)
-        if match is not None:
-            self.banner, self.match_line = match_words(match, tr._)
+        if view.match is not None:
+            self.banner, self.match_line = match_words(view.match, tr._)
 
     # -- commands ----------------------------------------------------------------------
-    def _do(self, command: str, *args: Any) -> None:
-        if self.table is None or not allowed(self, command, lambda: self._do(command, *args)):
-            return
+    def _do(self, action: str, **args: object) -> None:
+        """One command to the table with the console's role; the new view comes as an
+        output. A refusal is worded from its Reason in the console's language."""
         try:
-            getattr(self.table, command)(*args)  # the new view comes as an output
-        except IllegalAction as exc:
+            sent = send(self.table, action, lambda: self._do(action, **args), **args)
+        except Refused as exc:
             self.message = error_words(exc, tr._)
             return
-        self.message = ""
+        if sent:
+            self.message = ""
+
+    def locked(self) -> None:
+        """The console locked: the director's panel and the game-over panel close."""
+        self.end_open = False
+        panel = self.ids.get("director_panel")
+        if panel is not None:
+            panel.shown = False
 
     def tap_half(self, seat: int) -> None:
         """A player's own half: ends that player's turn (a tap on the idle half does nothing)."""
         if self.view is not None and self.view.running == self.names[seat]:
-            self._do("press", self.names[seat])
+            self._do("press", player=self.names[seat])
 
     def start_side(self, seat: int) -> None:
-        self._do("start", self.names[seat])
+        self._do("start", player=self.names[seat])
 
     def pause_or_resume(self) -> None:
         self._do("resume_clock" if self.paused else "pause")
@@ -182,19 +192,18 @@ class BackgammonScreen(Screen):
         self._do("restart_delay")
 
     def early_pickup(self, seat: int) -> None:
-        self._do("early_pickup", self.names[seat])
+        self._do("early_pickup", player=self.names[seat])
 
     def adjust(self, seat: int, delta_s: float) -> None:
-        """The director moves a bank by `delta_s` (4.3 (iv), (vi))."""
-        if self.view is None:
-            return
-        bank = self.view.snapshot.banks[self.names[seat]]
-        self._do("adjust", self.names[seat], max(0.0, bank + delta_s))
+        """The director moves a bank by `delta_s` (4.3 (iv), (vi)), from what it holds when
+        the table carries it out."""
+        if self.view is not None:
+            self._do("adjust_by", player=self.names[seat], delta_s=float(delta_s))
 
     def overrule(self) -> None:
         """The flagged player had certainly won: declared the match winner (4.3 (iii))."""
         if self.flagged:
-            self._do("overrule", self.flagged)
+            self._do("overrule", player=self.flagged)
 
     # -- the director: lateness, penalties, breaks (2.2) ---------------------------------
     def step_late(self, delta: int) -> None:
@@ -218,25 +227,25 @@ class BackgammonScreen(Screen):
             self.late_text = text + "no penalty point yet"
             return
         text += f"{points} penalty point{'s' if points > 1 else ''} to {other}"
-        match = self.table.cm.match if self.table is not None and self.table.cm else None
+        match = self.view.match
         if match is not None:
-            total = match.penalty[other] + points
+            total = match.penalty_of(other) + points
             if total >= penalty_points_to_win(match.length):
                 text += f" ({total} in all: {other} wins the match)"
         self.late_text = text
 
     def record_late(self) -> None:
-        self._do("late", self.names[int(self.late_seat)], float(self.late_minutes))
+        self._do("late", player=self.names[int(self.late_seat)], minutes=float(self.late_minutes))
 
     def late_start_clock(self) -> None:
         """The text's alternative to penalty points: start the late player's clock."""
-        self._do("start", self.names[int(self.late_seat)])
+        self._do("start", player=self.names[int(self.late_seat)])
 
     def award_penalty(self, seat: int) -> None:
-        self._do("penalty", self.names[seat], 1)
+        self._do("penalty", player=self.names[seat], points=1)
 
     def take_break(self, seat: int, emergency: bool = False) -> None:
-        self._do("take_break", self.names[seat], emergency)
+        self._do("take_break", player=self.names[seat], emergency=emergency)
 
     def open_end(self) -> None:
         self.end_open = True
@@ -244,7 +253,7 @@ class BackgammonScreen(Screen):
 
     def confirm_end(self) -> None:
         self.end_open = False
-        self._do("game_end", self.names[int(self.end_winner)], int(self.end_points))
+        self._do("game_end", winner=self.names[int(self.end_winner)], points=int(self.end_points))
 
 
 load_kv(__file__)

@@ -28,7 +28,7 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
-from kiosk.rules.bhukhar.record import SessionError
+from kiosk.errors import Refused
 from kiosk.rules.bhukhar.scoresheet import End, GameResult, PenaltyKind, ScoreError
 from kiosk.tables.bhukhar_draft import SECTIONS, CardsEntry, Draft
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
@@ -50,7 +50,7 @@ from kiosk.ui.bhukhar_words import (
 )
 from kiosk.ui.i18n import Said, tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.lock import allowed
+from kiosk.ui.lock import send
 from kiosk.ui.words import said_words
 
 __all__ = ["ENDS", "END_WORDS", "BhukharScreen"]
@@ -229,31 +229,37 @@ class BhukharScreen(Screen):
         self.standings = "\n".join(rows) or tr._("No games yet")
 
     # -- commands to the table -------------------------------------------------------
-    def _call(self, action: Callable[[], _T]) -> _T | None:
+    def _send(self, action: str, retry: Callable[[], None], /, **args: object) -> bool:
+        """One command to the table with the console's role (kiosk/ui/lock.py `send`); a
+        refusal is said from its facts in the console's language. True: carried out."""
         try:
-            result = action()
-        except (SessionError, ScoreError, TableFileError, ValueError) as exc:
-            self.refused = True
-            self._why = refusal(exc)
-            self.message = word_refusal(self._why, tr._)
-            return None
-        self.refused = False
-        return result
+            sent = send(self.table, action, retry, **args)
+        except (Refused, ScoreError, TableFileError, ValueError) as exc:
+            self._refused(exc)
+            return False
+        if sent:
+            self.refused = False
+        return sent
+
+    def _refused(self, exc: Exception) -> None:
+        self.refused = True
+        self._why = refusal(exc)
+        self.message = word_refusal(self._why, tr._)
 
     def _edit(self, change: Callable[[Draft], Draft]) -> None:
-        if self.table is not None and allowed(self, "bhukhar_entry", lambda: self._edit(change)):
-            self._call(lambda: self.table.edit(change))
+        if self._send("edit", lambda: self._edit(change), change=change):
             self._redraw_now()
 
     def start_round(self) -> None:
-        if self.table is None or not allowed(self, "bhukhar_round", self.start_round):
-            return
-        if self._call(self.table.start_round) is not None:
-            self.message = tr._("Round {n} started", n=self.table.round)
+        if self._send("start_round", self.start_round) and self.table is not None:
+            self.message = tr._("Round {n} started", n=self.table.view().round)
 
     def pause_or_resume(self) -> None:
-        if self.table is not None and allowed(self, "bhukhar_round", self.pause_or_resume):
-            self._call(self.table.resume if self.paused else self.table.pause)
+        self._send("resume_round" if self.paused else "pause_round", self.pause_or_resume)
+
+    def locked(self) -> None:
+        """The console locked: the panels close (what is entered stays in the draft)."""
+        self.pen_open = self.cards_open = self.totals_open = False
 
     def cycle_team(self, side: int) -> None:
         self._edit(lambda d: d.next_team(side, self.team_ids))
@@ -357,33 +363,36 @@ class BhukharScreen(Screen):
 
     def take_back(self) -> None:
         """Undo the panel's last change to this side's cards."""
-        if self.table is not None and allowed(self, "bhukhar_entry", self.take_back):
-            self.table.take_back_cards(int(self.cards_side))
+        if self._send("take_back_cards", self.take_back, side=int(self.cards_side)):
             self.cards_message = ""
             self._redraw_now()
 
     def _cards(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
-        if self.table is None or not allowed(self, "bhukhar_entry", lambda: self._cards(change)):
-            return
+        retry = lambda: self._cards(change)  # noqa: E731
         try:
-            self.table.edit_cards(int(self.cards_side), change)
-        except ValueError as exc:
+            sent = send(self.table, "edit_cards", retry, side=int(self.cards_side), change=change)
+        except (Refused, ValueError) as exc:
             self.cards_message = word_refusal(refusal(exc), tr._)
             return
-        self.cards_message = ""
-        self._redraw_now()
+        if sent:
+            self.cards_message = ""
+            self._redraw_now()
 
     def enter(self) -> None:
         """Enter the draft; the message gives each team's total and master points."""
-        table = self.table
-        if table is None or not allowed(self, "bhukhar_enter", self.enter):
-            return
         table_no = int(self.table_no)
-        result = self._call(table.enter_draft)
-        if result is None:
+        try:
+            sent = send(self.table, "enter_draft", self.enter)
+        except (Refused, ScoreError, TableFileError, ValueError) as exc:
+            self._refused(exc)
             # Nothing was written; what the umpire entered stays on screen to be put right.
             self._said.say(NOT_ENTERED, reason=self._why)
             return
+        if not sent or self.table is None:
+            return
+        self.refused = False
+        result = self.table.view().entered
+        assert result is not None
         self.message = result_words(table_no, result, tr._)
         self._last_result = result
         self._redraw_now()

@@ -183,8 +183,10 @@ class CarromScreen(CarromCalls):
         joined = self._output.follow(old, session.outputs)
         self.session = session
         self.pick_action = ""
-        if joined and session.match is not None:
-            self.changed(session.view())  # a match already under way: draw it now
+        if joined:
+            view = session.view()
+            if view.phase != "no_match":
+                self.changed(view)  # a match already under way: draw it now
 
     def changed(self, view: CarromView) -> None:
         """A new view; the redraw is coalesced to once a frame."""

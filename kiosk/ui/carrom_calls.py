@@ -4,8 +4,13 @@
   core would call: a technical foul (law 63) or a foul (law 64).
 - A destructive call (concede, forfeit the board, void it) is never made by the first tap: a
   second dialog, placed apart from the picker (across the top of the screen, where no
-  picker button was), names its consequence as the core works it out (push, look, pop:
-  kiosk/tables/carrom_preview.py), "Κώστας concedes the match: Rajesh wins, games 1-0".
+  picker button was), names its consequence as the table's `preview(command)` works it out
+  (the core pushes, looks and pops), "Κώστας concedes the match: Rajesh wins, games 1-0".
+  The director's PIN opens it; its Yes is checked again when tapped, and a lock in between
+  closes it (issue 32).
+
+The screen only draws views and sends commands (kiosk/ui/lock.py `send`): it builds no event,
+reads no match, and words every refusal from its Reason.
 - The ruling strip: the last rulings in plain words with their laws (kiosk/ui/carrom_rulings.py).
 """
 
@@ -22,15 +27,17 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.rules.carrom.errors import IllegalEvent
-from kiosk.rules.carrom.events import Concede, Event, ForfeitBoard, Foul, VoidBoard
-from kiosk.tables.carrom_preview import foul_law, preview
+from kiosk.authority import Role
+from kiosk.errors import Refused
+from kiosk.tables.carrom_preview import foul_law
+from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
+from kiosk.tables.commands import NO_MATCH, Command
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
 from kiosk.ui.i18n import tr
-from kiosk.ui.lock import allowed
+from kiosk.ui.lock import command_for, send
 from kiosk.ui.parts_screen import part_name
-from kiosk.ui.words import N_, error_words, said_words
+from kiosk.ui.words import N_, error_words, reason_words, said_words
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -76,7 +83,7 @@ class CarromCalls(Screen):
     """The dialogs' and the strip's side of the carrom console (see the module docstring).
     `session` and `_latest` are the console's (kiosk/ui/carrom.py)."""
 
-    session: Any = ObjectProperty(None, allownone=True)
+    session: CarromSession | None = ObjectProperty(None, allownone=True)
     error = StringProperty("")
     # the player picker (foul, concede, forfeit, toss)
     pick_action = StringProperty("")
@@ -111,32 +118,28 @@ class CarromCalls(Screen):
         self.log = RulingLog()
         super().__init__(**kw)
 
-    def _do(self, command: str, *args: Any, **kw: Any) -> bool:
-        """One session command, past the roles' gate (kiosk/ui/lock.py)."""
+    def _do(self, action: str, **args: object) -> bool:
+        """One command to the table with the console's role (kiosk/ui/lock.py `send`); the new
+        view comes as an output. A refusal is shown, worded from its Reason in the console's
+        language (with a capital), and False returned."""
 
         def again() -> None:  # the same tap, once the PIN is given
-            self._do(command, *args, **kw)
+            self._do(action, **args)
 
-        return allowed(self, command, again) and self._run(command, *args, **kw)
-
-    def _run(self, command: str, *args: Any, **kw: Any) -> bool:
-        """One session command; a refusal is shown (with a capital) and False returned."""
-        if self.session is None:
-            return False
         try:
-            getattr(self.session, command)(*args, **kw)  # the new view comes as an output
-        except IllegalEvent as exc:  # the core's reason, worded in the console's language
+            return send(self.session, action, again, **args)
+        except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
             return False
-        except ValueError as exc:
-            self.error = capital(str(exc))
-            return False
-        return True
+
+    def locked(self) -> None:
+        """The console locked: the picker and the confirmation close (issue 32)."""
+        self.pick_action = ""
+        self.confirm_action = ""
 
     # -- the ruling strip -------------------------------------------------------------
     def follow_rulings(self, view: CarromView) -> None:
-        match = None if self.session is None else self.session.match
-        events: tuple[Event, ...] = () if match is None else match.events
+        events = view.history
         state = view.state
         calls = () if state is None else state.calls
         turn = None if state is None or state.now is None else state.now.turn
@@ -153,10 +156,7 @@ class CarromCalls(Screen):
         now = None if state is None else state.now
         n = 0 if now is None else sum(now.placing.values())
         placer = None if now is None else now.placer
-        # The gate here, not in _do: after the PIN the whole tap runs again, strip line too.
-        if not allowed(self, "dues_placed", self.dues_placed):
-            return
-        if self._run("dues_placed"):
+        if self._do("dues_placed"):  # after a PIN the whole tap runs again, strip line too
             self.log.dues_placed(placer, n)
             self.reword_rulings()
 
@@ -168,11 +168,11 @@ class CarromCalls(Screen):
             return
         self.pick_players = list(state.players)
         notes = []
-        match = None if self.session is None else self.session.match
         for player in state.players:
             law = None
-            if action == "foul" and match is not None:
-                law = foul_law(preview(match, Foul(by=player)).calls)
+            if action == "foul" and self.session is not None:  # what the core would call
+                seen = self.session.preview(Command.of("foul", Role.PLAYER, by=player))
+                law = foul_law(seen.calls)
             notes.append(tr._(FOUL_KINDS[law]) if law in FOUL_KINDS else "")
         self.pick_notes = notes
         self.pick_question = tr._(PICKS[action])
@@ -184,7 +184,7 @@ class CarromCalls(Screen):
             return
         player = self.pick_players[index]
         if action == "toss":
-            self._do("toss", player)
+            self._do("toss", winner=player)
         elif action in DESTRUCTIVE:
             self.destructive(action, player)
         else:
@@ -192,38 +192,35 @@ class CarromCalls(Screen):
 
     # -- the destructive confirmation ---------------------------------------------------
     def destructive(self, action: str, by: str = "") -> None:
-        """Ask again, naming what `action` by `by` would do (the core's answer); a call the
-        core refuses is said at once and asks nothing. The director's PIN comes first."""
-        if not allowed(self, action, lambda: self.destructive(action, by)):
+        """Ask again, naming what `action` by `by` would do (the table's preview); a call the
+        core refuses is said at once and asks nothing. The director's PIN comes first; the
+        Yes is checked again when tapped (`confirmed`)."""
+        if self.session is None:
+            self.error = capital(reason_words(NO_MATCH, tr._))
             return
-        match = None if self.session is None else self.session.match
-        if match is None:
-            self.error = tr._("No match: start one or resume")
+        args: dict[str, object] = {} if action == "void_board" else {"by": by}
+        retry = lambda: self.destructive(action, by)  # noqa: E731
+        command = command_for(self.session, action, retry, keep=True, **args)
+        if command is None:
             return
-        yes = DESTRUCTIVE[action]
-        event: Event = (
-            Concede(by=by)
-            if action == "concede"
-            else ForfeitBoard(by=by)
-            if action == "forfeit_board"
-            else VoidBoard()
-        )
-        seen = preview(match, event)
+        seen = self.session.preview(command)
         if seen.refused is not None:
-            self.error = capital(seen.refused)
+            self.error = capital(reason_words(seen.refused, tr._))
             return
         self.confirm_text = consequence(action, by, seen, tr._)
-        self.confirm_yes = tr._(yes)
+        self.confirm_yes = tr._(DESTRUCTIVE[action])
         self.confirm_by = by
         self.confirm_action = action
 
     def confirmed(self) -> None:
+        """The Yes: the command is sent with the console's role now, checked again (a lock
+        since the dialog opened has closed it; the director's window may have ended)."""
         action, by = self.confirm_action, self.confirm_by
         self.confirm_action = ""
-        if action == "void_board":  # the gate was passed when it was asked
-            self._run("void_board")
+        if action == "void_board":
+            self._do("void_board")
         elif action:
-            self._run(action, by=by)
+            self._do(action, by=by)
 
     # -- the parts' faults ---------------------------------------------------------------
     def show_faults(self, view: CarromView) -> None:

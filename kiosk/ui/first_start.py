@@ -10,16 +10,22 @@ or, from the settings, goes back to them with nothing changed.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.authority import Role
 from kiosk.config import ConfigError, hash_pin, with_values
+from kiosk.engine.journal import JournalError
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.lock import PinPad  # noqa: F401  (the pad's kv rule)
+from kiosk.ui.lock import (
+    PinPad,  # noqa: F401  (the pad's kv rule)
+    allowed,
+)
 
 MIN_DIGITS = 4
 
@@ -82,8 +88,13 @@ class PinsScreen(Screen):
         self._save(self._chosen[0], self._chosen[1])
 
     def _save(self, umpire: str, director: str) -> None:
+        """Keep the two PINs' hashes. A change (not the first start) is the director's,
+        checked again at this moment (issue 32); either is journaled with the role, never
+        the PINs."""
         app = App.get_running_app()
         services = app.services
+        if not self.first and not allowed("settings", lambda: self._save(umpire, director)):
+            return
         try:
             settings = with_values(
                 services.settings,
@@ -95,6 +106,9 @@ class PinsScreen(Screen):
             return
         services.settings = settings
         services.first_start = False
+        with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
+            what = "set" if self.first else "changed"
+            services.tables.note("pins", Role.DIRECTOR, {"what": what})
         first, self.first = self.first, False  # from now on this screen is the settings'
         app.show("home" if first else "settings")
 

@@ -1,14 +1,23 @@
-"""The one gate every console action passes (issue 15): `allowed(owner, action, retry)`.
+"""The one gate every console action passes (issues 15, 30): it only unlocks.
 
-A screen calls it first thing in its command method. With the role the action needs
-(kiosk/authority.py ACTIONS) it returns True and the action runs. Without it nothing
-changes: the PIN pad opens over the screen, saying whose PIN the action needs; the right
-PIN unlocks the console and runs `retry` (the same tap again), a wrong one says so and
-after five starts the doubling back-off, shown as a countdown. The screen behind keeps
-showing everything and the tables keep their time: the gate only stands in front of taps.
+A screen sends a table's command with `send(table, action, retry, **args)`: the table says
+what role the command needs (`table.needs`: an undo past a board's end is the director's),
+the gate gives the console's role, and the command goes to the table carrying it
+(`Command.by`); the table checks the role again and journals the command with it. The
+kiosk's own actions (settings, a new match, closing a table) pass `allowed(action, retry)`.
+Without the role nothing changes: the PIN pad opens over the screen, saying whose PIN is
+needed; the right PIN unlocks the console and runs `retry` (the same tap again), a wrong one
+says so and after five starts the doubling back-off, shown as a countdown. The screen behind
+keeps showing everything and the tables keep their time: the gate only stands in front of
+taps.
+
+When the console locks (idle, the player display shown, the umpire's own tap) every screen's
+open dialog closes (`locked()`), and a director's screen (settings, PINs, calibration) goes
+home: nothing the director opened stays open for a player (issue 32).
 
 A kiosk without an authority (`Services.authority` None: tests and benches that build the
-services themselves) allows everything, as before roles existed.
+services themselves) allows everything, as before roles existed: a command carries the role
+it needs.
 """
 
 from __future__ import annotations
@@ -26,11 +35,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.authority import Authority, Note, Role, needs
 from kiosk.engine.journal import JournalError
 from kiosk.engine.roles import journal_note
+from kiosk.tables.commands import Command, Commands
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.widgets import Overlay
 
 MAX_DIGITS = 8
+#: The director's screens: a lock sends the console home from them.
+DIRECTORS_SCREENS = ("settings", "pins", "calibration", "pin")
 
 
 class PinPad(BoxLayout):
@@ -78,7 +90,7 @@ class Gate:
         self.pad.bind(on_pin=lambda _pad, pin: self.submit(pin), on_cancel=lambda _p: self.close())
         self._wanted = Role.UMPIRE
         self._action = ""
-        self._retry: Callable[[], None] | None = None
+        self._retry: Callable[[], object] | None = None
         self._countdown: ClockEvent | None = None
         self.last_note: Note | None = None
 
@@ -86,15 +98,19 @@ class Gate:
         return float(self.app.services.clock())
 
     # -- the gate ----------------------------------------------------------------------
-    def allow(self, action: str, retry: Callable[[], None]) -> bool:
-        """Whether `action` may run now; if not, the PIN pad asks for its role's PIN."""
-        if self.authority.may(action, self.now()):
-            return True
-        self.ask(action, retry)
-        return False
+    def allow(
+        self, wanted: Role, action: str, retry: Callable[[], object], *, keep: bool = False
+    ) -> Role | None:
+        """The console's role for `action` (which needs `wanted`), or None: the PIN pad asks
+        for the PIN and `retry` runs once it is given. `keep`: a confirmation is asked first,
+        and its tap is checked again (kiosk/authority.py `allows`)."""
+        role = self.authority.allows(wanted, action, self.now(), keep=keep)
+        if role is None:
+            self.ask(wanted, action, retry)
+        return role
 
-    def ask(self, action: str, retry: Callable[[], None] | None) -> None:
-        wanted = max(needs(action), Role.UMPIRE)
+    def ask(self, wanted: Role, action: str, retry: Callable[[], object] | None) -> None:
+        wanted = max(wanted, Role.UMPIRE)
         self._wanted, self._action, self._retry = wanted, action, retry
         self.pad.refused = False
         self.pad.digits = ""
@@ -144,8 +160,9 @@ class Gate:
             self._countdown = Clock.schedule_interval(lambda _dt: self.refresh(), 0.5)
 
     def refresh(self) -> None:
-        """The back-off's countdown, while it runs (also at each of the app's ticks, so it
-        follows the services' clock, the fake one in the tests)."""
+        """At each of the app's ticks (the services' clock, the fake one in the tests): an
+        idle console locks, and the back-off's countdown, while it runs."""
+        self.authority.role(self.now())  # an idle console locks now, not at its next tap
         if not self.is_open:
             return
         wait = self.authority.wait_s(self.now())
@@ -157,7 +174,24 @@ class Gate:
         self.last_note = note
         # A journal that cannot be opened is said on home; the refusal stands all the same.
         with contextlib.suppress(JournalError):
-            journal_note(self.app.services.journal(), self.app.runner.table, note)
+            tables = self.app.services.tables
+            journal_note(tables.journal(), tables.in_play, note)
+        if note.what == "lock":
+            self._locked()
+
+    def _locked(self) -> None:
+        """The console locked: what a role opened closes (issue 32). Each screen's dialogs
+        (its `locked()`), the PIN pad's pending retry, and a director's screen goes home."""
+        self.close()
+        manager = getattr(self.app, "manager", None)
+        if manager is None:
+            return
+        for screen in manager.screens:
+            locked = getattr(screen, "locked", None)
+            if locked is not None:
+                locked()
+        if manager.current in DIRECTORS_SCREENS:
+            self.app.show("home")
 
 
 def gate_of(app: Any) -> Gate | None:
@@ -186,23 +220,56 @@ def install(app: Any) -> None:
         app.manager.current = "pins"
 
 
-def _action(owner: Any, action: str) -> str:
-    """An undo that takes back a board's (or a game's, the match's) last event goes past the
-    board's end: the director's (the console's latest view says what the last event ended)."""
-    if action != "undo":
-        return action
-    view = getattr(owner, "_latest", None)
-    outcome = getattr(view, "outcome", None)
-    ended = outcome is not None and (outcome.board is not None or outcome.game is not None)
-    state = getattr(view, "state", None)
-    return "undo_past_board" if ended or getattr(state, "winner", None) else action
-
-
-def allowed(owner: Any, action: str, retry: Callable[[], None]) -> bool:
-    """THE gate: True if `action` may run now; else the PIN pad asks and `retry` runs once
-    the right PIN is typed. `owner` is the screen asking (its latest view decides an undo)."""
+def _role(
+    wanted: Role, action: str, retry: Callable[[], object], *, keep: bool = False
+) -> Role | None:
     gate = gate_of(App.get_running_app())
-    return gate is None or gate.allow(_action(owner, action), retry)
+    if gate is None:  # no roles (tests and benches): the command carries the role it needs
+        return wanted
+    return gate.allow(wanted, action, retry, keep=keep)
+
+
+def role_for(action: str, retry: Callable[[], object], *, keep: bool = False) -> Role | None:
+    """THE gate of the kiosk's own actions (settings, a new match, closing a table): the
+    console's role if it may do `action` now (the role it is journaled with); else None, and
+    the PIN pad asks and `retry` runs once the right PIN is typed. `keep`: a confirmation is
+    asked before the action, which checks it again."""
+    return _role(needs(action), action, retry, keep=keep)
+
+
+def allowed(action: str, retry: Callable[[], object], *, keep: bool = False) -> bool:
+    """`role_for` as a yes or no."""
+    return role_for(action, retry, keep=keep) is not None
+
+
+def command_for(
+    table: Commands,
+    action: str,
+    retry: Callable[[], None],
+    /,
+    *,
+    keep: bool = False,
+    **args: object,
+) -> Command | None:
+    """The command `action` to `table`, carrying the console's role; None: the role may not
+    send it, and the PIN pad asks (then `retry`). The table says what it needs. `keep`: the
+    command is shown for a confirmation first, and checked again when it is sent."""
+    command = Command.of(action, Role.PLAYER, **args)
+    role = _role(table.needs(command), action, retry, keep=keep)
+    return None if role is None else Command(action, role, command.args)
+
+
+def send(table: Commands | None, action: str, retry: Callable[[], None], /, **args: object) -> bool:
+    """THE way a screen changes a table: the command with the console's role, sent. False:
+    no table, or the PIN pad asks first. A refusal raises the table's error (a `Refused`,
+    its Reason worded by the screen); nothing changed."""
+    if table is None:
+        return False
+    command = command_for(table, action, retry, keep=False, **args)
+    if command is None:
+        return False
+    table.send(command)
+    return True
 
 
 load_kv(__file__)

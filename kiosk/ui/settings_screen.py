@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.config import ConfigError, Settings, with_values
 from kiosk.ui.i18n import LANGUAGES, Said, apply_languages, ptr, tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.lock import allowed
 from kiosk.ui.widgets import ToggleChip
 from kiosk.ui.words import N_
 
@@ -170,7 +171,11 @@ class SettingsScreen(Screen):
         apply_languages(self.language, self.display_language)
 
     def save(self) -> bool:
-        """Check and keep the edited settings; the message names every bad key."""
+        """Check and keep the edited settings; the message names every bad key. The
+        director's, checked again at the tap (issue 32: the director's window may be over):
+        else the PIN pad asks, and the save runs once the PIN is given."""
+        if not allowed("settings", self.save):
+            return False
         try:
             settings = with_values(
                 self._get(),

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from kiosk.engine.journal import Journal
-from kiosk.engine.services import Services
 from kiosk.rules.bhukhar.record import parse_session, start_to_dict
 from kiosk.tables.bhukhar_migrate import MIGRATED, MIGRATING, migrate_sessions
 from kiosk.tables.bhukhar_table import KIND, BhukharTable
+from kiosk.wiring import Services
 
 from .conftest import FakeClock
 
@@ -40,7 +40,7 @@ def test_bhukhar_migrate_old_session_files_into_the_journal(data: Path, wall: Fa
     wall.set(1_763_987_060.0 + 300)  # five minutes after the newest round was resumed
     old = {p.name: _whole_lines(p) for p in sorted(data.glob("bhukhar-*.jsonl"))}
     services = Services(data_dir=data, check_pin=lambda _pin: False, clock=FakeClock(5.0))
-    assert services.unfinished() == "bhukhar"  # the journal alone: the files are gone
+    assert services.tables.latest_unfinished() == "bhukhar"  # the journal alone: the files are gone
     assert sorted(p.name for p in data.iterdir() if "bhukhar" in p.name) == [
         "bhukhar-001.jsonl.migrated",
         "bhukhar-002.jsonl.migrated",
@@ -55,7 +55,7 @@ def test_bhukhar_migrate_old_session_files_into_the_journal(data: Path, wall: Fa
         assert table.export() == old[name]
         marks = [e.kind for e in journal.entries(row.id, (MIGRATING, MIGRATED))]
         assert marks == [MIGRATING, MIGRATED]
-    offered = services.open_bhukhar()
+    offered = services.tables.resume("bhukhar")
     assert offered is not None and offered.match_id == second.id
     resumed = BhukharTable.open(journal, clock=FakeClock(5.0), wall=wall)
     assert resumed is not None and resumed.match_id == second.id

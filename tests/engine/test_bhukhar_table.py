@@ -98,7 +98,7 @@ def test_bhukhar_table_round_timer_warns_then_calls_time(
     assert table.due(t0 + 1800) == [TIME_CALLED]
     assert table.time_called(t0 + 1800) and table.remaining(t0 + 1800) == 0
     with pytest.raises(SessionError, match="not running"):
-        table.pause(t0 + 1801)
+        table.pause_round(t0 + 1801)
 
 
 def test_bhukhar_table_pause_and_resume_are_recorded(
@@ -107,20 +107,20 @@ def test_bhukhar_table_pause_and_resume_are_recorded(
     table.start_round()
     clock.advance(600)
     wall.advance(600)
-    table.pause()
+    table.pause_round()
     clock.advance(120)
     wall.advance(120)
     assert table.remaining(clock.now) == 1200
     with pytest.raises(SessionError, match="not running"):
-        table.pause()
-    table.resume()
+        table.pause_round()
+    table.resume_round()
     assert [line.split('"action": ')[1][:8] for line in _lines(table)[1:]] == [
         '"start",',
         '"pause",',
         '"resume"',
     ]
     with pytest.raises(SessionError, match="not paused"):
-        table.resume()
+        table.resume_round()
 
 
 def test_bhukhar_table_reopen_while_paused_keeps_the_time_left(
@@ -129,13 +129,13 @@ def test_bhukhar_table_reopen_while_paused_keeps_the_time_left(
     table.start_round()
     clock.advance(100)
     wall.advance(100)
-    table.pause()
+    table.pause_round()
     later = FakeClock(50.0)  # a new boot: the monotonic clock starts again
     wall.advance(3600)
     again = _open(table, later, wall)
     assert again.round == 1 and again.timer.paused
     assert again.remaining(later.now) == 1700
-    again.resume()
+    again.resume_round()
     assert again.remaining(later.now + 10) == 1690
 
 

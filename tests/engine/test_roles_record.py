@@ -1,6 +1,8 @@
-"""Every correction with its role (issue 15): the console's authority notes in the journal,
-shown in `tableside protest`, and in the carrom match record's comment lines (the spec lets
-readers skip `#` lines; the clock record has no comments, so it stays as it was)."""
+"""Every correction with its role (issue 15, issue 30): a command carries its role, the table
+checks it and journals ONE entry with it (no note paired up later); the console's unlocks,
+locks and refused taps are notes of their own. Shown in `tableside protest`, and in the carrom
+match record's comment lines (the spec lets readers skip `#` lines; the clock record has no
+comments, so it stays as it was)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.commands import Command, Commands, NotAllowed
 
 from .conftest import FakeClock
 
@@ -31,6 +34,17 @@ def _desk(journal: Journal, table: object, wall: FakeClock) -> Authority:
     )
 
 
+def _send(table: Commands, a: Authority, now: float, action: str, **args: object) -> bool:
+    """As the console does: the gate gives the role the command carries, the table checks it
+    again and journals the command with it."""
+    command = Command.of(action, Role.PLAYER, **args)
+    role = a.allows(table.needs(command), action, now)
+    if role is None:
+        return False
+    table.send(Command(action, role, command.args))
+    return True
+
+
 def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
     """A board with a refused void, the umpire's undo, then the director's void."""
     s = CarromSession(Journal(path), clock=clock, wall=wall)
@@ -38,18 +52,17 @@ def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
     a.enter("1357", Role.UMPIRE, clock())
     clock.advance(5.0)
-    assert a.may("confirm", clock())
-    s.confirm(s.proposal.edited(pocketed=["white"]))
+    assert _send(s, a, clock(), "edit", pocketed=["white"])
+    assert _send(s, a, clock(), "confirm")
     clock.advance(2.0)
-    assert a.may("undo", clock())
-    s.undo()
-    assert a.may("confirm", clock())
-    s.confirm(s.proposal.edited(pocketed=[]))
-    assert not a.may("void_board", clock())  # the umpire's console: refused, journaled
+    assert _send(s, a, clock(), "undo")
+    assert _send(s, a, clock(), "confirm")
+    assert not _send(s, a, clock(), "void_board")  # the umpire's console: refused, noted
+    with pytest.raises(NotAllowed):  # and the table refuses it too, whoever asks
+        s.send(Command.of("void_board", Role.UMPIRE))
     clock.advance(1.0)
     a.enter("8642", Role.DIRECTOR, clock(), "void_board")
-    assert a.may("void_board", clock())
-    s.void_board()
+    assert _send(s, a, clock(), "void_board")
     return s
 
 
@@ -64,7 +77,11 @@ def test_roles_every_correction_is_journaled_with_its_role(
         ("umpire", {"what": "refused", "role": "umpire", "action": "void_board",
                     "reason": "needs the director"}),
         ("director", {"what": "unlock", "role": "director", "action": "void_board"}),
-        ("director", {"what": "allowed", "role": "director", "action": "void_board"}),
+    ]  # fmt: skip
+    # The commands' own entries carry the role; nothing else says who made them.
+    made = [(e.kind, e.source) for e in s.journal.entries(s.match_id, ["event", "undo"])]
+    assert made == [
+        ("event", "umpire"), ("undo", "umpire"), ("event", "umpire"), ("event", "director")
     ]  # fmt: skip
     times = [e.t for e in s.journal.entries(s.match_id)]
     assert times == sorted(times)  # match time, in order with the events
@@ -94,7 +111,7 @@ def test_roles_protest_record_shows_refusals_unlocks_and_the_directors_correctio
     page = Path(capsys.readouterr().out.strip()).read_text(encoding="utf-8")
     assert "umpire&#x27;s PIN unlocks the console" in page
     assert "refused void_board on a console held by the umpire: needs the director" in page
-    assert "correction by the director: void_board" in page
+    assert "void_board by the director" in page
     assert "Hash chain verified" in page
 
 
@@ -104,8 +121,12 @@ def test_roles_clock_record_has_no_comment_lines(
     table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     a = _desk(table.journal, table, wall)
     table.start_match(("Nikos", "Eleni"), 7, (0, 0))
+    assert _send(table, a, clock(), "start", player="Nikos")  # the players: no PIN
+    assert not _send(table, a, clock(), "adjust", player="Nikos", bank=600.0)
     a.enter("8642", Role.DIRECTOR, clock(), "adjust")
-    assert a.may("adjust", clock())
-    table.adjust("Nikos", 600.0)
+    assert _send(table, a, clock(), "adjust", player="Nikos", bank=600.0)
     lines = export_clock_record(table.journal).splitlines()
-    assert [json.loads(line)["event"] for line in lines] == ["clock", "adjust"]
+    assert [json.loads(line)["event"] for line in lines] == ["clock", "start", "adjust"]
+    assert table.match_id is not None
+    made = [e.source for e in table.journal.entries(table.match_id, ["event"])]
+    assert made == ["player", "director"]

@@ -163,7 +163,9 @@ def test_session_undo_with_nothing_confirmed_says_so(
     s = session(path, clock, wall)
     s.start_match(START)
     s.undo()
-    assert s.view().last_error == "nothing to undo: no event has been confirmed yet"
+    view = s.view()
+    assert view.last_error == "Nothing to undo: no event has been confirmed yet"
+    assert view.refusal is not None and view.refusal.code == "nothing_to_undo"  # worded by the UI
 
 
 def test_law_46_play_starts_the_break_count(path: Path, clock: FakeClock, wall: FakeClock) -> None:

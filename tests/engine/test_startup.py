@@ -12,6 +12,9 @@ from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import SAVED_NAME, StartRefused, start_kiosk
+from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.registry import CarromStart, ClockStart
 
 from .conftest import FakeClock
 
@@ -74,20 +77,20 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
         services = kiosk.services
         assert [o.name for o in services.outputs] == ["buzzer", "display"]
         assert services.press_pocket is not None and kiosk.runner.pollers
-        session = services.carrom_session()
-        session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        session = services.tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")))
+        assert isinstance(session, CarromSession) and kiosk.runner.table is session
         session.confirm(session.proposal.edited(pocketed=["white"]))
         state = session.view().state
     finally:
         kiosk.close()
     again = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
-        assert again.services.unfinished() == "carrom"
-        session = again.services.carrom_session()
-        view = session.resume()
-        assert view is not None and view.state == state
+        assert again.services.tables.latest_unfinished() == "carrom"
+        session = again.services.tables.resume("carrom")
+        assert isinstance(session, CarromSession) and again.runner.table is session
+        view = session.view()
+        assert view.state == state
         assert view.beams == (1, 2, 3, 4)
-        again.runner.table = session
         assert again.runner.step().faults == ()
     finally:
         again.close()
@@ -98,9 +101,9 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
     kiosk = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
         assert kiosk.parts.camera is None and not kiosk.services.camera
-        table = kiosk.services.clock_table()
+        table = kiosk.services.tables.create(ClockStart(("Nikos", "Eleni"), 3))
+        assert isinstance(table, ClockTable)
         assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
-        table.start_match(("Nikos", "Eleni"), 3)
         view = table.view()
         assert view.snapshot.banks["Nikos"] == 360.0
     finally:

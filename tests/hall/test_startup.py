@@ -10,6 +10,8 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import start_kiosk
+from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.registry import CarromStart
 
 from .conftest import HALL, USERS, wait_for
 
@@ -35,8 +37,10 @@ def test_started_kiosk_publishes_its_confirms_to_the_hall(
         assert isinstance(kiosk.hall, HallPublisher)
         assert kiosk.hall in kiosk.services.outputs
         wait_for(lambda: kiosk.hall.online, 5, "the hall link")
-        session = kiosk.services.carrom_session()
-        session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        session = kiosk.services.tables.create(
+            CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        )
+        assert isinstance(session, CarromSession)
         session.confirm(session.proposal.edited(pocketed=[]))
 
         def stored() -> int:

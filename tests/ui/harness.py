@@ -67,9 +67,11 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
 from drivers.simulated import SimulatedBeams  # noqa: E402
+from kiosk.authority import Role  # noqa: E402
 from kiosk.engine.runner import Runner  # noqa: E402
-from kiosk.engine.services import Services  # noqa: E402
+from kiosk.tables.commands import Command  # noqa: E402
 from kiosk.ui.app import TablesideApp  # noqa: E402
+from kiosk.wiring import Services  # noqa: E402
 
 _started = False
 
@@ -263,9 +265,15 @@ def _start_loop() -> None:
 def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session;
     # the runner looks at them as kiosk/startup.py has it look at the parts.
-    beams = SimulatedBeams(sink=services.post, clock=clock)
+    beams = SimulatedBeams(sink=services.tables.post, clock=clock)
     services.press_pocket = beams.press
-    runner = Runner(clock=clock, pollers=[beams.beams.poll], deadlines=[beams.beams.next_deadline])
+    tables = services.tables
+    runner = Runner(
+        clock=clock,
+        pollers=[beams.beams.poll],
+        deadlines=[beams.beams.next_deadline],
+        in_play=lambda: tables.in_play,
+    )
     app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
@@ -300,6 +308,27 @@ def confirmed_events(owner: Any) -> list[dict[str, Any]]:
     between taps)."""
     events = owner.journal.confirmed(owner.match_id)
     return [{k: v for k, v in e.items() if k != "t"} for e in events]
+
+
+def name_players(kiosk: Kiosk, *names: str) -> None:
+    """The setup's name fields filled in without typing (the fields are not under test: one
+    test types them, tests/ui/test_carrom.py)."""
+    for i, name in enumerate(names):
+        kiosk.widget(f"name_{i}").text = name
+    pump(2)
+
+
+def win_board(session: Any) -> None:
+    """The player at turn clears the board by the table's commands, no taps (the rules tests
+    cover the board; a UI test taps only the widget it is about): own coin and the queen,
+    then the other eight."""
+    state = session.view().state
+    assert state is not None and state.now is not None
+    own = state.now.turn_colour
+    session.send(Command.of("edit", Role.UMPIRE, pocketed=[own, "queen"]))
+    session.send(Command.of("confirm", Role.UMPIRE))
+    session.send(Command.of("edit", Role.UMPIRE, pocketed=[own] * 8))
+    session.send(Command.of("confirm", Role.UMPIRE))
 
 
 def start_backgammon(kiosk: Kiosk, length_steps: int = -2) -> Any:

@@ -83,7 +83,7 @@ def test_app_input_from_a_sensor_thread_wakes_the_tick_at_once(kiosk: Kiosk) -> 
     assert kiosk.app.next_tick is not None
     kiosk.app.next_tick.cancel()  # no tick due: only the input's wake-up can take it
     hit = BeamHit(2, kiosk.clock(), 0.01)
-    sensor = threading.Thread(target=kiosk.services.post, args=(hit,))
+    sensor = threading.Thread(target=kiosk.services.tables.post, args=(hit,))
     sensor.start()
     sensor.join()
     pump(1)  # one turn of Kivy's loop

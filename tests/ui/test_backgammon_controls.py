@@ -18,7 +18,7 @@ def _events(screen: Any) -> list[dict[str, Any]]:
 def test_backgammon_setup_score_and_length_set_the_banks_3_5_vi(kiosk: Kiosk) -> None:
     kiosk.tap("backgammon")
     kiosk.tap("back")  # back home, nothing started
-    assert kiosk.current == "home" and kiosk.services.unfinished() is None
+    assert kiosk.current == "home" and kiosk.services.tables.latest_unfinished() is None
     kiosk.tap("backgammon")
     setup = kiosk.screen()
     kiosk.tap("length_plus")  # 7 -> 9 points

@@ -5,9 +5,14 @@ record; a refused game (rule 17.1, or a layer named for a licence not laid) lose
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
-from .harness import Kiosk
+from kiosk.authority import Role
+from kiosk.tables.bhukhar_draft import Draft
+from kiosk.tables.commands import Command
+
+from .harness import Kiosk, pump
 
 
 def _record(screen: Any) -> list[str]:
@@ -27,16 +32,12 @@ def test_bhukhar_rule_17_3_penalty_by_taps_in_the_game_line_standings_and_record
 ) -> None:
     screen = _start(kiosk)
     side_a, side_b = screen.ids.side_0, screen.ids.side_1
-    # Totals: A went out with 215 on the table and took the bhukhar; B 120 down, 25 in hand.
-    for widget, times in (
-        (side_a.ids.points_p50, 4),
-        (side_a.ids.points_p5, 3),
-        (side_b.ids.points_p50, 2),
-        (side_b.ids.points_p5, 4),
-        (side_b.ids.hand_p5, 5),
-    ):
-        for _ in range(times):
-            kiosk.tap(widget)
+    # Totals: A went out with 215 on the table and took the bhukhar; B 120 down, 25 in hand
+    # (the steppers by taps: tests/ui/test_bhukhar.py; here the draft by the table's command).
+    for what, side, points in (("points", 0, 215), ("points", 1, 120), ("hand", 1, 25)):
+        change = partial(Draft.step, what=what, side=side, delta=points)
+        screen.table.send(Command.of("edit", Role.UMPIRE, change=change))
+    pump(2)
     kiosk.tap("bhukhar")
     # Who laid each licence: the chips name the team's three players.
     assert [side_a.ids[f"by_{i}"].text for i in range(3)] == ["A1", "A2", "A3"]

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .harness import Kiosk, confirmed_events
+from .harness import Kiosk, confirmed_events, name_players
 
 
 def _setup(kiosk: Kiosk, breaker: int = 0) -> Any:
     kiosk.tap("carrom_icf")
-    kiosk.type("name_0", "Asha")
-    kiosk.type("name_1", "Bina")
+    name_players(kiosk, "Asha", "Bina")  # typed in tests/ui/test_carrom.py
     kiosk.tap(f"break_{breaker}")
     kiosk.tap("start")
     assert kiosk.current == "carrom"

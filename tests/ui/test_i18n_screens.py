@@ -243,7 +243,7 @@ def test_main_screens_in_each_language_fit_800x480(kiosk: Kiosk, language: str) 
     kiosk.tap("bhukhar")
     kiosk.tap("ask_go")
     kiosk.tap("start")
-    kiosk.app._playing("carrom", kiosk.screen("carrom").session)
+    kiosk.app.resume("carrom")  # the carrom table in play again, from the journal
     apply_languages(language)
     Window.size = (800, 480)
     try:

@@ -24,6 +24,8 @@ from .harness import (
     Services,
     confirmed_events,
     make_kiosk,
+    pump,
+    win_board,
 )
 
 UMPIRE, DIRECTOR = "1357", "8642"
@@ -162,8 +164,12 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
     assert not gate.is_open
     assert confirmed_events(screen.session)[-1]["event"] == "forfeit_board"
     notes = _notes(kiosk.services)
-    allowed = [n for n in notes if n["what"] == "allowed"]
-    assert [(n["action"], n["role"]) for n in allowed] == [
+    assert not [n for n in notes if n["what"] == "allowed"]  # no note paired up later:
+    session = screen.session  # each command's one entry carries its role (issue 30)
+    made = [
+        (e.data["event"], e.source) for e in session.journal.entries(session.match_id, ["event"])
+    ]
+    assert [m for m in made if m[1] == "director"] == [
         ("void_board", "director"),
         ("forfeit_board", "director"),
     ]
@@ -179,18 +185,15 @@ def test_roles_undo_past_a_boards_end_needs_the_director(kiosk: Kiosk) -> None:
     kiosk.tap("confirm")
     kiosk.tap("undo")  # within the board: the umpire's
     assert not gate.is_open and confirmed_events(screen.session) == []
-    kiosk.tap("white_plus")
-    kiosk.tap("queen_in")
-    kiosk.tap("confirm")
-    for _ in range(8):
-        kiosk.tap("white_plus")
-    kiosk.tap("confirm")  # the queen covered, nine whites: the board is over
+    win_board(screen.session)  # the board to its end by the table's commands, untapped
+    kiosk.advance(0.0)
     assert screen.points == [12, 0]
     kiosk.tap("undo")  # past the board's end: the director's
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
     _type_pin(kiosk, DIRECTOR)
     assert len(confirmed_events(screen.session)) == 1 and screen.points == [0, 0]
-    assert _notes(kiosk.services)[-1]["action"] == "undo_past_board"
+    undos = screen.session.journal.entries(screen.session.match_id, ["undo"])
+    assert [e.source for e in undos] == ["umpire", "director"]  # the role, on the undo itself
 
 
 def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display(
@@ -220,8 +223,10 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     gate = kiosk.app.gate
     _lock_by_the_display(kiosk)
     kiosk.tap("white_plus")
-    for _ in range(4):
-        _type_pin(kiosk, "0000")
+    _type_pin(kiosk, "0000")  # the pad by taps once; then the pad's OK, as a tap sends it
+    assert gate.pad.message == "Wrong PIN: nothing was changed"
+    for _ in range(3):
+        gate.pad.dispatch("on_pin", "0000")
         assert gate.pad.message == "Wrong PIN: nothing was changed"
     _type_pin(kiosk, "0000")  # the fifth: 30 s to wait
     assert gate.pad.message == f"Too many wrong PINs: try again in {BACKOFF_S:.0f} s"
@@ -231,7 +236,8 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     kiosk.advance(10.0)
     assert gate.pad.message == "Too many wrong PINs: try again in 20 s"  # the countdown
     kiosk.advance(20.0)
-    _type_pin(kiosk, "0000")  # the sixth: twice as long
+    gate.pad.dispatch("on_pin", "0000")  # the sixth: twice as long
+    pump(2)
     assert gate.pad.message == f"Too many wrong PINs: try again in {2 * BACKOFF_S:.0f} s"
     kiosk.advance(2 * BACKOFF_S)
     _type_pin(kiosk, UMPIRE)
@@ -359,3 +365,109 @@ def test_roles_bhukhar_scoresheet_is_the_umpires_locked_after_idle(kiosk: Kiosk)
     assert gate.is_open and not screen.paused
     _type_pin(kiosk, UMPIRE)
     assert screen.paused
+
+
+# -- issue 32: the role bypasses, by taps ----------------------------------------------------
+
+
+def _void_asked(kiosk: Kiosk) -> Any:
+    """A carrom board under way, and the director's void asked: its confirmation open."""
+    screen = _start_carrom(kiosk)
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")
+    kiosk.tap("void")
+    _type_pin(kiosk, DIRECTOR)
+    assert screen.confirm_action == "void_board" and not kiosk.app.gate.is_open
+    return screen
+
+
+def test_roles_settings_and_pins_close_when_the_console_locks(kiosk: Kiosk) -> None:
+    """Issue 32: the settings the director left open stayed open after the lock, and a player
+    changed both PINs. Locked, the console goes home; the settings ask again."""
+    kiosk.tap("settings")
+    _type_pin(kiosk, DIRECTOR)
+    assert kiosk.current == "settings"
+    kiosk.advance(5 * 60.0)  # idle: the console locks
+    assert kiosk.current == "home"
+    kiosk.tap("settings")
+    assert kiosk.app.gate.is_open and kiosk.app.gate.pad.message == "This needs the director's PIN"
+    _type_pin(kiosk, DIRECTOR)
+    kiosk.tap("change_pins")
+    assert kiosk.current == "pins"
+    kiosk.app.gate.lock("display")  # the player display shown
+    kiosk.advance(0.1)
+    assert kiosk.current == "home"
+
+
+def test_roles_a_confirmation_closes_when_the_console_locks(kiosk: Kiosk) -> None:
+    """Issue 32: a void confirmation opened with the director's PIN stayed open through the
+    lock, and a tap 30 minutes later voided the board as the director's act."""
+    screen = _void_asked(kiosk)
+    kiosk.advance(30 * 60.0)  # idle: locked
+    assert screen.confirm_action == ""  # the dialog is gone
+    assert [e["event"] for e in confirmed_events(screen.session)] == ["stroke"]
+    kiosk.tap("void")  # asked again: the director's PIN again
+    assert kiosk.app.gate.is_open and kiosk.app.gate.pad.message == "This needs the director's PIN"
+
+
+def test_roles_a_directors_confirmation_is_checked_again_when_tapped(kiosk: Kiosk) -> None:
+    """The PIN opened the confirmation; the Yes carries the act out, and is checked then: two
+    minutes later (the director's window over, the console still the umpire's) the PIN pad
+    asks again, and the void is made only after it."""
+    screen = _void_asked(kiosk)
+    kiosk.advance(121.0)
+    kiosk.tap("confirm_yes")
+    gate = kiosk.app.gate
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    assert [e["event"] for e in confirmed_events(screen.session)] == ["stroke"]
+    _type_pin(kiosk, DIRECTOR)
+    assert [e["event"] for e in confirmed_events(screen.session)] == ["stroke", "void_board"]
+    session = screen.session
+    voids = session.journal.entries(session.match_id, ["event"])
+    assert [e.source for e in voids] == ["umpire", "director"]
+
+
+def test_roles_a_new_match_over_an_unfinished_one_is_the_directors(kiosk: Kiosk) -> None:
+    """Issue 32: starting a new match as umpire closed the unfinished one, unasked. Home asks
+    first, and Start then needs the director's PIN; the close is journaled with the role."""
+    screen = _start_carrom(kiosk)
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")
+    old = screen.session.match_id
+    kiosk.tap("home")
+    kiosk.tap("carrom_icf")
+    assert kiosk.current == "home" and "A new one closes it" in kiosk.screen().ask_text
+    kiosk.tap("ask_go")
+    kiosk.tap("start")
+    gate = kiosk.app.gate
+    assert gate.is_open and gate.pad.message == "This needs the director's PIN"
+    _type_pin(kiosk, UMPIRE)
+    assert gate.pad.message == "That is not the director's PIN: nothing was changed"
+    assert kiosk.services.journal().unfinished("carrom").id == old  # still there
+    _type_pin(kiosk, DIRECTOR)
+    assert kiosk.current == "carrom" and screen.session.match_id != old
+    journal = kiosk.services.journal()
+    closed = journal.entries(old, ["closed"])
+    assert [(e.source, e.data) for e in closed] == [("director", {"why": "new_match"})]
+    assert journal.match(old).finished
+
+
+def test_roles_settings_saves_and_pin_changes_are_journaled_with_the_role(
+    kiosk: Kiosk,
+) -> None:
+    """Issue 32: PIN changes and settings saves were not journaled. Each is an entry with the
+    director's role, naming what changed, never a PIN or its hash."""
+    kiosk.tap("settings")
+    _type_pin(kiosk, DIRECTOR)
+    kiosk.tap(kiosk.widget("stroke_s").ids.plus)
+    kiosk.tap("save")
+    kiosk.tap("change_pins")
+    pad = kiosk.screen().ids.pad
+    for pin in ("2468", "2468", "9753", "9753"):
+        _type_pin(kiosk, pin, pad)
+    assert kiosk.current == "settings"
+    journal = kiosk.services.journal()
+    acts = [(e.kind, e.source, e.data) for e in journal.entries(None, ["settings", "pins"])]
+    assert acts[0] == ("settings", "director", {"changed": ["timers.stroke_s"]})
+    assert acts[1] == ("pins", "director", {"what": "changed"})
+    assert all("2468" not in str(a) and "pbkdf2" not in str(a) for a in acts)
