@@ -11,10 +11,10 @@ standard error with exit 1.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from kiosk.atomic import write_atomic
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import export_clock_record
@@ -39,13 +39,8 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return 0
     target = Path(args.output)
-    temporary = target.with_name(f".{target.name}.part")
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
+        write_atomic(target, text)
     except OSError as exc:
         print(f"tableside export: {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

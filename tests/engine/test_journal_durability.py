@@ -151,7 +151,7 @@ def test_journal_lost_wal_is_found_and_named(tmp_path: Path) -> None:
     copy = _copy_without_wal(path, tmp_path / "copy")
     journal.close()
     with pytest.raises(
-        JournalDamaged, match=r"reached entry 8 \(its -wal file is missing\): entries 5-8 are lost"
+        JournalDamaged, match=r"entries 5-8: lost \(the journal had reached entry 8; its -wal is"
     ):
         Journal(copy)
     assert any("entries 5-8: lost" in p for p in verify(copy).problems)
@@ -321,7 +321,7 @@ def test_journal_restore_puts_the_last_good_backup_in_place(
         assert cli_main(["journal", "restore", str(backup), str(held.path)]) == 1
     assert cli_main(["journal", "restore", str(backup), str(path)]) == 0
     out = capsys.readouterr().out
-    assert "damaged journal was kept as" in out
-    assert any(p.name.startswith("journal.db.damaged-") for p in tmp_path.iterdir())
+    assert "the journal it replaced is kept as" in out
+    assert any(p.name.startswith("journal.db.replaced-") for p in tmp_path.iterdir())
     with Journal(path) as again:  # every check passes, and the match is whole
         assert [d["n"] for d in again.confirmed(1)] == [0, 1, 2, 3]
