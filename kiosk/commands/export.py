@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kiosk.atomic import write_atomic
 from kiosk.engine.journal import Journal, JournalError
+from kiosk.errors import TablesideError
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import export_clock_record
 from kiosk.tables.bhukhar_table import export_bhukhar_record
@@ -31,8 +32,13 @@ def main(args: argparse.Namespace) -> int:
                 text = export_clock_record(journal)
             else:
                 text = export_match_record(journal)
-    except (JournalError, IllegalAction, ValueError) as exc:
+    except JournalError as exc:  # names the file already
         print(f"tableside export: {exc}", file=sys.stderr)
+        return 1
+    except (IllegalAction, ValueError, TablesideError) as exc:
+        # A record line the rules refuse (a journal changed by hand, or damaged): the file,
+        # and what the rules said of it.
+        print(f"tableside export: {args.journal}: cannot export: {exc}", file=sys.stderr)
         return 1
     if not args.output:
         sys.stdout.write(text)

@@ -224,7 +224,7 @@ def event_from_dict(obj: object) -> AnyEvent:
             kind=type(obj).__name__,
         )
     kind = obj.get("event")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise EventError.of("unknown_event", N_("unknown event {kind!r}"), kind=kind)
     t = _time(obj.get("t"))
     if kind == "match":
