@@ -41,6 +41,8 @@ from kiosk.tables.carrom_view import CarromView
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
+#: Where the wrong PINs in a row and the back-off are kept across restarts (roles.py).
+PIN_STATE_NAME = "pin-backoff.json"
 
 
 class StartRefused(TablesideError, RuntimeError):
@@ -162,7 +164,9 @@ def start_kiosk(
         camera=parts.camera is not None,
         startup_faults=list(parts.problems),
     )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    services.authority = SettingsAuthority(
+        lambda: services.settings, lambda _note: None, state=data_dir / PIN_STATE_NAME, clock=clock
+    )
     services.first_start = needs_pins(settings)  # roles: no PIN yet, the first start asks
     box.append(services)
     runner = Runner(

@@ -163,7 +163,7 @@ def test_journal_refused_start_keeps_the_wal_and_restore_takes_every_entry_back(
     assert kept == {"journal.db", "journal.db-wal", "journal.db.seal"}
 
 
-# -- restore: killed at every step, never none -------------------------------------------------------
+# -- restore: killed at every step, never none -----------------------------------------------------
 
 STEPS = ["built", "intent", "kept", "wal removed", "renamed", "sealed", "done"]
 
@@ -237,7 +237,7 @@ def test_journal_restore_refuses_a_healthy_newer_journal_unless_forced(
         assert len(replaced.confirmed(1)) == 4
 
 
-# -- deleted files ------------------------------------------------------------------------------------
+# -- deleted files ---------------------------------------------------------------------------------
 
 
 def test_journal_deleted_with_its_seal_is_not_replaced_by_an_empty_one(
@@ -442,7 +442,7 @@ def test_journal_unkeyed_journal_of_schema_2_opens_and_is_keyed_from_then_on(
     assert verdict.ok and verdict.macs == 1, verdict.problems
 
 
-# -- files and folders ------------------------------------------------------------------------------
+# -- files and folders -----------------------------------------------------------------------------
 
 
 def test_journal_backup_folder_is_private_and_stale_parts_are_cleaned(tmp_path: Path) -> None:

@@ -379,7 +379,7 @@ def record(draw: st.DrawFn, kind: str) -> bytes:
             continue
         if not isinstance(obj, dict) or not obj:
             continue
-        key = draw(st.sampled_from(sorted(obj) + ["event", "t"]))
+        key = draw(st.sampled_from([*sorted(obj), "event", "t"]))
         obj[key] = draw(st.sampled_from(VALUES))
         lines[number] = json.dumps(obj)
     return ("\n".join(lines) + "\n").encode("utf-8")
