@@ -18,9 +18,32 @@ import math
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring as _text
 from typing import Any
 
 GENESIS = ""
+
+
+def _number(value: float) -> str:
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a finite number")
+    return float.__repr__(float(value))
+
+
+def _id(value: int | None) -> str:
+    return "null" if value is None else int.__repr__(int(value))
+
+
+def entry_body(
+    seq: int, match_id: int | None, t: float, wall: float, source: str, kind: str, data: str
+) -> str:
+    """The canonical JSON of an entry row, `["entry", seq, match, t, wall, source, kind, data]`
+    as `json.dumps(..., ensure_ascii=False, separators=(",", ":"), allow_nan=False)` writes it,
+    built directly: the start hashes every row, and this is twice as fast."""
+    return (
+        f'["entry",{_id(seq)},{_id(match_id)},{_number(t)},{_number(wall)},'
+        f"{_text(source)},{_text(kind)},{_text(data)}]"
+    )
 
 
 def entry_hash(
@@ -34,23 +57,13 @@ def entry_hash(
     data: str,
 ) -> str:
     """The hash of one entry row, chained on `prev`."""
-    body = json.dumps(
-        ["entry", seq, match_id, t, wall, source, kind, data],
-        ensure_ascii=False,
-        separators=(",", ":"),
-        allow_nan=False,
-    )
+    body = entry_body(seq, match_id, t, wall, source, kind, data)
     return hashlib.sha256((prev + "\n" + body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def match_hash(prev: str, seq: int, match_id: int, kind: str, header: str, wall: float) -> str:
     """The hash of one match row (its first line and start), chained on `prev`."""
-    body = json.dumps(
-        ["match", seq, match_id, kind, header, wall],
-        ensure_ascii=False,
-        separators=(",", ":"),
-        allow_nan=False,
-    )
+    body = f'["match",{_id(seq)},{_id(match_id)},{_text(kind)},{_text(header)},{_number(wall)}]'
     return hashlib.sha256((prev + "\n" + body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -86,7 +99,7 @@ def _real(value: object) -> bool:
     return type(value) is float and math.isfinite(value)
 
 
-def _text(value: object) -> bool:
+def _is_text(value: object) -> bool:
     return type(value) is str
 
 
@@ -115,9 +128,11 @@ def _reject(name: str) -> object:
 DECODER = json.JSONDecoder(parse_constant=_reject)
 
 
-def entry_problem(row: tuple[Any, ...]) -> str | None:
+def entry_problem(row: tuple[Any, ...], full: bool = True) -> str | None:
     """What is wrong with an entry row's values (seq, prev, hash, match, t, wall, source,
-    kind, data, ...), in words; None when it can be read."""
+    kind, data, ...), in words; None when it can be read. `full`: its data decoded as JSON too
+    (without, only the types: enough to hash it; a row whose hash checks out was written by
+    the journal, whose data is always a JSON object)."""
     _seq, prev, digest, mid, t, wall, source, kind, data = row[:9]
     if mid is not None and type(mid) is not int:
         return f"its match is {mid!r:.40}, not a number"
@@ -125,29 +140,35 @@ def entry_problem(row: tuple[Any, ...]) -> str | None:
         return f"its time t is {t!r:.40}, not a finite number"
     if not _real(wall):
         return f"its wall time is {wall!r:.40}, not a finite number"
-    if not (_text(source) and _text(kind)):
+    if not (_is_text(source) and _is_text(kind)):
         return "its source or kind is not text"
     if not (_hash_or_none(prev) and _hash_or_none(digest)):
         return "its hash is not text"
+    if not full:
+        return None if _is_text(data) else f"its data is {type(data).__name__}, not JSON text"
     why = _object_text(data)
     return None if why is None else f"its data {why}"
 
 
-def match_problem(row: tuple[Any, ...]) -> str | None:
+def match_problem(row: tuple[Any, ...], full: bool = True) -> str | None:
     _seq, prev, digest, mid, kind, header, wall = row[:7]
     if type(mid) is not int:
         return f"its id is {mid!r:.40}, not a number"
     if not _real(wall):
         return f"its start time is {wall!r:.40}, not a finite number"
-    if not _text(kind):
+    if not _is_text(kind):
         return "its kind is not text"
     if not (_hash_or_none(prev) and _hash_or_none(digest)):
         return "its hash is not text"
+    if not full:
+        return None if _is_text(header) else f"its first line is {type(header).__name__}"
     why = _object_text(header)
     return None if why is None else f"its first line {why}"
 
 
-def chained_rows(db: sqlite3.Connection, keyed: bool = False) -> tuple[list[Row], list[str]]:
+def chained_rows(
+    db: sqlite3.Connection, keyed: bool = False, full: bool = True
+) -> tuple[list[Row], list[str]]:
     """Every row in sequence order, and the problems of rows that cannot be read (named by
     their number: a row whose values are not what the journal writes). Matches without a
     sequence number (schema 1) are left out. The tables are scanned whole, by row, so no
@@ -157,14 +178,18 @@ def chained_rows(db: sqlite3.Connection, keyed: bool = False) -> tuple[list[Row]
     mac = ", mac" if keyed else ", NULL"
     for raw in db.execute(_ENTRIES.format(mac=mac)):
         seq = raw[0]
-        why = "its number is not a whole number" if type(seq) is not int else entry_problem(raw)
+        why = (
+            "its number is not a whole number" if type(seq) is not int else entry_problem(raw, full)
+        )
         if why is not None:
             problems.append(f"entry {seq!r:.40}: cannot be read: {why}")
             continue
         rows.append((seq, raw[1], raw[2], ("entry", *raw[3:9]), raw[9]))
     for raw in db.execute(_MATCHES.format(mac=mac)):
         seq = raw[0]
-        why = "its number is not a whole number" if type(seq) is not int else match_problem(raw)
+        why = (
+            "its number is not a whole number" if type(seq) is not int else match_problem(raw, full)
+        )
         if why is not None:
             problems.append(f"entry {seq!r:.40} (a match's start): cannot be read: {why}")
             continue

@@ -241,7 +241,7 @@ def check(path: Path, backup_dir: Path | None) -> Verdict:
     """The journal read-only, before anything writes to it: JournalDamaged on any problem
     (nothing on disk changed), or on a backup that reaches further than the journal (an
     older copy put in its place, its seal deleted)."""
-    verdict = inspect(path)
+    verdict = inspect(path, full=False)
     if not verdict.ok:
         raise refuse(path, "; ".join(verdict.problems[:5]), backup_dir, verdict)
     entry = known(path) or {}
