@@ -23,6 +23,7 @@ work; the fsyncs of `open` (the seal) are not in the CPU time.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sqlite3
 import statistics
 import sys
@@ -30,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -88,10 +90,9 @@ def build_fast(path: Path, entries: int) -> None:
     """`entries` entries written with the journal's own append, in matches of 500 like a day's
     strokes and inputs; unsynced and unsealed while it is built (a synced append each would
     take minutes for 100,000), sealed by the open that follows."""
-    import kiosk.engine.journal as module
-
+    module: Any = importlib.import_module("kiosk.engine.journal")
     sealing = module.write_seal
-    module.write_seal = lambda *_: None  # type: ignore[assignment]
+    module.write_seal = lambda *_: None
     try:
         journal = Journal(path)
         assert journal._db is not None
