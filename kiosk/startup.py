@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.atomic import private_dir
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
 from kiosk.engine.display_frames import bhukhar_frame, carrom_frame, clock_frame
@@ -117,7 +118,7 @@ def start_kiosk(
     settings, data_dir, settings_path = find_settings(config, data, simulate=simulate)
     settings = simulated_pins(settings) if simulate else settings  # roles: 1234 and 4321
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)  # 0700 when made here (the installer makes it 0750)
     except OSError as exc:
         raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
 

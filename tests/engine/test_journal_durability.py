@@ -194,16 +194,19 @@ def test_journal_backup_to_a_missing_stick_is_a_backup_fault_not_a_crash(tmp_pat
 def test_journal_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0)
     try:
-        path = tmp_path / "j.db"
+        path = tmp_path / "data" / "j.db"
         journal = filled(path, 2, backup_dir=tmp_path / "usb")
         journal.checkpoint()
         mid = journal.latest()
         assert mid is not None
         journal.append(mid.id, 9.0, 1e9, "umpire", EVENT, {})  # a -wal again
         made = [path, Path(f"{path}.lock"), Path(f"{path}.seal"), Path(f"{path}-wal")]
+        made += [Path(f"{path}.director-key"), path.parent / ".journals"]
         made += list((tmp_path / "usb").iterdir())
         for f in made:
             assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
+        for folder in (path.parent, tmp_path / "usb"):
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
         journal.close()
     finally:
         os.umask(old)
