@@ -471,3 +471,16 @@ def test_config_init_writes_a_private_file(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "settings.toml").stat().st_mode) == 0o600
     assert [p.name for p in tmp_path.iterdir()] == ["settings.toml"]
+
+
+def test_journal_keyed_by_a_key_the_hall_gives_leaves_none_on_the_card(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    given = "tsk1-1-" + "5a" * 32
+    with Journal(path, key=given) as journal:
+        journal.begin_match("carrom", {"event": "match"}, 1e9)
+        journal.append(1, 1.0, 1e9, "umpire", EVENT, {"n": 1})
+    assert take_director_key(path) == []  # the director has it from the hall already
+    verdict = inspect(path, keys=[parse_key(given)])
+    assert verdict.ok and verdict.macs == 2
+    other = parse_key("tsk1-1-" + "a5" * 32)
+    assert not inspect(path, keys=[other]).ok  # and another key does not fit
