@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -81,6 +82,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = store.SCHEMA_VERSION
+log = logging.getLogger(__name__)
 
 
 #: How often a held write is tried again at most (seconds).
@@ -213,7 +215,7 @@ class Journal(JournalReading):
             give_to_director(self.path, first)
         self._key = first.key
         if not fresh and verdict.last_seq:
-            self.notices.append(
+            self._notice(
                 f"{self.path}: the chain key was not in the seal: entries from"
                 f" {self._next_seq} are keyed by a new key, left for the director in"
                 f" {self.path}.director-key"
@@ -270,6 +272,12 @@ class Journal(JournalReading):
         row_mac = mac(self._key, digest)
         self._key = evolve(self._key)
         return row_mac
+
+    def _notice(self, text: str) -> None:
+        """Something the journal put right that the log must say (it goes to the system's
+        log under systemd): kept in `notices` for the console too."""
+        self.notices.append(text)
+        log.warning("%s", text)
 
     def _take_seq(self) -> int:
         seq = self._next_seq
@@ -442,7 +450,7 @@ class Journal(JournalReading):
         self._db.execute("SELECT count(*) FROM meta").fetchone()  # a new -wal, noted
         self._note_wal()
         last = max((op.seq or 0 for op in self._orphaned if not isinstance(op, Flag)), default=0)
-        self.notices.append(
+        self._notice(
             f"{self._wal()} was deleted while the kiosk ran; every entry it held"
             + (f" (up to {last})" if last else "")
             + " was copied into the journal"

@@ -94,6 +94,8 @@ def restore(backup: Path, journal: Path, *, force: bool = False) -> Restored:
                     f" {backup} reaches entry {verdict.last_seq}: not replaced (`--force`"
                     " replaces it all the same, keeping it beside)"
                 )
+        for stale in journal.parent.glob("tableside-salvage-*"):
+            shutil.rmtree(stale, ignore_errors=True)  # a restore killed while it salvaged
         done = Restored()
         building = building_path(journal)
         seal = _build(backup, journal, building, verdict, done)

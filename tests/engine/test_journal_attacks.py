@@ -484,3 +484,14 @@ def test_journal_keyed_by_a_key_the_hall_gives_leaves_none_on_the_card(tmp_path:
     assert verdict.ok and verdict.macs == 2
     other = parse_key("tsk1-1-" + "a5" * 32)
     assert not inspect(path, keys=[other]).ok  # and another key does not fit
+
+
+def test_journal_chain_heads_show_where_a_forged_copy_parts_from_a_witness(tmp_path: Path) -> None:
+    from kiosk.engine.journal_check import chain_heads
+
+    path = tmp_path / "journal.db"
+    filled(path, 6).close()
+    witness = chain_heads(path)  # what the hall kept as the events came
+    _forge(path, 4, {"n": 99})
+    forged = chain_heads(path)
+    assert [seq for seq in witness if witness[seq] != forged.get(seq)] == [4, 5, 6, 7]
