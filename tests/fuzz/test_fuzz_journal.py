@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from drivers.simulated import ManualClock
@@ -275,35 +276,47 @@ def scratch(tmp_path: Path) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_fuzz_journal_readers_never_raise_or_hang(seed: Path, scratch: Path) -> None:
-    tmp_path = scratch
-    seen = {"inputs": 0, "refused": 0}
-    counter = iter(range(10**6))
+def fuzz_journals(
+    seed_journal: Path, folder: Path, examples: int, random_seed: int | None = None
+) -> dict[str, int]:
+    """`examples` mutated copies of `seed_journal` in `folder`, each through verify, the start
+    and two more readers; what was run and refused. A traceback or a hang raises (hypothesis
+    prints the mutation). `random_seed`: other inputs than make test's (bench/bench_fuzz.py)."""
+    seen = {"inputs": 0, "refused": 0, **{reader: 0 for reader in READERS}}
+    counter = iter(range(10**9))
 
-    @FUZZ
+    @settings(FUZZ, max_examples=examples, derandomize=random_seed is None)
     @given(mutations(), st.lists(st.sampled_from(READERS), min_size=2, max_size=2, unique=True))
     def one(changes: list[Mutation], readers: list[str]) -> None:
-        folder = tmp_path / str(next(counter))
-        folder.mkdir()
-        path = folder / "journal.db"
+        case = folder / str(next(counter))
+        case.mkdir()
+        path = case / "journal.db"
         for suffix in ("", ".seal"):
-            shutil.copyfile(f"{seed}{suffix}", f"{path}{suffix}")
+            shutil.copyfile(f"{seed_journal}{suffix}", f"{path}{suffix}")
         mutate(path, changes)
         seen["refused"] += run(["journal", "verify", str(path)], path)
         for reader in readers:
+            seen[reader] += 1
             if reader == "export":
                 run(["export", str(path)], path)
             elif reader in ("clock", "bhukhar"):
                 run(["export", str(path), f"--{reader}"], path)
             elif reader == "protest":
-                run(["protest", str(path), "-o", str(folder / "out")], path)
+                run(["protest", str(path), "-o", str(case / "out")], path)
             else:
-                run(["journal", "restore", str(path), str(folder / "restored.db")], path)
+                run(["journal", "restore", str(path), str(case / "restored.db")], path)
         start(path)
         seen["inputs"] += 1
-        shutil.rmtree(folder)
+        shutil.rmtree(case)
 
+    if random_seed is not None:
+        one = hypothesis_seed(random_seed)(one)
     one()
+    return seen
+
+
+def test_fuzz_journal_readers_never_raise_or_hang(seed: Path, scratch: Path) -> None:
+    seen = fuzz_journals(seed, scratch, 1000)
     assert seen["inputs"] >= 1000
     assert seen["refused"] > 300  # most mutations are found
 
