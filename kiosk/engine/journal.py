@@ -150,6 +150,9 @@ class Journal(JournalReading):
                 self._db = store.connect(self.path, readonly=True)
                 self._load_counters()
             except sqlite3.DatabaseError as exc:
+                if self._db is not None:
+                    self._db.close()
+                    self._db = None
                 raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
             return
         try:

@@ -100,7 +100,7 @@ def restore(backup: Path, journal: Path, *, force: bool = False) -> Restored:
         building = building_path(journal)
         seal = _build(backup, journal, building, verdict, done)
         AFTER_STEP("built")
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        stamp = _unused_stamp(journal)
         intent = {"stamp": stamp, "seq": seal.seq, "hash": seal.hash}
         intent["key"] = None if seal.key is None else seal.key.hex()
         intent["new_key"] = done.new_key
@@ -110,6 +110,16 @@ def restore(backup: Path, journal: Path, *, force: bool = False) -> Restored:
         return done
     finally:
         lock.release()
+
+
+def _unused_stamp(journal: Path) -> str:
+    """The UTC time for the names of the files kept, unused by an earlier restore."""
+    stamp = base = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    number = 1
+    while any(Path(f"{journal}{s}.replaced-{stamp}").exists() for s in _SUFFIXES):
+        number += 1
+        stamp = f"{base}-{number}"
+    return stamp
 
 
 def finish_interrupted_restore(journal: Path, lock: Lock | None = None) -> bool:
