@@ -200,8 +200,8 @@ def _build(backup: Path, journal: Path, building: Path, verdict: Verdict, done: 
 
         copy.execute("PRAGMA journal_mode=WAL")
         migrate(copy, building)
-        rows = salvage(journal, backup, verdict.last_seq, verdict.last_hash)
-        _insert(copy, rows)
+        rows, finished = salvage(journal, backup, verdict.last_seq, verdict.last_hash)
+        _insert(copy, rows, finished)
         done.salvaged = len(rows)
         copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -233,13 +233,19 @@ _ENTRY_COLUMNS = "seq, match_id, t, wall, source, kind, data, prev, hash"
 _MATCH_COLUMNS = "seq, id, kind, header, wall_start, prev, hash, finished"
 
 
+Salvaged = list[tuple[str, tuple[Any, ...]]]
+
+
 def salvage(
     journal: Path, backup: Path, after: int, after_hash: str
-) -> list[tuple[str, tuple[Any, ...]]]:
+) -> tuple[Salvaged, dict[int, int]]:
     """The rows after entry `after` that chain on from `after_hash`, from the old journal
     (with its -wal), or from its -wal laid over the backup when journal.db itself is lost:
-    whichever gives more. Read from copies in a temporary folder, never from the files."""
-    best: list[tuple[str, tuple[Any, ...]]] = []
+    whichever gives more; and which matches that copy says are finished (a match's end is a
+    mark, not a row of the chain). Read from copies in a temporary folder, never from the
+    files."""
+    best: Salvaged = []
+    flags: dict[int, int] = {}
     wal = Path(f"{journal}-wal")
     with tempfile.TemporaryDirectory(prefix="tableside-salvage-", dir=journal.parent) as folder:
         candidates: list[Path] = []
@@ -254,10 +260,10 @@ def salvage(
             shutil.copyfile(wal, f"{over}-wal")
             candidates.append(over)
         for candidate in candidates:
-            rows = _chained_after(candidate, after, after_hash)
-            if len(rows) > len(best):
-                best = rows
-    return best
+            rows, finished = _chained_after(candidate, after, after_hash)
+            if len(rows) > len(best) or (len(rows) == len(best) and not flags):
+                best, flags = rows, finished
+    return best, flags
 
 
 def _copy_pair(db: Path, wal: Path, to: Path) -> Path:
@@ -267,15 +273,29 @@ def _copy_pair(db: Path, wal: Path, to: Path) -> Path:
     return to
 
 
-def _chained_after(path: Path, after: int, after_hash: str) -> list[tuple[str, tuple[Any, ...]]]:
+def _chained_after(path: Path, after: int, after_hash: str) -> tuple[Salvaged, dict[int, int]]:
     """The rows of `path` numbered after `after`, in order, as long as each follows the one
-    before by its chain (a damaged page ends the reading, not the restore)."""
+    before by its chain (a damaged page ends the reading, not the restore); and the matches'
+    finished marks it holds."""
     found: dict[int, tuple[str, tuple[Any, ...]]] = {}
+    flags: dict[int, int] = {}
     try:
         db = connect_readonly(path)
     except sqlite3.Error:
-        return []
+        return [], {}
     try:
+        if after:  # the same journal as the backup: it holds the backup's last row as it is
+            same = db.execute(
+                "SELECT hash FROM entries WHERE seq=? UNION ALL SELECT hash FROM matches"
+                " WHERE seq=?",
+                (after, after),
+            ).fetchall()
+            if (after_hash,) not in same:
+                return [], {}
+        with contextlib.suppress(sqlite3.Error):
+            for match_id, finished in db.execute("SELECT id, finished FROM matches NOT INDEXED"):
+                if type(match_id) is int and finished in (0, 1):
+                    flags[match_id] = finished
         columns = {r[1] for r in db.execute("PRAGMA table_info(entries)")}
         mac = ", mac" if "mac" in columns else ", NULL"
         for table, names in (("entries", _ENTRY_COLUMNS), ("matches", _MATCH_COLUMNS)):
@@ -289,10 +309,10 @@ def _chained_after(path: Path, after: int, after_hash: str) -> list[tuple[str, t
             except sqlite3.Error:
                 continue  # what was read before the damaged page is kept
     except sqlite3.Error:
-        return []
+        return [], {}
     finally:
         db.close()
-    rows: list[tuple[str, tuple[Any, ...]]] = []
+    rows: Salvaged = []
     expected, prev = after + 1, after_hash or GENESIS
     while expected in found:
         table, row = found[expected]
@@ -309,10 +329,10 @@ def _chained_after(path: Path, after: int, after_hash: str) -> list[tuple[str, t
             break
         rows.append((table, row))
         expected, prev = expected + 1, digest
-    return rows
+    return rows, flags
 
 
-def _insert(db: sqlite3.Connection, rows: list[tuple[str, tuple[Any, ...]]]) -> None:
+def _insert(db: sqlite3.Connection, rows: Salvaged, finished: dict[int, int]) -> None:
     db.execute("BEGIN IMMEDIATE")
     for table, row in rows:
         if table == "entries":
@@ -322,12 +342,14 @@ def _insert(db: sqlite3.Connection, rows: list[tuple[str, tuple[Any, ...]]]) -> 
                 row,
             )
         else:
-            seq, mid, kind, header, wall, prev, digest, finished, row_mac = row
+            seq, mid, kind, header, wall, prev, digest, done, row_mac = row
             db.execute(
                 "INSERT INTO matches (id, kind, header, wall_start, finished, seq, prev, hash, mac)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (mid, kind, header, wall, finished, seq, prev, digest, row_mac),
+                (mid, kind, header, wall, done, seq, prev, digest, row_mac),
             )
+    for match_id, flag in finished.items():
+        db.execute("UPDATE matches SET finished=? WHERE id=?", (flag, match_id))
     db.execute("COMMIT")
 
 

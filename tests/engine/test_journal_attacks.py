@@ -163,6 +163,21 @@ def test_journal_refused_start_keeps_the_wal_and_restore_takes_every_entry_back(
     assert kept == {"journal.db", "journal.db-wal", "journal.db.seal"}
 
 
+def test_journal_restore_takes_back_a_match_finished_after_the_backup(tmp_path: Path) -> None:
+    usb = tmp_path / "usb"
+    journal = filled(tmp_path / "live" / "journal.db", 3, backup_dir=usb)
+    journal.checkpoint()
+    journal.append(1, 9.0, 1e9, "umpire", EVENT, {"n": 3})
+    journal.finish(1)  # the match ends: a mark in the -wal only
+    image = crash_image(journal, tmp_path / "card")
+    journal.close()
+    image.write_bytes(b"")
+    assert cli_main(["journal", "restore", str(usb / "journal-000000004.db"), str(image)]) == 0
+    with Journal(image) as again:
+        assert len(again.confirmed(1)) == 4
+        assert again.unfinished() is None  # not offered for resume again
+
+
 # -- restore: killed at every step, never none -----------------------------------------------------
 
 STEPS = ["built", "intent", "kept", "wal removed", "renamed", "sealed", "done"]
