@@ -74,17 +74,30 @@ def build_parser() -> argparse.ArgumentParser:
     journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
     p = journal_sub.add_parser("verify", help="check a journal or a copy (exit 1 on a problem)")
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--key", action="append", metavar="KEY", help="the director's chain key (tsk1-...)"
+    )
     p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
     p = journal_sub.add_parser("restore", help="put a good backup in place of a damaged journal")
     p.add_argument("backup", metavar="BACKUP")
     p.add_argument("journal", metavar="JOURNAL", help="the journal to replace (kept aside)")
+    p.add_argument("--force", action="store_true", help="even a healthy journal as far along")
     p.set_defaults(**_handler("kiosk.commands.journal_verify:restore_main"))
+    p = journal_sub.add_parser("key", help="print the director's chain key, once")
+    p.add_argument("journal", metavar="JOURNAL")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:key_main"))
+    p = journal_sub.add_parser("forget", help="allow a new, empty journal where one is missing")
+    p.add_argument("journal", metavar="JOURNAL")
+    p.set_defaults(**_handler("kiosk.commands.journal_verify:forget_main"))
 
     p = sub.add_parser("protest", help="one board's record for a protest, as an HTML page")
     p.add_argument("journal", metavar="JOURNAL", help="the journal database file (or a copy)")
     p.add_argument("--match", type=int, metavar="N", help="the match's id (default: the latest)")
     p.add_argument("--board", type=int, metavar="B", help="the B-th board played (default: last)")
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="where to write it")
+    p.add_argument(
+        "--key", action="append", metavar="KEY", help="the director's chain key (tsk1-...)"
+    )
     p.set_defaults(**_handler("kiosk.commands.protest:main"))
 
     p = sub.add_parser("hw-test", help="check the beams, the buzzer and the display")

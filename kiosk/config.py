@@ -13,7 +13,6 @@ the umpire's PIN hashing in kiosk/pins.py; every name is importable from here as
 
 from __future__ import annotations
 
-import os
 import re
 import stat
 import tomllib
@@ -23,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kiosk.atomic import write_atomic
 from kiosk.clocks.turn import TimerSettings
 from kiosk.config_checks import Bad
 from kiosk.config_sections import (
@@ -304,24 +304,38 @@ def save_settings(settings: Settings, path: str | Path) -> None:
     """Write `settings` to `path` (what the settings screen keeps): to a temporary file first,
     synced, then renamed over the old one, so a power cut leaves the old or the new file."""
     target = Path(path)
-    text = dump_settings(settings)
+    text = dump_settings(_without_simulated_pins(settings))
     problems = parse_settings(text, str(target))[1]
     if problems:
         raise ConfigError(problems)
-    temporary = target.with_name(f".{target.name}.new")
     # The file holds the PIN hashes: it keeps the mode the installer gave it (0640 with the
-    # service's group), and a new one is the kiosk's alone, whatever the umask.
+    # service's group, never more), and a new one is the kiosk's alone, whatever the umask.
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
+        mode = stat.S_IMODE(target.stat().st_mode) & 0o640
     except FileNotFoundError:
         mode = 0o600
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), mode)
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
+    write_atomic(target, text, mode=mode | 0o600)
+
+
+def _without_simulated_pins(settings: Settings) -> Settings:
+    """`settings` without the PINs `--simulate` fills in (1234, 4321): they must never reach
+    a settings file a real start reads, where they would stand for the director's PINs."""
+    from kiosk.engine.roles import SIMULATED_DIRECTOR_HASH  # roles imports this module
+
+    umpire = settings.umpire
+    simulated = {DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH}
+    if umpire.pin_hash not in simulated and umpire.director_pin_hash not in simulated:
+        return settings
+    return replace(
+        settings,
+        umpire=replace(
+            umpire,
+            pin_hash="" if umpire.pin_hash in simulated else umpire.pin_hash,
+            director_pin_hash=""
+            if umpire.director_pin_hash in simulated
+            else umpire.director_pin_hash,
+        ),
+    )
 
 
 def with_values(settings: Settings, **sections: Mapping[str, Any]) -> Settings:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.display_protocol import DisplayFrame
+from kiosk.atomic import private_dir
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
 from kiosk.engine.display_frames import bhukhar_frame, carrom_frame, clock_frame
@@ -43,6 +44,8 @@ from kiosk.wiring import Frame, Services
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
+#: Where the wrong PINs in a row and the back-off are kept across restarts (roles.py).
+PIN_STATE_NAME = "pin-backoff.json"
 
 
 class StartRefused(TablesideError, RuntimeError):
@@ -117,7 +120,7 @@ def start_kiosk(
     settings, data_dir, settings_path = find_settings(config, data, simulate=simulate)
     settings = simulated_pins(settings) if simulate else settings  # roles: 1234 and 4321
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)  # 0700 when made here (the installer makes it 0750)
     except OSError as exc:
         raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
 
@@ -129,7 +132,9 @@ def start_kiosk(
         save_settings=lambda s: write_settings(s, settings_path),
         first_start=needs_pins(settings),  # roles: no PIN yet, the first start asks
     )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
+    services.authority = SettingsAuthority(
+        lambda: services.settings, lambda _note: None, state=data_dir / PIN_STATE_NAME, clock=clock
+    )
     tables = services.tables  # the parts post to the table in play through it
 
     def start_parts() -> Parts:

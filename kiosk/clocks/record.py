@@ -197,8 +197,18 @@ class ClockRecord:
     events: tuple[tuple[int, ClockEvent], ...]
 
 
+#: No time, bank or delay of a match is longer (seconds): beyond it the clock's arithmetic
+#: overflows (1e308 minutes per point is an infinite bank).
+LARGEST = 1e9
+
+
 def _is_number(value: object) -> TypeGuard[float]:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and abs(value) <= LARGEST
+    )
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -6,10 +6,10 @@ and calibration.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from kiosk.atomic import write_atomic
 from kiosk.config import default_text
 
 
@@ -18,13 +18,10 @@ def main(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         print(f"tableside: {target} exists; --force to overwrite it", file=sys.stderr)
         return 1
-    temporary = target.with_name(f".{target.name}.new")
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(default_text())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
+        # The file will hold the PIN hashes: the kiosk's user alone reads it (the installer
+        # gives it to the service's group, 0640), whatever the umask.
+        write_atomic(target, default_text(), mode=0o600)
     except OSError as exc:
         print(f"tableside: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

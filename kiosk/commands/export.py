@@ -11,11 +11,12 @@ standard error with exit 1.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from kiosk.atomic import write_atomic
 from kiosk.engine.journal import Journal, JournalError
+from kiosk.errors import TablesideError
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import export_clock_record
 from kiosk.tables.bhukhar_table import export_bhukhar_record
@@ -31,21 +32,21 @@ def main(args: argparse.Namespace) -> int:
                 text = export_clock_record(journal)
             else:
                 text = export_match_record(journal)
-    except (JournalError, IllegalAction, ValueError) as exc:
+    except JournalError as exc:  # names the file already
         print(f"tableside export: {exc}", file=sys.stderr)
+        return 1
+    except (IllegalAction, ValueError, TablesideError) as exc:
+        # A record line the rules refuse (a journal changed by hand, or damaged): the file,
+        # and what the rules said of it.
+        print(f"tableside export: {args.journal}: cannot export: {exc}", file=sys.stderr)
         return 1
     if not args.output:
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
     target = Path(args.output)
-    temporary = target.with_name(f".{target.name}.part")
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
+        write_atomic(target, text)
     except OSError as exc:
         print(f"tableside export: {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -1,108 +1,105 @@
-"""`tableside journal verify FILE`: check a journal, or a copy of one, without changing it.
+"""`tableside journal verify|restore|key|forget`: the journal on disk, checked and put right.
 
-Prints what is wrong with the sequence numbers where (a damaged page, a lost, changed or
-reordered entry, a journal shorter than its seal says) and exits 1 on any problem; 0 and a
-one-line summary when it checks out. The file is opened read-only and not locked, so a backup
-or a running kiosk's journal can be checked alike.
+- `verify FILE [--key KEY ...]` checks a journal, or a copy of one, without changing it
+  (journal_check.inspect: every page and index, every row, the chain, the seal; with the
+  director's key every row's MAC). Prints what is wrong with the sequence numbers where, and
+  what a reader would miss, and exits 1 on any problem; 0 and a one-line summary when it
+  checks out. The file is opened read-only and not locked: a running kiosk's journal or a
+  backup can be checked alike.
+- `restore BACKUP JOURNAL [--force]` (engine/journal_restore.py).
+- `key JOURNAL` prints the director's chain key(s) left beside the journal, once.
+- `forget JOURNAL` allows a new, empty journal where one is missing, on purpose.
 """
 
 from __future__ import annotations
 
 import argparse
 import sqlite3
-import stat
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.engine import journal_store as store
-from kiosk.engine.journal_chain import verify_chain
-from kiosk.engine.journal_files import JournalError, read_seal
+from kiosk.engine.journal_check import Verdict, inspect
+from kiosk.engine.journal_files import JournalError, forget
+from kiosk.engine.journal_key import JournalKeyError, parse_key, take_director_key
+
+__all__ = ["Verdict", "verify"]
 
 
-@dataclass
-class Verdict:
-    path: Path
-    entries: int = 0
-    last_seq: int = 0
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def verify(path: str | Path) -> Verdict:
-    """Everything `journal verify` checks, as a Verdict (never raises for a bad file)."""
-    verdict = Verdict(Path(path))
-    try:
-        info = verdict.path.stat()
-    except OSError as exc:
-        verdict.problems.append(f"cannot read: {exc.strerror or exc}")
-        return verdict
-    if not stat.S_ISREG(info.st_mode):
-        verdict.problems.append("not a regular file")
-        return verdict
-    wal = Path(f"{path}-wal")
-    if info.st_size < store.SMALLEST and not (wal.exists() and wal.stat().st_size > 0):
-        verdict.problems.append(f"truncated to {info.st_size} bytes: not a journal any more")
-        return verdict
-    try:
-        db = store.connect(verdict.path, readonly=True)
-    except sqlite3.Error as exc:
-        verdict.problems.append(f"cannot open: {exc}")
-        return verdict
-    try:
-        damage = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)")]
-        if damage != ["ok"]:
-            verdict.problems.extend(f"damaged: {line}" for line in damage)
-        report = verify_chain(db, store.chain_from(db))
-    except sqlite3.Error as exc:
-        verdict.problems.append(f"cannot read: {exc}")
-        return verdict
-    finally:
-        db.close()
-    verdict.entries, verdict.last_seq = report.rows, report.last_seq
-    verdict.problems.extend(report.problems)
-    verdict.notes.extend(report.notes)
-    try:
-        seal = read_seal(verdict.path)
-    except JournalError as exc:
-        verdict.notes.append(str(exc))
-        seal = None
-    if seal is not None and report.last_seq < seal.seq:
-        verdict.problems.append(
-            f"entries {report.last_seq + 1}-{seal.seq}: lost (the journal had reached entry"
-            f" {seal.seq}; {'its -wal is missing' if not wal.exists() else 'an older copy?'})"
-        )
-    elif seal is None:
-        verdict.notes.append("no seal beside it: a lost tail cannot be told from an end")
-    return verdict
-
-
-def restore_main(args: argparse.Namespace) -> int:
-    """`tableside journal restore BACKUP JOURNAL`."""
-    from kiosk.engine.journal_restore import restore
-
-    try:
-        moved = restore(Path(args.backup), Path(args.journal))
-    except (JournalError, OSError, sqlite3.Error) as exc:
-        print(f"tableside journal restore: {exc}", file=sys.stderr)
-        return 1
-    if moved is not None:
-        print(f"{args.journal}: the damaged journal was kept as {moved}")
-    print(f"{args.journal}: restored from {args.backup}")
-    return 0
+def verify(path: str | Path, keys: list[str] | None = None) -> Verdict:
+    """Everything `journal verify` checks, as a Verdict (never raises for a bad file;
+    JournalKeyError for a key that is not one)."""
+    return inspect(Path(path), keys=[parse_key(k) for k in keys or []])
 
 
 def main(args: argparse.Namespace) -> int:
-    verdict = verify(args.file)
+    try:
+        verdict = verify(args.file, getattr(args, "key", None))
+    except JournalKeyError as exc:
+        print(f"tableside journal verify: --key: {exc}", file=sys.stderr)
+        return 2
     for problem in verdict.problems:
         print(f"{verdict.path}: {problem}")
+    for lost in verdict.lost:
+        print(f"{verdict.path}: lost to a reader: {lost}")
     for note in verdict.notes:
         print(f"{verdict.path}: note: {note}", file=sys.stderr)
     if verdict.ok:
-        print(f"{verdict.path}: ok, {verdict.entries} entries up to number {verdict.last_seq}")
+        keyed = f", {verdict.macs} MACs checked with the director's key" if verdict.macs else ""
+        print(
+            f"{verdict.path}: ok, {verdict.entries} entries up to number {verdict.last_seq}{keyed}"
+        )
         return 0
     return 1
+
+
+def restore_main(args: argparse.Namespace) -> int:
+    """`tableside journal restore BACKUP JOURNAL [--force]`."""
+    from kiosk.engine.journal_restore import restore
+
+    try:
+        done = restore(Path(args.backup), Path(args.journal), force=bool(args.force))
+    except (JournalError, OSError, sqlite3.Error) as exc:
+        print(f"tableside journal restore: {exc}", file=sys.stderr)
+        return 1
+    for kept in done.kept:
+        print(f"{args.journal}: the journal it replaced is kept as {kept}")
+    taken = f", and {done.salvaged} later entries taken back from the old journal"
+    print(
+        f"{args.journal}: restored from {args.backup}{taken if done.salvaged else ''};"
+        f" it reaches entry {done.last_seq}"
+    )
+    if done.new_key:
+        print(
+            f"{args.journal}: entries from {done.last_seq + 1} are keyed by a new chain key:"
+            f" the director takes it with `tableside journal key {args.journal}`"
+        )
+    return 0
+
+
+def key_main(args: argparse.Namespace) -> int:
+    """`tableside journal key JOURNAL`: the director's keys, printed once."""
+    keys = take_director_key(Path(args.journal))
+    if not keys:
+        print(f"{args.journal}: no chain key left to take (taken already)", file=sys.stderr)
+        return 1
+    for key in keys:
+        print(key)
+    print(
+        "Write it down and keep it away from the kiosk: `tableside journal verify JOURNAL"
+        " --key KEY` shows any entry changed after it was written. It is not kept here.",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def forget_main(args: argparse.Namespace) -> int:
+    """`tableside journal forget JOURNAL`."""
+    try:
+        moved = forget(Path(args.journal))
+    except (JournalError, OSError) as exc:
+        print(f"tableside journal forget: {exc}", file=sys.stderr)
+        return 1
+    for path in moved:
+        print(f"{args.journal}: its seal was moved to {path}")
+    print(f"{args.journal}: the next start creates a new, empty journal here")
+    return 0

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.atomic import private_dir, write_atomic
 from kiosk.commands.journal_verify import Verdict, verify
 from kiosk.engine.journal import EVENT, UNDO, Entry, Journal, JournalError, MatchRow
 from kiosk.engine.roles import KIND as ROLES_KIND
@@ -167,10 +168,17 @@ tr.undo td, tr.refused td, tr.fault td { background: #fde2df; }
 
 
 def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict) -> str:
-    if verdict.ok:
+    if verdict.ok and verdict.macs:
+        head = (
+            f'<p class="ok">Hash chain verified with the director\'s key: {verdict.entries}'
+            f" entries up to number {verdict.last_seq}, none lost, changed or reordered"
+            f" ({verdict.macs} MACs checked).</p>"
+        )
+    elif verdict.ok:
         head = (
             f'<p class="ok">Hash chain verified: {verdict.entries} entries up to number'
-            f" {verdict.last_seq}, none lost, changed or reordered.</p>"
+            f" {verdict.last_seq}, none lost or reordered. Not checked with the director's key"
+            " (`--key`): an entry changed with the whole chain recomputed would not show.</p>"
         )
     else:
         items = "".join(f"<li>{html.escape(p)}</li>" for p in verdict.problems)
@@ -210,7 +218,11 @@ def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict
 
 def main(args: argparse.Namespace) -> int:
     path = Path(args.journal)
-    verdict = verify(path)
+    try:
+        verdict = verify(path, getattr(args, "key", None))
+    except ValueError as exc:  # a key that is not one
+        print(f"tableside protest: --key: {exc}", file=sys.stderr)
+        return 2
     try:
         with Journal(path, create=False, readonly=True) as journal:
             row = journal.match(args.match) if args.match else journal.latest()
@@ -229,10 +241,14 @@ def main(args: argparse.Namespace) -> int:
         return 1
     board = boards[wanted - 1]
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
     target = out / f"protest-match{row.id}-board{wanted}.html"
-    target.write_text(render(path, row, board, len(boards), verdict), encoding="utf-8")
-    copy_stills(path, board, out)
+    try:
+        private_dir(out)
+        write_atomic(target, render(path, row, board, len(boards), verdict))
+        copy_stills(path, board, out)
+    except OSError as exc:
+        print(f"tableside protest: {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(target)
     if not verdict.ok:
         print(f"{path}: the journal does not verify (said at the top)", file=sys.stderr)

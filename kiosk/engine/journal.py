@@ -16,10 +16,12 @@ of its record (`header`); its entries carry:
   "camera", "timer", "fault", ...), with its `data` as JSON.
 
 Durability (docs/engine.md, "The journal: nothing lost"): one kiosk at a time holds the journal
-(an exclusive lock beside it); every row is hash-chained to the one before (journal_chain.py);
-at start the file is checked (PRAGMA quick_check, the chain, the seal of the last synced row) and
-a damaged or shortened journal is refused by name with the last good backup, never taken for an
-empty one. A write that fails (disk full, read-only, I/O error) never raises: the rows are held in
+(an OS lock on journal.db itself); every row is hash-chained to the one before (journal_chain.py)
+and carries a MAC under a key that moves on with every row (journal_key.py); at start the file
+is checked read-only (journal_check.py: every page and index, every row, the chain, the seal of
+the last synced row) and a damaged or shortened journal is refused by name with the last good
+backup, changing nothing on disk, never taken for an empty one. A write that fails (disk full,
+read-only, I/O error, the -wal deleted under the kiosk) never raises: the rows are held in
 memory in order, `fault` says which are not saved, and they are written, in order, as soon as
 writing works again. `checkpoint()` at every board's end folds the -wal into journal.db and makes
 the rolling backup.
@@ -32,7 +34,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -40,8 +44,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from kiosk.atomic import private_dir
 from kiosk.engine import journal_store as store
 from kiosk.engine.journal_chain import GENESIS, entry_hash, match_hash
+from kiosk.engine.journal_check import Verdict, file_problem
 from kiosk.engine.journal_faults import cannot_open, cause, not_saved
 from kiosk.engine.journal_files import (
     JournalDamaged,
@@ -50,10 +56,16 @@ from kiosk.engine.journal_files import (
     Lock,
     Seal,
     backup,
+    known,
     make_private,
+    mark_created,
+    mark_reached,
+    read_seal,
     write_seal,
 )
+from kiosk.engine.journal_key import DirectorKey, evolve, give_to_director, mac, new_key, parse_key
 from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
+from kiosk.engine.journal_restore import finish_interrupted_restore
 from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
 from kiosk.errors import ReasonedText
 
@@ -70,6 +82,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = store.SCHEMA_VERSION
+log = logging.getLogger(__name__)
 
 
 #: How often a held write is tried again at most (seconds).
@@ -82,6 +95,9 @@ class Journal(JournalReading):
 
     `readonly`: open a journal (or a copy) only to read it: no lock, no check, no writes.
     `backup_dir`: where `checkpoint()` and every `backup_every` entries put a whole copy.
+    `key`: the chain's first key when this journal is created or first keyed (one the hall
+    gives, as `tsk1-...` text or a DirectorKey); without it the journal makes one and leaves it
+    for the director (journal_key.py).
     """
 
     def __init__(
@@ -94,8 +110,18 @@ class Journal(JournalReading):
         backup_every: int = 100,
         backup_keep: int = 3,
         clock: Callable[[], float] = time.monotonic,
+        key: DirectorKey | str | None = None,
     ) -> None:
         self.path = Path(path)
+        self._given_key = parse_key(key) if isinstance(key, str) else key
+        #: The key of the chain's next row (None: not keyed, read-only).
+        self._key: bytes | None = None
+        #: What happened to the journal that the log must say (a new key, a -wal deleted).
+        self.notices: list[str] = []
+        #: The -wal file SQLite writes to (its inode), to notice it deleted under the kiosk.
+        self._wal_ino: int | None = None
+        #: Rows committed into a -wal that was no longer on disk: not saved until rescued.
+        self._orphaned: list[Op] = []
         self._clock = clock  # paces the retries of held writes
         self.readonly = readonly
         self.backup_dir = Path(backup_dir) if backup_dir else None
@@ -117,10 +143,16 @@ class Journal(JournalReading):
         if not create and not self.path.is_file():
             raise JournalError(f"{self.path}: no such journal")
         if readonly:
+            problem = file_problem(self.path)  # SQLite drops the -wal of a truncated file
+            if problem is not None:
+                raise JournalError(f"{self.path}: {problem}")
             try:
                 self._db = store.connect(self.path, readonly=True)
                 self._load_counters()
             except sqlite3.DatabaseError as exc:
+                if self._db is not None:
+                    self._db.close()
+                    self._db = None
                 raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
             return
         try:
@@ -136,19 +168,26 @@ class Journal(JournalReading):
             self._error = ReasonedText(f"cannot create the journal: {reason}", cause(exc))
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Lock, check read-only, then open for writing: a refused start changes nothing."""
+        private_dir(self.path.parent)
         lock = Lock(self.path)
+        created: str | None = None
         try:
-            seal, had_wal = store.before_open(self.path, self.backup_dir)
+            finish_interrupted_restore(self.path)
             if not self.path.exists():
-                store.create(self.path)
+                store.before_create(self.path, self.backup_dir)
+                created = store.create(self.path)
+                mark_created(self.path, created)
+            lock.hold()
+            verdict = store.check(self.path, self.backup_dir)
             try:
                 db = store.connect(self.path)
             except sqlite3.DatabaseError as exc:
                 raise store.refuse(self.path, f"cannot open: {exc}", self.backup_dir) from exc
             try:
-                store.migrate(db, self.path)
-                report = store.check(db, self.path, seal, self.backup_dir, had_wal)
+                migrated = store.migrate(db, self.path)
+                if created is None and known(self.path) is None:
+                    mark_created(self.path, store.meta(db, "id") or "before-markers")
             except sqlite3.DatabaseError as exc:
                 db.close()
                 raise store.refuse(self.path, f"cannot read: {exc}", self.backup_dir) from exc
@@ -160,9 +199,30 @@ class Journal(JournalReading):
             raise
         self._db, self._lock = db, lock
         self._load_counters()
-        if seal is None and report.last_seq:
-            with contextlib.suppress(OSError):
-                write_seal(self.path, Seal(report.last_seq, report.last_hash))
+        self._note_wal()  # the -wal exists once the counters were read
+        self._start_key(verdict, fresh=created is not None or migrated)
+        make_private(self.path)
+        with contextlib.suppress(OSError):
+            write_seal(self.path, Seal(self._next_seq - 1, self._last_hash, self._key))
+
+    def _start_key(self, verdict: Verdict, fresh: bool) -> None:
+        """The key of the next row: from the seal (moved on past rows written after it), or a
+        new key for a new, newly keyed, or restored journal, or one whose seal lost its key."""
+        seal = read_seal(self.path)  # checked already
+        if seal is not None and seal.key is not None and seal.seq < self._next_seq and not fresh:
+            self._key = evolve(seal.key, self._next_seq - (seal.seq + 1))
+            return
+        given = self._given_key
+        first = DirectorKey(self._next_seq, given.key) if given else new_key(self._next_seq)
+        if given is None:
+            give_to_director(self.path, first)
+        self._key = first.key
+        if not fresh and verdict.last_seq:
+            self._notice(
+                f"{self.path}: the chain key was not in the seal: entries from"
+                f" {self._next_seq} are keyed by a new key, left for the director in"
+                f" {self.path}.director-key"
+            )
 
     def _load_counters(self) -> None:
         assert self._db is not None
@@ -175,8 +235,14 @@ class Journal(JournalReading):
             if self._chained
             else 0
         )
+        last_id = db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0]
+        if not all(type(n) is int and 0 <= n < 2**62 for n in (last_entry, last_match, last_id)):
+            raise sqlite3.DatabaseError(
+                f"its numbering cannot be read (last entry {last_entry!r:.20},"
+                f" last match {last_match!r:.20}, match id {last_id!r:.20})"
+            )
         self._next_seq = max(last_entry, last_match) + 1
-        self._next_match = db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0] + 1
+        self._next_match = last_id + 1
         self._last_hash = GENESIS
         if self._chained:
             row = db.execute(
@@ -201,6 +267,21 @@ class Journal(JournalReading):
                     self._db.execute("ROLLBACK")
             raise
 
+    def _mac(self, digest: str) -> str | None:
+        """The MAC of the row just numbered, and the key moved on to the next (the old one
+        forgotten)."""
+        if self._key is None:
+            return None
+        row_mac = mac(self._key, digest)
+        self._key = evolve(self._key)
+        return row_mac
+
+    def _notice(self, text: str) -> None:
+        """Something the journal put right that the log must say (it goes to the system's
+        log under systemd): kept in `notices` for the console too."""
+        self.notices.append(text)
+        log.warning("%s", text)
+
     def _take_seq(self) -> int:
         seq = self._next_seq
         self._next_seq += 1
@@ -217,7 +298,17 @@ class Journal(JournalReading):
             raise ValueError(f"{self.path}: a match's start must be a finite time, not {wall}")
         seq, text = self._take_seq(), dumps(header)
         digest = match_hash(self._last_hash, seq, match_id, kind, text, wall)
-        row = MatchRow(match_id, kind, json.loads(text), wall, False, seq, digest, self._last_hash)
+        row = MatchRow(
+            match_id,
+            kind,
+            json.loads(text),
+            wall,
+            False,
+            seq,
+            digest,
+            self._last_hash,
+            self._mac(digest),
+        )
         self._pending.append(row)
         self._last_hash = digest
         self._flush()
@@ -246,7 +337,17 @@ class Journal(JournalReading):
         digest = entry_hash(self._last_hash, seq, match_id, t, wall, source, kind, text)
         # A copy of what was hashed: the caller may change its dict afterwards.
         entry = Entry(
-            seq, match_id, t, wall, source, kind, json.loads(text), self._last_hash, digest, False
+            seq,
+            match_id,
+            t,
+            wall,
+            source,
+            kind,
+            json.loads(text),
+            self._last_hash,
+            digest,
+            False,
+            self._mac(digest),
         )
         self._pending.append(entry)
         self._last_hash = digest
@@ -268,9 +369,10 @@ class Journal(JournalReading):
     def retry(self, force: bool = False) -> bool:
         """Try the held writes again (at most once a second unless `force`); True when
         nothing is held any more."""
-        if self._pending and (force or self._clock() - self._tried >= RETRY_EVERY):
+        held = self._pending or self._orphaned
+        if held and (force or self._clock() - self._tried >= RETRY_EVERY):
             self._flush()
-        return not self._pending
+        return not (self._pending or self._orphaned)
 
     def _writable(self) -> None:
         if self.readonly:
@@ -279,43 +381,99 @@ class Journal(JournalReading):
     def _flush(self) -> None:
         """Write every held row in order, in one transaction: all of them or none."""
         self._tried = self._clock()
-        if not self._pending:
+        if not self._pending and not self._orphaned:
             return
         try:
             if self._db is None:
                 self._open()
-            with self._transaction() as db:
-                for op in self._pending:
-                    write(db, op)
+            if self._orphaned or self._wal_gone():
+                self._rescue_wal()
+            if self._pending:
+                with self._transaction() as db:
+                    for op in self._pending:
+                        write(db, op)
         except (sqlite3.Error, OSError, JournalError) as exc:
             words = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
             self._error = ReasonedText(words, cause(exc))
             return
         written = self._pending
         self._pending = []
+        if self._wal_gone():
+            # Committed, but into a -wal no longer on the disk: not saved until it is copied
+            # into journal.db, and nothing more is written to it.
+            self._orphaned.extend(written)
+            try:
+                self._rescue_wal()
+            except (sqlite3.Error, OSError, JournalError) as exc:
+                self._error = ReasonedText(str(exc), cause(exc))
+                return
         self._error = None
+        self._note_wal()
         last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
         if last is not None:
             assert last.seq is not None and last.hash is not None
             with contextlib.suppress(OSError):
-                write_seal(self.path, Seal(last.seq, last.hash))
+                write_seal(self.path, Seal(last.seq, last.hash, self._key))
         self._since_backup += len(written)
         if self.backup_dir is not None and self._since_backup >= self.backup_every:
             self.backup()
+
+    # -- the -wal deleted under the kiosk ------------------------------------------------
+
+    def _wal(self) -> Path:
+        return Path(f"{self.path}-wal")
+
+    def _note_wal(self) -> None:
+        if self._wal_ino is None:
+            with contextlib.suppress(OSError):
+                self._wal_ino = os.stat(self._wal()).st_ino
+
+    def _wal_gone(self) -> bool:
+        """Whether the -wal SQLite writes to was deleted (or replaced) since it was made."""
+        if self._wal_ino is None or self._db is None:
+            return False
+        try:
+            return os.stat(self._wal()).st_ino != self._wal_ino
+        except FileNotFoundError:
+            return True
+
+    def _rescue_wal(self) -> None:
+        """Copy what the deleted -wal holds into journal.db (synced), then write to a new
+        -wal; JournalError while a reader keeps the checkpoint from finishing."""
+        assert self._db is not None
+        busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if busy:
+            raise JournalError(
+                f"{self._wal()} was deleted while the kiosk ran: its entries are being copied"
+                " into the journal (a reader holds it)"
+            )
+        self._db.close()
+        self._db = store.connect(self.path)
+        self._wal_ino = None
+        self._db.execute("SELECT count(*) FROM meta").fetchone()  # a new -wal, noted
+        self._note_wal()
+        last = max((op.seq or 0 for op in self._orphaned if not isinstance(op, Flag)), default=0)
+        self._notice(
+            f"{self._wal()} was deleted while the kiosk ran; every entry it held"
+            + (f" (up to {last})" if last else "")
+            + " was copied into the journal"
+        )
+        self._orphaned = []
 
     # -- faults, checkpoints, backups ------------------------------------------------
 
     @property
     def fault(self) -> str | None:
         """None while everything is on disk; else what is held and why, in words."""
-        if not self._pending:
+        held_ops = self._orphaned + self._pending
+        if not held_ops:
             return None
-        seqs = [op.seq for op in self._pending if isinstance(op, Entry | MatchRow) and op.seq]
+        seqs = [op.seq for op in held_ops if isinstance(op, Entry | MatchRow) and op.seq]
         if not seqs:
             held = "a match's end"
         else:
             held = f"entries {seqs[0]}-{seqs[-1]}" if len(seqs) > 1 else f"entry {seqs[0]}"
-        events = sum(1 for op in self._pending if isinstance(op, Entry) and op.kind == EVENT)
+        events = sum(1 for op in held_ops if isinstance(op, Entry) and op.kind == EVENT)
         if events:
             held += f" ({events} confirmed event{'s' if events > 1 else ''})"
         text = f"not saved: {held} held in memory ({self._error})"
@@ -332,6 +490,9 @@ class Journal(JournalReading):
         except sqlite3.Error:
             return False
         make_private(self.path)
+        if not busy:
+            with contextlib.suppress(OSError):  # how far it reached, beside the settings too
+                mark_reached(self.path, self._next_seq - 1, self._last_hash)
         if self.backup_dir is not None:
             self.backup()
         return not busy
@@ -354,7 +515,7 @@ class Journal(JournalReading):
 
     def close(self) -> None:
         """Close the file (trying the held writes once more) and release the lock."""
-        if self._pending and not self.readonly:
+        if (self._pending or self._orphaned) and not self.readonly:
             self._flush()
         if self._db is not None:
             self._db.close()

@@ -1,11 +1,17 @@
-"""The files beside the journal: the lock, the seal, the rolling backups.
+"""The files beside the journal: the lock, the seal, the marker, the rolling backups.
 
-- `journal.db.lock` holds an exclusive `flock` for as long as a kiosk has the journal open, and
-  says who holds it (pid, host, since), so a second kiosk on the same journal is refused by name.
-- `journal.db.seal` records the last sequence number and hash known to be on disk. It is
-  replaced atomically (write, fsync, rename) after every synced write. At start the journal must
-  reach at least that number with that hash: a lost `-wal`, a file truncated to nothing or an
-  older copy put in its place is then found, never taken for an empty or shorter journal.
+- The lock: an exclusive `flock` on `journal.db` itself for as long as a kiosk has it open, so
+  deleting a file cannot let a second kiosk in. `journal.db.lock` is flocked first (it guards
+  the journal's creation and a restore) and says who holds it (pid, host, since), so a second
+  kiosk on the same journal is refused by name.
+- `journal.db.seal` records the last sequence number and hash known to be on disk, and the
+  chain key of the next row (journal_key.py). It is replaced atomically (write, fsync, rename)
+  after every synced write. At start the journal must reach at least that number with that
+  hash: a lost `-wal`, a file truncated to nothing or an older copy put in its place is then
+  found, never taken for an empty or shorter journal.
+- `.journals` in the journal's folder (beside the settings) names every journal created there:
+  a journal that existed is never replaced by a new, empty one in silence, whatever was
+  deleted.
 - Backups are whole copies made with SQLite's online backup API into `[journal] backup_dir`,
   named by their last sequence number; the newest few are kept.
 
@@ -25,9 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.atomic import PRIVATE, private_dir, replace_synced, write_atomic
 from kiosk.errors import N_, Reason, TablesideError
-
-PRIVATE = 0o600
 
 # The interface's words for a journal held by another kiosk (babel.cfg reads this file).
 LOCKED = N_(
@@ -75,21 +80,20 @@ def make_private(path: Path) -> None:
 
 
 class Lock:
-    """The exclusive lock on a journal (released by `release` or when the process ends)."""
+    """The exclusive lock on a journal: `journal.db.lock` at once, and the journal file itself
+    with `hold` once it exists (both released by `release` or when the process ends)."""
 
     def __init__(self, journal: Path) -> None:
+        self.journal = journal
         self.path = Path(f"{journal}.lock")
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE)
+        self._held: int | None = None
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 4096).decode("utf-8", "replace").strip()
             os.close(fd)
-            raise JournalLocked(
-                f"{journal}: the journal is in use by another kiosk ({_describe(holder)});"
-                " stop it first, or give this one another data folder",
-                _held_by(holder),
-            ) from None
+            raise _locked(journal, holder) from None
         except OSError:
             os.close(fd)
             raise
@@ -102,11 +106,47 @@ class Lock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(info).encode(), 0)
 
+    def hold(self) -> None:
+        """Lock the journal file itself (it must exist): JournalLocked if another kiosk holds
+        it, even one whose lock file was deleted. Held until `release`; the descriptor is
+        never closed before, so SQLite's own locks on the file are never dropped with it."""
+        if self._held is not None:
+            return
+        fd = os.open(self.journal, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            holder = ""
+            with contextlib.suppress(OSError), open(self.path, "rb") as handle:
+                holder = handle.read(4096).decode("utf-8", "replace").strip()
+            raise _locked(self.journal, holder) from None
+        except OSError:
+            os.close(fd)
+            raise
+        self._held = fd
+
+    def let_go_of_file(self) -> None:
+        """Release the journal file's lock (before it is renamed away by a restore)."""
+        if self._held is not None:
+            fcntl.flock(self._held, fcntl.LOCK_UN)
+            os.close(self._held)
+            self._held = None
+
     def release(self) -> None:
+        self.let_go_of_file()
         if self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
+
+
+def _locked(journal: Path, holder: str) -> JournalLocked:
+    return JournalLocked(
+        f"{journal}: the journal is in use by another kiosk ({_describe(holder)});"
+        " stop it first, or give this one another data folder",
+        _held_by(holder),
+    )
 
 
 def _holder(holder: str) -> tuple[object, object, object] | None:
@@ -133,8 +173,11 @@ def _held_by(holder: str) -> Reason:
 
 @dataclass(frozen=True, slots=True)
 class Seal:
+    """The last entry known to be on disk, and the chain key of the next (None: unkeyed)."""
+
     seq: int
     hash: str
+    key: bytes | None = None
 
 
 def seal_path(journal: Path) -> Path:
@@ -142,29 +185,125 @@ def seal_path(journal: Path) -> Path:
 
 
 def read_seal(journal: Path) -> Seal | None:
+    """The seal, None if there is none; JournalDamaged naming the file if it cannot be read."""
     path = seal_path(journal)
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(4096)
-        data = json.loads(raw)
-        return Seal(int(data["seq"]), str(data["hash"]))
+            raw = handle.read(4097)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except OSError as exc:
         raise JournalDamaged(f"{path}: the journal's seal cannot be read: {exc}") from exc
+    try:
+        if len(raw) > 4096:
+            raise ValueError("longer than a seal")
+        data = _SEAL.decode(raw.decode("utf-8"))
+        seq, digest, key = data["seq"], data["hash"], data.get("key")
+        if type(seq) is not int or not 0 <= seq < 2**62 or type(digest) is not str:
+            raise ValueError(f"seq {str(seq)[:20]!r}, hash {str(digest)[:20]!r}")
+        if key is not None and (type(key) is not str or len(key) != 64):
+            raise ValueError("its key is not 64 hex digits")
+        return Seal(seq, digest, None if key is None else bytes.fromhex(key))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise JournalDamaged(
+            f"{path}: the journal's seal cannot be read: {str(exc)[:80]}"
+        ) from None
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number")
+
+
+def _refuse_float(text: str) -> object:
+    raise ValueError(f"{text[:20]} is not a whole number")
+
+
+_SEAL = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_refuse_float)
 
 
 def write_seal(journal: Path, seal: Seal) -> None:
-    """Replace the seal atomically; the old one stays whole if this fails."""
-    path = seal_path(journal)
-    temporary = Path(f"{path}.part")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+    """Replace the seal atomically; the old one stays whole if this fails. (The folder is not
+    synced: a rename lost to a power cut leaves an older seal, which the journal still
+    reaches, and an older key, which still derives the next.)"""
+    data: dict[str, object] = {"seq": seal.seq, "hash": seal.hash}
+    if seal.key is not None:
+        data["key"] = seal.key.hex()
+    write_atomic(seal_path(journal), json.dumps(data), sync_folder=False)
+
+
+# -- the marker: which journals existed in a folder -----------------------------------------
+
+MARKER = ".journals"
+
+
+def marker_path(journal: Path) -> Path:
+    return journal.parent / MARKER
+
+
+def known(journal: Path) -> dict[str, object] | None:
+    """What the marker says of `journal` (None: never created here, or no marker)."""
     try:
-        os.write(fd, json.dumps({"seq": seal.seq, "hash": seal.hash}).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, path)
+        data = json.loads(marker_path(journal).read_text(encoding="utf-8"))
+        entry = data.get(journal.name) if isinstance(data, dict) else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def mark_created(journal: Path, journal_id: str) -> None:
+    """Note in the folder's marker that `journal` exists (its id and when it was created)."""
+    path = marker_path(journal)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data if isinstance(data, dict) else {}
+    except (OSError, ValueError, UnicodeDecodeError):
+        data = {}
+    data[journal.name] = {
+        "id": journal_id,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    write_atomic(path, json.dumps(data, indent=1))
+
+
+def mark_reached(journal: Path, seq: int, digest: str) -> None:
+    """Note in the marker how far the journal had reached at a checkpoint (an older copy put
+    in its place, its seal deleted, is then still found)."""
+    path = marker_path(journal)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data if isinstance(data, dict) else {}
+    except (OSError, ValueError, UnicodeDecodeError):
+        data = {}
+    entry = data.get(journal.name)
+    entry = dict(entry) if isinstance(entry, dict) else {}
+    if entry.get("reached") == [seq, digest]:
+        return
+    entry["reached"] = [seq, digest]
+    data[journal.name] = entry
+    write_atomic(path, json.dumps(data, indent=1))
+
+
+def forget(journal: Path) -> list[Path]:
+    """Allow a new, empty journal in place of a missing one, on purpose: the marker says so
+    and the old seal is moved aside (`<seal>.forgotten-<UTC time>`). Returns what was moved."""
+    if journal.exists():
+        raise JournalError(f"{journal}: it exists; only a missing journal can be forgotten")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    moved = []
+    seal = seal_path(journal)
+    if seal.exists():
+        target = Path(f"{seal}.forgotten-{stamp}")
+        os.replace(seal, target)
+        moved.append(target)
+    path = marker_path(journal)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data if isinstance(data, dict) else {}
+    except (OSError, ValueError, UnicodeDecodeError):
+        data = {}
+    data[journal.name] = {"forgotten": stamp}
+    write_atomic(path, json.dumps(data, indent=1))
+    return moved
 
 
 # -- backups ---------------------------------------------------------------------------
@@ -174,23 +313,52 @@ def backup_name(seq: int) -> str:
     return f"journal-{seq:09d}.db"
 
 
+def backup_seq(path: Path) -> int | None:
+    """The last sequence number a backup's name says it holds."""
+    digits = path.name[len("journal-") : -len(".db")]
+    return int(digits) if digits.isdigit() else None
+
+
 def backups(folder: Path) -> list[Path]:
     """The backups in `folder`, newest first."""
     try:
-        found = [p for p in folder.glob("journal-*.db") if p.is_file()]
+        found = [p for p in folder.glob("journal-*.db") if p.is_file() and backup_seq(p)]
     except OSError:
         return []
-    return sorted(found, reverse=True)
+    return sorted(found, key=lambda p: backup_seq(p) or 0, reverse=True)
+
+
+#: A temporary backup older than this is one a cut or a crash left behind (seconds).
+STALE_PART_S = 600.0
+
+
+def clean_stale_parts(folder: Path, now: float | None = None) -> list[Path]:
+    """Delete the half-written backups an interrupted backup left (`.journal-*.db.part`, an
+    older one's -journal): they are never a backup, and a stick would fill with them."""
+    removed: list[Path] = []
+    moment = time.time() if now is None else now
+    try:
+        parts = list(folder.glob(".journal-*.db.part*"))
+    except OSError:
+        return removed
+    for part in parts:
+        with contextlib.suppress(OSError):
+            if moment - part.stat().st_mtime >= STALE_PART_S:
+                part.unlink()
+                removed.append(part)
+    return removed
 
 
 def backup(db: sqlite3.Connection, folder: Path, seq: int, keep: int) -> Path:
     """Copy the journal with the online backup API into `folder`, synced, then drop the oldest
-    beyond `keep`. The copy is written under a temporary name and renamed whole."""
-    folder.mkdir(parents=True, exist_ok=True)
+    beyond `keep` and any half-written copy an interrupted backup left. The copy is written
+    under a temporary name and renamed whole; the folder is made 0700."""
+    private_dir(folder)
     target = folder / backup_name(seq)
     temporary = folder / f".{target.name}.part"
-    with contextlib.suppress(FileNotFoundError):
-        temporary.unlink()
+    for leftover in (temporary, Path(f"{temporary}-journal")):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
     private_file(temporary)
     copy = sqlite3.connect(temporary)
     try:
@@ -199,13 +367,9 @@ def backup(db: sqlite3.Connection, folder: Path, seq: int, keep: int) -> Path:
         copy.execute("PRAGMA journal_mode=DELETE")
     finally:
         copy.close()
-    fd = os.open(temporary, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temporary, target)
+    replace_synced(temporary, target)
     for old in backups(folder)[max(keep, 1) :]:
         with contextlib.suppress(OSError):
             old.unlink()
+    clean_stale_parts(folder)
     return target

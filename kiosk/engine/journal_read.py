@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kiosk.engine.journal_chain import DECODER, entry_problem, match_problem
 from kiosk.engine.journal_files import JournalError
 from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op
 
@@ -38,16 +38,30 @@ class JournalReading:
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
 
+    def _row(self, problem: str | None, what: str, text: str) -> dict[str, Any]:
+        """A row's JSON column, or a JournalError naming the file and the row (a row that is
+        not what the journal writes: a copy changed by hand, or damaged)."""
+        if problem is None:
+            try:
+                value = DECODER.decode(text)
+            except (ValueError, RecursionError) as exc:
+                problem = f"not JSON ({exc})"
+            else:
+                if isinstance(value, dict):
+                    return value
+                problem = "not a JSON object"
+        raise JournalError(f"{self.path}: {what} cannot be read: {problem}")
+
     def matches(self, kind: str | None = None) -> list[MatchRow]:
         """Every match, oldest first (only those of `kind` when given)."""
         rows: list[MatchRow] = []
         if self._db is not None:
             extra = ", seq, hash, prev" if self._chained else ", NULL, NULL, NULL"
             query = f"SELECT id, kind, header, wall_start, finished{extra} FROM matches"
-            rows = [
-                MatchRow(r[0], r[1], json.loads(r[2]), r[3], bool(r[4]), r[5], r[6], r[7])
-                for r in self._read(query + " ORDER BY id", ())
-            ]
+            for r in self._read(query + " ORDER BY id", ()):
+                why = match_problem((r[5], r[7], r[6], r[0], r[1], r[2], r[3]))
+                header = self._row(why, f"match {r[0]!r:.20}", r[2])
+                rows.append(MatchRow(r[0], r[1], header, r[3], bool(r[4]), r[5], r[6], r[7]))
         for op in self._pending:
             if isinstance(op, MatchRow):
                 rows.append(op)
@@ -78,14 +92,14 @@ class JournalReading:
         found: list[Entry] = []
         if self._db is not None:
             extra = ", prev, hash" if self._chained else ", NULL, NULL"
-            found = [
-                Entry(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8])
-                for r in self._read(
-                    f"SELECT seq, match_id, t, wall, source, kind, data{extra} FROM entries"
-                    " WHERE match_id IS ? ORDER BY seq",
-                    (match_id,),
-                )
-            ]
+            for r in self._read(
+                f"SELECT seq, match_id, t, wall, source, kind, data{extra} FROM entries"
+                " WHERE match_id IS ? ORDER BY seq",
+                (match_id,),
+            ):
+                why = entry_problem((r[0], r[7], r[8], r[1], r[2], r[3], r[4], r[5], r[6]))
+                data = self._row(why, f"entry {r[0]}", r[6])
+                found.append(Entry(r[0], r[1], r[2], r[3], r[4], r[5], data, r[7], r[8]))
         found.extend(e for e in self.pending if e.match_id == match_id)
         wanted = None if kinds is None else set(kinds)
         return [e for e in found if wanted is None or e.kind in wanted]

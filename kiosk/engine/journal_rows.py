@@ -20,6 +20,8 @@ class MatchRow:
     seq: int | None = None
     hash: str | None = None
     prev: str | None = None
+    #: The keyed chain's MAC (journal_key.py); None in a journal without a key.
+    mac: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,7 @@ class Entry:
     hash: str | None = None
     #: False while the entry is held in memory, not yet on disk.
     saved: bool = True
+    mac: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +54,8 @@ Op = Entry | MatchRow | Flag
 def write(db: sqlite3.Connection, op: Op) -> None:
     if isinstance(op, Entry):
         db.execute(
-            "INSERT INTO entries (seq, match_id, t, wall, source, kind, data, prev, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO entries (seq, match_id, t, wall, source, kind, data, prev, hash, mac)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 op.seq,
                 op.match_id,
@@ -63,13 +66,14 @@ def write(db: sqlite3.Connection, op: Op) -> None:
                 dumps(op.data),
                 op.prev,
                 op.hash,
+                op.mac,
             ),
         )
     elif isinstance(op, MatchRow):
         db.execute(
-            "INSERT INTO matches (id, kind, header, wall_start, seq, prev, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (op.id, op.kind, dumps(op.header), op.wall_start, op.seq, op.prev, op.hash),
+            "INSERT INTO matches (id, kind, header, wall_start, seq, prev, hash, mac)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (op.id, op.kind, dumps(op.header), op.wall_start, op.seq, op.prev, op.hash, op.mac),
         )
     else:
         db.execute("UPDATE matches SET finished = ? WHERE id = ?", (int(op.finished), op.match_id))

@@ -1,10 +1,12 @@
-"""Opening the journal's SQLite file: create it whole, migrate it, check it at start.
+"""Opening the journal's SQLite file: create it whole, check it before writing, migrate it.
 
 A new journal is built under a temporary name and renamed into place once its schema is
 committed, so `journal.db` never exists empty: a journal of 0 or a few bytes was truncated and
-is refused. At start `check` runs PRAGMA quick_check, the hash chain and the seal
-(journal_files.py); any failure is a JournalDamaged naming what is wrong, the sequence number
-where, and the newest backup that itself checks out.
+is refused. Before the file is opened for writing, `journal_check.inspect` checks it read-only
+(every page and index, every row, the chain, the seal); any failure is a JournalDamaged naming
+what is wrong and where, the newest backup that itself checks out, and the command that puts it
+back with every later entry this journal and its `-wal` still hold. Nothing on disk is changed
+by a refused start.
 """
 
 from __future__ import annotations
@@ -12,20 +14,23 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import uuid
 from pathlib import Path
 
-from kiosk.engine.journal_chain import ChainReport, verify_chain
+from kiosk.atomic import fsync_path
+from kiosk.engine.journal_check import Verdict, connect_readonly, inspect, wal_path
 from kiosk.engine.journal_files import (
     JournalDamaged,
     JournalError,
-    Seal,
+    backup_seq,
     backups,
+    known,
     make_private,
     private_file,
     read_seal,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -40,7 +45,8 @@ CREATE TABLE IF NOT EXISTS matches (
     finished INTEGER NOT NULL DEFAULT 0,
     seq INTEGER,
     prev TEXT,
-    hash TEXT
+    hash TEXT,
+    mac TEXT
 );
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -51,7 +57,8 @@ CREATE TABLE IF NOT EXISTS entries (
     kind TEXT NOT NULL,
     data TEXT NOT NULL,
     prev TEXT,
-    hash TEXT
+    hash TEXT,
+    mac TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_by_match ON entries (match_id, seq);
 """
@@ -62,46 +69,46 @@ SMALLEST = 512
 
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
-        db = sqlite3.connect(
-            f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-        )
-    else:
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per flush.
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        return connect_readonly(path)
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per flush.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
     try:
-        if not readonly:
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise JournalError(f"{path}: the journal needs WAL mode, got {mode!r}")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise JournalError(f"{path}: the journal needs WAL mode, got {mode!r}")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
     except BaseException:
         db.close()
         raise
     return db
 
 
-def create(path: Path) -> None:
-    """A new, empty journal at `path`, built aside and renamed into place whole."""
+def create(path: Path) -> str:
+    """A new, empty journal at `path`, built aside and renamed into place whole; its id."""
     temporary = path.with_name(f".{path.name}.new")
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(f"{temporary}{suffix}")
     private_file(temporary)
+    journal_id = uuid.uuid4().hex
     db = connect(temporary)
     try:
         db.executescript(SCHEMA)
-        db.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        db.execute("INSERT INTO meta (key, value) VALUES ('chain_from', '1')")
+        for key, value in (
+            ("schema", str(SCHEMA_VERSION)),
+            ("chain_from", "1"),
+            ("key_from", "1"),
+            ("id", journal_id),
+        ):
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
+    fsync_path(temporary)
     os.replace(temporary, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)  # the new name is on disk too
-    finally:
-        os.close(fd)
+    fsync_path(path.parent)  # the new name is on disk too
+    return journal_id
 
 
 def meta(db: sqlite3.Connection, key: str) -> str | None:
@@ -109,34 +116,48 @@ def meta(db: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def migrate(db: sqlite3.Connection, path: Path) -> None:
-    """Schema 1 (no hashes) to 2: add the chain's columns; rows already there stay unchained
-    (`chain_from` is the first number chained)."""
+_COLUMNS = {
+    "2": (
+        ("entries", "prev"),
+        ("entries", "hash"),
+        ("matches", "seq"),
+        ("matches", "prev"),
+        ("matches", "hash"),
+    ),
+    "3": (("entries", "mac"), ("matches", "mac")),
+}
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> bool:
+    """Schema 1 (no hashes) to 2 (the chain's columns; rows already there stay unchained,
+    `chain_from` is the first number chained), and 2 to 3 (the MAC columns; `key_from` is the
+    first number keyed). True when it changed the file."""
     version = meta(db, "schema")
     if version == str(SCHEMA_VERSION):
-        return
-    if version != "1":
+        return False
+    if version not in ("1", "2"):
         raise JournalError(
-            f"{path}: journal schema {version}, this kiosk reads {SCHEMA_VERSION} (and 1)"
+            f"{path}: journal schema {version}, this kiosk reads {SCHEMA_VERSION} (and 1, 2)"
         )
     db.execute("BEGIN IMMEDIATE")
     try:
-        for table, column in (
-            ("entries", "prev"),
-            ("entries", "hash"),
-            ("matches", "seq"),
-            ("matches", "prev"),
-            ("matches", "hash"),
-        ):
-            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {_type(column)}")
         last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()[0]
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('chain_from', ?)", (str(last + 1),))
+        if version == "1":
+            for table, column in _COLUMNS["2"]:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {_type(column)}")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('chain_from', ?)", (str(last + 1),))
+        else:
+            last = max(last, db.execute("SELECT COALESCE(MAX(seq), 0) FROM matches").fetchone()[0])
+        for table, column in _COLUMNS["3"]:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('key_from', ?)", (str(last + 1),))
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+    return True
 
 
 def _type(column: str) -> str:
@@ -145,96 +166,135 @@ def _type(column: str) -> str:
 
 def chain_from(db: sqlite3.Connection) -> int:
     value = meta(db, "chain_from")
-    return 1 if value is None else int(value)
+    return 1 if value is None or not value.isdigit() else int(value)
 
 
-def last_good_backup(folder: Path | None) -> Path | None:
-    """The newest backup in `folder` that passes quick_check and its chain."""
+def last_good_backup(folder: Path | None) -> tuple[Path, Verdict] | None:
+    """The newest backup in `folder` that passes every check, with what it holds."""
     if folder is None:
         return None
     for candidate in backups(folder):
-        try:
-            db = connect(candidate, readonly=True)
-        except sqlite3.Error:
-            continue
-        try:
-            if _quick_check(db) == [] and verify_chain(db, chain_from(db)).ok:
-                return candidate
-        except (sqlite3.Error, ValueError):
-            continue
-        finally:
-            db.close()
+        verdict = inspect(candidate, beside=False)
+        if verdict.ok:
+            return candidate, verdict
     return None
 
 
-def _quick_check(db: sqlite3.Connection) -> list[str]:
-    rows = [str(r[0]) for r in db.execute("PRAGMA quick_check(20)").fetchall()]
-    return [] if rows == ["ok"] else rows
-
-
-def refuse(path: Path, what: str, backup_dir: Path | None) -> JournalDamaged:
-    backup = last_good_backup(backup_dir)
-    if backup is not None:
-        where = f"the last good backup is {backup}"
+def refuse(
+    path: Path, what: str, backup_dir: Path | None, verdict: Verdict | None = None
+) -> JournalDamaged:
+    """The refusal of a start: what is wrong, what a reader would lose, the newest good
+    backup and the command that puts it back with what this journal still holds."""
+    found = last_good_backup(backup_dir)
+    backup = found[0] if found else None
+    lost = f" A read would miss: {'; '.join(verdict.lost[:4])}." if verdict and verdict.lost else ""
+    wal = wal_path(path)
+    also = " and its -wal" if wal.exists() and wal.stat().st_size else ""
+    if found is not None:
+        where = (
+            f"the last good backup is {backup} (up to entry {found[1].last_seq});"
+            f" `tableside journal restore {backup} {path}` puts it in place and takes back"
+            f" every later entry this journal{also} still holds whose chain checks out"
+            " (the files it replaces are kept beside it)"
+        )
     elif backup_dir is not None:
         where = f"no good backup in {backup_dir}"
     else:
         where = "no backup folder is set ([journal] backup_dir)"
     return JournalDamaged(
-        f"{path}: {what}. The kiosk will not start on it as if it were empty; {where}."
-        " Check a copy with `tableside journal verify FILE`; put a backup in its place with"
-        " `tableside journal restore BACKUP JOURNAL`.",
+        f"{path}: {what}.{lost} The kiosk will not start on it, and has changed nothing on"
+        f" disk; {where}. Check a copy with `tableside journal verify FILE`.",
         backup,
     )
 
 
-def before_open(path: Path, backup_dir: Path | None) -> tuple[Seal | None, bool]:
-    """What must hold before SQLite touches the file: a sealed journal still exists and is
-    not truncated. Returns the seal and whether a -wal file was there."""
-    seal = read_seal(path)
-    exists = path.exists()
-    if exists and not path.is_file():
-        raise JournalError(f"{path}: not a regular file")
-    if not exists and seal is not None:
-        raise refuse(
-            path, f"the journal is missing, though it had reached entry {seal.seq}", backup_dir
-        )
-    if exists:
-        size = path.stat().st_size
-        wal = Path(f"{path}-wal")
-        if size < SMALLEST and not (wal.exists() and wal.stat().st_size > 0):
-            raise refuse(path, f"the journal was truncated to {size} bytes", backup_dir)
-    return seal, Path(f"{path}-wal").exists()
-
-
-def check(
-    db: sqlite3.Connection, path: Path, seal: Seal | None, backup_dir: Path | None, had_wal: bool
-) -> ChainReport:
-    """quick_check, the chain and the seal; JournalDamaged on any failure."""
-    problems = _quick_check(db)
-    if problems:
-        raise refuse(path, "the file is damaged (" + "; ".join(problems[:3]) + ")", backup_dir)
-    report = verify_chain(db, chain_from(db))
-    if not report.ok:
-        raise refuse(path, "; ".join(report.problems[:5]), backup_dir)
+def before_create(path: Path, backup_dir: Path | None) -> None:
+    """A missing journal may be created only if nothing says one existed: no seal, no line in
+    the folder's marker, no backup of it."""
+    evidence: list[str] = []
+    try:
+        seal = read_seal(path)
+    except JournalDamaged:
+        seal = None
+        evidence.append(f"its seal {path}.seal is still there")
     if seal is not None:
-        if report.last_seq < seal.seq:
-            lost_wal = "" if had_wal else " (its -wal file is missing)"
-            raise refuse(
-                path,
-                f"the journal ends at entry {report.last_seq} but it had reached entry"
-                f" {seal.seq}{lost_wal}: entries {report.last_seq + 1}-{seal.seq} are lost",
-                backup_dir,
-            )
-        row = db.execute(
-            "SELECT hash FROM entries WHERE seq=? UNION ALL SELECT hash FROM matches WHERE seq=?",
-            (seal.seq, seal.seq),
-        ).fetchone()
-        if seal.seq > 0 and (row is None or (row[0] or "") != seal.hash):
-            raise refuse(
-                path,
-                f"entry {seal.seq} is not the one written there (another journal's copy?)",
-                backup_dir,
-            )
+        evidence.append(f"its seal says it had reached entry {seal.seq}")
+    entry = known(path)
+    if entry is not None and entry.get("forgotten"):
+        return  # `tableside journal forget`: a new journal here on purpose
+    if entry is not None:
+        evidence.append(f"{path.parent}/.journals says it was created {entry.get('created')}")
+    newest = backups(backup_dir)[:1] if backup_dir is not None else []
+    if newest:
+        evidence.append(f"a backup of it reaches entry {backup_seq(newest[0])}: {newest[0]}")
+    if evidence:
+        raise refuse(
+            path,
+            "the journal is missing, though it existed (" + "; ".join(evidence) + ")."
+            " To start a new, empty journal on purpose: `tableside journal forget"
+            f" {path}` (the backups stay)",
+            backup_dir,
+        )
+
+
+def check(path: Path, backup_dir: Path | None) -> Verdict:
+    """The journal read-only, before anything writes to it: JournalDamaged on any problem
+    (nothing on disk changed), or on a backup that reaches further than the journal (an
+    older copy put in its place, its seal deleted)."""
+    verdict = inspect(path, full=False)
+    if not verdict.ok:
+        raise refuse(path, "; ".join(verdict.problems[:5]), backup_dir, verdict)
+    entry = known(path) or {}
+    reached = entry.get("reached")
+    if (
+        isinstance(reached, list)
+        and len(reached) == 2
+        and type(reached[0]) is int
+        and reached[0] > verdict.last_seq
+    ):
+        raise refuse(
+            path,
+            f"the journal ends at entry {verdict.last_seq}, but it had reached entry"
+            f" {reached[0]} ({path.parent}/.journals): an older copy was put in its place",
+            backup_dir,
+            verdict,
+        )
+    newer = _newer_backup(verdict, backup_dir)
+    if newer is not None:
+        raise refuse(path, newer, backup_dir, verdict)
+    return verdict
+
+
+def _newer_backup(verdict: Verdict, backup_dir: Path | None) -> str | None:
+    """Whether the newest backup holds this journal and more: then this is an older copy."""
+    newest = backups(backup_dir)[:1] if backup_dir is not None else []
+    if not newest or (backup_seq(newest[0]) or 0) <= verdict.last_seq:
+        return None
+    try:
+        db = connect_readonly(newest[0])
+        try:
+            rows = db.execute(
+                "SELECT hash FROM entries WHERE seq=? UNION ALL SELECT hash FROM matches"
+                " WHERE seq=?",
+                (verdict.last_seq, verdict.last_seq),
+            ).fetchall()
+            further = db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()[0]
+            their_id = meta(db, "id")
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    if verdict.journal_id and their_id:
+        same = verdict.journal_id == their_id
+    else:
+        same = verdict.last_seq > 0 and any(r[0] == verdict.last_hash for r in rows)
+    if not same or further <= verdict.last_seq:
+        return None  # another journal's backups, or no further
+    return (
+        f"the journal ends at entry {verdict.last_seq}, but its backup {newest[0]} reaches"
+        f" entry {further}: an older copy was put in its place"
+    )
+
+
+def private(path: Path) -> None:
     make_private(path)
-    return report

@@ -2,7 +2,9 @@
 pure model; this is where its PINs, limits and notes meet the kiosk's files).
 
 - `SettingsAuthority` checks PINs against the hashes in the settings in force, and takes its
-  idle lock and director window from them, so a change in the settings applies at once.
+  idle lock and director window from them, so a change in the settings applies at once. With
+  `state` (a file in the data folder) the wrong PINs in a row and the back-off survive a
+  restart: pulling the plug does not buy new guesses.
 - `simulated_pins`: under `--simulate` a missing PIN is "1234" (umpire) or "4321" (director);
   a real kiosk has none until its first start asks (`needs_pins`).
 - `journal_note`: one "authority" entry in the journal (an unlock, a lock, a refused PIN), in
@@ -12,11 +14,16 @@ pure model; this is where its PINs, limits and notes meet the kiosk's files).
 
 from __future__ import annotations
 
+import contextlib
+import json
+import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.authority import Authority, Note, Role
+from kiosk.atomic import write_atomic
+from kiosk.authority import BACKOFF_MAX_S, Attempt, Authority, Note, Role
 from kiosk.config import DEFAULT_PIN_HASH, Settings, check_pin, with_values
 from kiosk.engine.journal import Journal
 
@@ -32,7 +39,15 @@ SIMULATED_DIRECTOR_HASH = (
 class SettingsAuthority(Authority):
     """An Authority whose PINs and limits are those of `settings()` at each use."""
 
-    def __init__(self, settings: Callable[[], Settings], note: Callable[[Note], None]) -> None:
+    def __init__(
+        self,
+        settings: Callable[[], Settings],
+        note: Callable[[Note], None],
+        *,
+        state: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self._settings = settings
         umpire = settings().umpire
         super().__init__(
@@ -41,6 +56,40 @@ class SettingsAuthority(Authority):
             director_s=umpire.director_window_s,
             note=note,
         )
+        self._state, self._wall = state, wall
+        self._load(clock())
+
+    def _load(self, now: float) -> None:
+        """The wrong PINs and the back-off a previous run left (a damaged file: none, but
+        the file is kept for the log)."""
+        if self._state is None:
+            return
+        try:
+            data = json.loads(self._state.read_text(encoding="utf-8"))
+            failures, until = int(data["failures"]), float(data["blocked_until_wall"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return
+        if not (0 <= failures < 10**6 and math.isfinite(until)):
+            return
+        self.failures = failures
+        left = min(BACKOFF_MAX_S, max(0.0, until - self._wall()))
+        self._blocked_until = now + left
+
+    def _save(self, now: float) -> None:
+        if self._state is None:
+            return
+        until = self._wall() + self.wait_s(now)
+        text = json.dumps({"failures": self.failures, "blocked_until_wall": until})
+        # The journal notes every refusal; the back-off itself runs on in memory.
+        with contextlib.suppress(OSError):
+            write_atomic(self._state, text)
+
+    def enter(self, pin: str, wanted: Role, now: float, action: str = "") -> Attempt:
+        before = self.failures
+        attempt = super().enter(pin, wanted, now, action)
+        if self.failures != before:
+            self._save(now)
+        return attempt
 
     def role(self, now: float) -> Role:
         umpire = self._settings().umpire

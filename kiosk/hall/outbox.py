@@ -13,11 +13,12 @@ sending again what the hall already has, which it ignores (it stores by table, m
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from kiosk.atomic import write_atomic
 
 #: Journal entry kinds that make up the record (kiosk/engine/journal.py EVENT, UNDO).
 PUBLISHED_KINDS = ("event", "undo")
@@ -57,9 +58,7 @@ class Mark:
     def save(self) -> None:
         if self.values == self._saved:
             return
-        tmp = self.path.with_name(self.path.name + ".new")
-        tmp.write_text(json.dumps(self.values, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(self.values, sort_keys=True))  # synced, 0600
         self._saved = dict(self.values)
 
 

@@ -74,3 +74,35 @@ def test_journal_schema_of_another_version_is_refused(tmp_path: Path) -> None:
         db.execute("UPDATE meta SET value='99' WHERE key='schema'")
     with pytest.raises(JournalError, match="schema 99"):
         Journal(path)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kiosk.engine.journal_chain import entry_body  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 2**62),
+    st.none() | st.integers(1, 2**62),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(),
+    st.text(),
+    st.text(),
+)
+def test_journal_row_body_is_the_canonical_json_the_chain_always_hashed(
+    seq: int, match: int | None, t: float, wall: float, source: str, kind: str, data: str
+) -> None:
+    """The row's text is built directly (the start hashes every row): byte for byte what
+    json.dumps wrote, lone surrogates and all, so every journal already written verifies."""
+    import json
+
+    canonical = json.dumps(
+        ["entry", seq, match, t, wall, source, kind, data],
+        ensure_ascii=False,
+        separators=(",", ":"),
+        allow_nan=False,
+    )
+    assert entry_body(seq, match, t, wall, source, kind, data) == canonical

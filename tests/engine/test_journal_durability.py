@@ -151,7 +151,7 @@ def test_journal_lost_wal_is_found_and_named(tmp_path: Path) -> None:
     copy = _copy_without_wal(path, tmp_path / "copy")
     journal.close()
     with pytest.raises(
-        JournalDamaged, match=r"reached entry 8 \(its -wal file is missing\): entries 5-8 are lost"
+        JournalDamaged, match=r"entries 5-8: lost \(the journal had reached entry 8; its -wal is"
     ):
         Journal(copy)
     assert any("entries 5-8: lost" in p for p in verify(copy).problems)
@@ -194,16 +194,19 @@ def test_journal_backup_to_a_missing_stick_is_a_backup_fault_not_a_crash(tmp_pat
 def test_journal_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
     old = os.umask(0)
     try:
-        path = tmp_path / "j.db"
+        path = tmp_path / "data" / "j.db"
         journal = filled(path, 2, backup_dir=tmp_path / "usb")
         journal.checkpoint()
         mid = journal.latest()
         assert mid is not None
         journal.append(mid.id, 9.0, 1e9, "umpire", EVENT, {})  # a -wal again
         made = [path, Path(f"{path}.lock"), Path(f"{path}.seal"), Path(f"{path}-wal")]
+        made += [Path(f"{path}.director-key"), path.parent / ".journals"]
         made += list((tmp_path / "usb").iterdir())
         for f in made:
             assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
+        for folder in (path.parent, tmp_path / "usb"):
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
         journal.close()
     finally:
         os.umask(old)
@@ -321,7 +324,7 @@ def test_journal_restore_puts_the_last_good_backup_in_place(
         assert cli_main(["journal", "restore", str(backup), str(held.path)]) == 1
     assert cli_main(["journal", "restore", str(backup), str(path)]) == 0
     out = capsys.readouterr().out
-    assert "damaged journal was kept as" in out
-    assert any(p.name.startswith("journal.db.damaged-") for p in tmp_path.iterdir())
+    assert "the journal it replaced is kept as" in out
+    assert any(p.name.startswith("journal.db.replaced-") for p in tmp_path.iterdir())
     with Journal(path) as again:  # every check passes, and the match is whole
         assert [d["n"] for d in again.confirmed(1)] == [0, 1, 2, 3]

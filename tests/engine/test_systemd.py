@@ -7,6 +7,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,6 +41,40 @@ def test_systemd_verify_catches_a_broken_unit(tmp_path: Path) -> None:
     # The check above can fail: a misspelt service type is reported.
     done = verify(UNIT.read_text().replace("Type=notify", "Type=notfy"), tmp_path)
     assert "notfy" in done.stderr
+
+
+def _values(text: str, key: str) -> list[str]:
+    return [line.split("=", 1)[1] for line in text.splitlines() if line.startswith(f"{key}=")]
+
+
+def test_systemd_bad_settings_stop_the_restarts_with_the_reason_in_the_log(
+    tmp_path: Path,
+) -> None:
+    """Issue 32: `config check` in ExecStartPre= exited 1, RestartPreventExitStatus=2 (which
+    applies to the main process only) never matched, and no start limit: a restart every 2 s
+    for ever. The main process now refuses the file itself with the status the unit names."""
+    text = UNIT.read_text()
+    assert _values(text, "ExecStartPre") == []
+    (prevent,) = _values(text, "RestartPreventExitStatus")
+    assert int(_values(text, "StartLimitIntervalSec")[0]) > 0
+    assert 1 <= int(_values(text, "StartLimitBurst")[0]) <= 10
+    # What ExecStart runs, on a data folder whose settings the settings screen left bad.
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.toml").write_text("[timers]\nstroke_s = -1\n")
+    (command,) = _values(text, "ExecStart")
+    argv = command.split()[1:]
+    assert argv[:2] == ["run", "--data"]
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", *argv[:2], str(data)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert str(done.returncode) in prevent.split(), (done.returncode, done.stderr)
+    assert f"{data / 'settings.toml'}:2: timers.stroke_s" in done.stderr  # the log says why
 
 
 def test_systemd_unit_has_what_the_kiosk_needs() -> None:
