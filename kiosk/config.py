@@ -53,6 +53,7 @@ from kiosk.pins import (
     MAX_PIN_ITERATIONS,
     MIN_PIN_ITERATIONS,
     PIN_HASH_ITERATIONS,
+    SIMULATED_DIRECTOR_HASH,
     check_pin,
     hash_pin,
 )
@@ -320,8 +321,6 @@ def save_settings(settings: Settings, path: str | Path) -> None:
 def _without_simulated_pins(settings: Settings) -> Settings:
     """`settings` without the PINs `--simulate` fills in (1234, 4321): they must never reach
     a settings file a real start reads, where they would stand for the director's PINs."""
-    from kiosk.engine.roles import SIMULATED_DIRECTOR_HASH  # roles imports this module
-
     umpire = settings.umpire
     simulated = {DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH}
     if umpire.pin_hash not in simulated and umpire.director_pin_hash not in simulated:

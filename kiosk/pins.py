@@ -22,6 +22,11 @@ DEFAULT_PIN_HASH = (
     "pbkdf2_sha256$20000$7461626c65736964652d64656661756c74"
     "$284dacf56fdc06ea78ae77398013b13e43f67480b8a937c7f48b3a9365973d17"
 )
+#: The director's PIN under --simulate ("4321"), hashed like DEFAULT_PIN_HASH.
+SIMULATED_DIRECTOR_HASH = (
+    "pbkdf2_sha256$20000$7461626c65736964652d6469726563746f72"
+    "$9d2730648a19591ee96573fb47dda9ee75abd4f4bd48e544477c659ee0f6d25d"
+)
 
 
 def _split_hash(text: str) -> tuple[int, bytes, bytes] | None:

@@ -24,16 +24,12 @@ from typing import Any, Protocol
 
 from kiosk.atomic import write_atomic
 from kiosk.authority import BACKOFF_MAX_S, Attempt, Authority, Note, Role
-from kiosk.config import DEFAULT_PIN_HASH, Settings, check_pin, with_values
+from kiosk.config import Settings, check_pin, with_values
 from kiosk.engine.journal import Journal
+from kiosk.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
 
 #: The journal entries' kind for the notes.
 KIND = "authority"
-#: The director's PIN under --simulate ("4321"), hashed like DEFAULT_PIN_HASH.
-SIMULATED_DIRECTOR_HASH = (
-    "pbkdf2_sha256$20000$7461626c65736964652d6469726563746f72"
-    "$9d2730648a19591ee96573fb47dda9ee75abd4f4bd48e544477c659ee0f6d25d"
-)
 
 
 class SettingsAuthority(Authority):
