@@ -35,6 +35,7 @@ class Mosquitto:
         hall: str = "hall",
         port: int | None = None,
         extra: str = "",
+        directors: tuple[str, ...] = (DIRECTOR,),
     ) -> None:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed (Debian package mosquitto)")
@@ -47,7 +48,8 @@ class Mosquitto:
             password_file = self.folder / "passwords"
             write_password_file(password_file, users)
             acl_file = self.folder / "acl"
-            acl_file.write_text(acl_text(hall, [u for u in users if u != DIRECTOR]), "utf-8")
+            tables = [u for u in users if u not in directors]
+            acl_file.write_text(acl_text(hall, tables, directors), "utf-8")
         text = broker_conf(self.port, password_file=password_file, acl_file=acl_file) + extra
         if os.geteuid() == 0:  # as root it would switch to the user "mosquitto": keep ours
             text += "user root\n"

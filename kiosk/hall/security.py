@@ -3,6 +3,10 @@
 Each table's MQTT user is its table id. It may write only its own `status`, `state`, `events`
 and `call`, and read only the director's answers to it (`call/ack`, `resend`); the hall's own
 user (the director's process) reads every table and writes the answers.
+
+The broker takes each client's user name as its client id (`use_username_as_clientid`): a
+client id is what MQTT uses to push an older connection off, so with it bound to the user
+one table's password cannot push another table off (and fire its last will).
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ from kiosk.hall import topics
 DIRECTOR = "director"
 
 
-def acl_text(hall: str, tables: Iterable[str], director: str = DIRECTOR) -> str:
-    """A Mosquitto ACL file: per table user, exactly its own topics."""
-    lines = [f"user {director}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
+def acl_text(hall: str, tables: Iterable[str], director: str | Iterable[str] = DIRECTOR) -> str:
+    """A Mosquitto ACL file: per table user, exactly its own topics; the director's users
+    (one per hall process: each user is one connection) read and answer every table."""
+    lines = []
+    for name in [director] if isinstance(director, str) else director:
+        lines += [f"user {name}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
     for table in tables:
         prefix = f"{topics.ROOT}/{hall}/{table}"
         lines.append(f"user {table}")
@@ -67,7 +74,12 @@ def broker_conf(
     if password_file is None:
         lines.append("allow_anonymous true")
     else:
-        lines += ["allow_anonymous false", f"password_file {password_file}"]
+        # The client id is the user name: no one pushes another table off with its id.
+        lines += [
+            "use_username_as_clientid true",
+            "allow_anonymous false",
+            f"password_file {password_file}",
+        ]
     if acl_file is not None:
         lines.append(f"acl_file {acl_file}")
     if persistence_dir is not None:

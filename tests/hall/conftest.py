@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from kiosk.hall.mosquitto import Mosquitto, free_port
 from kiosk.hall.settings import HallSettings
@@ -105,3 +110,61 @@ def hall_process(broker: Mosquitto, tmp_path: Path) -> Iterator[HallProcess]:
     proc = start_hall(broker, tmp_path / "hall")
     yield proc
     proc.stop()
+
+
+# -- the board in a real headless Chromium (Debian's chromium and chromium-driver) ----------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def chromium(profile: Path) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,900",
+    ):  # fmt: skip
+        options.add_argument(flag)
+    # The driver named outright: Selenium's own driver manager never runs.
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def chromium_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def browser(chromium_once: WebDriver) -> WebDriver:
+    """One Chromium for the module (it takes seconds to start), a fresh page per test."""
+    chromium_once.delete_all_cookies()
+    chromium_once.get("about:blank")
+    return chromium_once
+
+
+def tile_age(driver: WebDriver, table: str) -> str:
+    """The tile's "data N s old" line ("" while it is not on the page)."""
+    try:
+        found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"] .age')
+        return found[0].text if found else ""
+    except StaleElementReferenceException:  # rewritten between finding and reading it
+        return ""
+
+
+def tile(driver: WebDriver, table: str) -> dict[str, str] | None:
+    """The tile's state and text (None while it is not on the page)."""
+    found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"]')
+    if not found:
+        return None
+    el = found[0]
+    return {
+        "state": el.get_attribute("data-state") or "",
+        "calling": "calling" if "calling" in (el.get_attribute("class") or "") else "",
+        "text": el.text,
+    }

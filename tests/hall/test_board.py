@@ -7,15 +7,11 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -25,66 +21,21 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
-from .conftest import DIRECTOR_PASSWORD, HALL, USERS, HallProcess, table_settings, wait_for
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from .conftest import (
+    CHROMEDRIVER,
+    DIRECTOR_PASSWORD,
+    HALL,
+    USERS,
+    HallProcess,
+    table_settings,
+    tile,
+    tile_age,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which(CHROMEDRIVER) is None, reason="chromium-driver is not installed (make debs)"
 )
-
-
-def chromium(profile: Path) -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,900",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    # The driver named outright: Selenium's own driver manager never runs.
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-
-
-@pytest.fixture(scope="module")
-def chromium_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium_once: WebDriver) -> WebDriver:
-    """One Chromium for the module (it takes seconds to start), a fresh page per test."""
-    chromium_once.delete_all_cookies()
-    chromium_once.get("about:blank")
-    return chromium_once
-
-
-def tile_age(driver: WebDriver, table: str) -> str:
-    """The tile's "data N s old" line ("" while it is not on the page)."""
-    try:
-        found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"] .age')
-        return found[0].text if found else ""
-    except StaleElementReferenceException:  # rewritten between finding and reading it
-        return ""
-
-
-def tile(driver: WebDriver, table: str) -> dict[str, str] | None:
-    """The tile's state and text (None while it is not on the page)."""
-    found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"]')
-    if not found:
-        return None
-    el = found[0]
-    return {
-        "state": el.get_attribute("data-state") or "",
-        "calling": "calling" if "calling" in (el.get_attribute("class") or "") else "",
-        "text": el.text,
-    }
 
 
 def test_a_tile_updates_after_a_confirm(
