@@ -36,6 +36,7 @@ class Mosquitto:
         port: int | None = None,
         extra: str = "",
         directors: tuple[str, ...] = (DIRECTOR,),
+        acl: str | None = None,
     ) -> None:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed (Debian package mosquitto)")
@@ -49,7 +50,7 @@ class Mosquitto:
             write_password_file(password_file, users)
             acl_file = self.folder / "acl"
             tables = [u for u in users if u not in directors]
-            acl_file.write_text(acl_text(hall, tables, directors), "utf-8")
+            acl_file.write_text(acl or acl_text(hall, tables, directors), "utf-8")
         text = broker_conf(self.port, password_file=password_file, acl_file=acl_file) + extra
         if os.geteuid() == 0:  # as root it would switch to the user "mosquitto": keep ours
             text += "user root\n"

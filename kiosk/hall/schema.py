@@ -256,7 +256,12 @@ _EVENT = _fields(
 )  # fmt: skip
 _STATE = _fields(
     {"tile": _obj, "seq": _int(0, MAX_SEQ), "wall": _num(0, 1e11), "heartbeat": _num(0.5, 600)},
-    {"outbox": _map_of(_int(0, MAX_SEQ), 16), "hall": _id, "table": _id},
+    {
+        "outbox": _map_of(_int(0, MAX_SEQ), 16),
+        "keepalive": _num(1, 3600),
+        "hall": _id,
+        "table": _id,
+    },
 )
 _CALL = _fields(
     {"id": _int(0, MAX_SEQ)}, {"reason": _str(500), "wall": _or_null(_num()), "hall": _id,

@@ -85,3 +85,48 @@ def broker_conf(
     if persistence_dir is not None:
         lines += ["persistence true", f"persistence_location {persistence_dir}/"]
     return "\n".join(lines) + "\n"
+
+
+def bridge_conf(
+    hall: str,
+    central: str,
+    *,
+    username: str,
+    password: str,
+    cafile: Path | None = None,
+    restart_s: int = 1,
+) -> str:
+    """A hall broker's bridge to a central broker at `central` ("host:port"): the hall's
+    subtree goes up, the director's answers (`call/ack`, `resend`) come down. With `cafile`
+    the link is TLS, the central broker's certificate checked against that CA. The session
+    is kept (cleansession false): what the hall's tables send while the link is down waits
+    in the hall's broker and goes up when it is back."""
+    lines = [
+        f"connection to-central-{hall}",
+        f"address {central}",
+        f"remote_username {username}",
+        f"remote_password {password}",
+        f"remote_clientid bridge-{hall}",
+        "cleansession false",
+        "bridge_protocol_version mqttv311",
+        f"restart_timeout {restart_s}",
+        "bridge_attempt_unsubscribe false",
+        f"topic {topics.ROOT}/{hall}/# out 1",
+        f"topic {topics.ROOT}/{hall}/+/{topics.CALL_ACK} in 1",
+        f"topic {topics.ROOT}/{hall}/+/{topics.RESEND} in 1",
+    ]
+    if cafile is not None:
+        lines += [f"bridge_cafile {cafile}", "bridge_insecure false"]
+    return "\n".join(lines) + "\n"
+
+
+def central_acl(halls: Iterable[str], director: str | Iterable[str] = DIRECTOR) -> str:
+    """The central broker's ACL: each hall's bridge user (named after the hall) writes its
+    hall's subtree and reads the answers meant for it; the central directors read and answer
+    every hall."""
+    lines = []
+    for name in [director] if isinstance(director, str) else director:
+        lines += [f"user {name}", f"topic readwrite {topics.ROOT}/#", ""]
+    for hall in halls:
+        lines += [f"user {hall}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
+    return "\n".join(lines)

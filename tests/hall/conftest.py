@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium import webdriver
@@ -92,15 +93,25 @@ class HallProcess:
             return False
 
 
-def start_hall(broker: Mosquitto, data: Path, port: int | None = None) -> HallProcess:
+def start_hall(
+    broker: Mosquitto,
+    data: Path,
+    port: int | None = None,
+    *,
+    hall: str = HALL,
+    user: str = "director",
+    password: str = USERS["director"],
+    tls_ca: Path | None = None,
+) -> HallProcess:
     data.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
     args = [
         sys.executable, "-m", "kiosk.cli", "hall", "--broker", broker.address,
-        "--http", str(port), "--bind", "127.0.0.1", "--data", str(data), "--hall", HALL,
-        "--user", "director", "--password", USERS["director"],
-        "--director-password", DIRECTOR_PASSWORD,
+        "--http", str(port), "--bind", "127.0.0.1", "--data", str(data), "--hall", hall,
+        "--user", user, "--password", password, "--director-password", DIRECTOR_PASSWORD,
     ]  # fmt: skip
+    if tls_ca is not None:
+        args += ["--tls-ca", str(tls_ca)]
     proc = HallProcess(f"http://127.0.0.1:{port}/", data, None, args)  # type: ignore[arg-type]
     return proc.start()
 
@@ -168,3 +179,45 @@ def tile(driver: WebDriver, table: str) -> dict[str, str] | None:
         "calling": "calling" if "calling" in (el.get_attribute("class") or "") else "",
         "text": el.text,
     }
+
+
+class LiveStream:
+    """The board's live stream (/live, the page's WebSocket) read in a thread, as the page
+    reads it: the last snapshot and every event news item."""
+
+    def __init__(self, url: str) -> None:
+        import asyncio
+        import threading
+
+        self.url = url.replace("http://", "ws://") + "live"
+        self.snapshot: dict[str, Any] = {}
+        self.events: list[dict[str, Any]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self._thread.start()
+
+    async def _run(self) -> None:
+        import asyncio
+        import json
+
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            while not self._stop.is_set():
+                try:
+                    async with session.ws_connect(self.url, heartbeat=None) as ws:
+                        while not self._stop.is_set():
+                            msg = await ws.receive(timeout=1.0)
+                            if msg.type != aiohttp.WSMsgType.TEXT:
+                                break
+                            news = json.loads(msg.data)
+                            if news.get("type") == "snapshot":
+                                self.snapshot = news
+                            elif news.get("type") == "event":
+                                self.events.append(news)
+                except (aiohttp.ClientError, TimeoutError, OSError):
+                    await asyncio.sleep(0.2)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)

@@ -150,3 +150,36 @@ def test_the_overlay_shows_one_table_on_a_transparent_page(
     assert background in ("rgba(0, 0, 0, 0)", "transparent")
     for p in pubs:
         p.stop()
+
+
+def test_a_silent_kiosk_shows_offline_within_one_and_a_half_keepalives(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """A kiosk frozen (or its cable cut) sends nothing and closes nothing: the broker's last
+    will comes only when Mosquitto gets round to it (measured 9.8-10.7 s for a 5 s keep-alive,
+    docs/hall.md); the board itself says offline after 1.5 x the keep-alive of silence."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.hall.simulate", "--broker", broker.address, "--hall",
+         HALL, "--data", str(tmp_path / "k"), "--tables", "t02:carrom", "--password",
+         USERS["t02"], "--every", "0.5,1", "--keepalive", "5"],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert kiosk.stdout is not None and kiosk.stdout.readline().strip() == b"ready"
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "online", 10, "online")
+        os.kill(kiosk.pid, signal.SIGSTOP)
+        frozen = time.monotonic()
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "offline", 10, "offline")
+        assert time.monotonic() - frozen <= 5 * 1.5 + 0.5
+        assert "offline (silent)" in (tile(browser, "t02") or {})["text"]
+    finally:
+        os.kill(kiosk.pid, signal.SIGKILL)
+        kiosk.wait(timeout=10)
+        if kiosk.stdout is not None:
+            kiosk.stdout.close()

@@ -72,7 +72,8 @@ function take(m) {
   } else if (m.type === "status") {
     table(m.hall, m.table).status = m.status;
   } else if (m.type === "state") {
-    table(m.hall, m.table).state = m.state;
+    const t = table(m.hall, m.table);
+    t.state = m.state; t.received = m.received;
   } else if (m.type === "bad") {
     if (m.table) table(m.hall, m.table).bad = m.bad;
   } else if (m.type === "broken") {
@@ -135,7 +136,11 @@ function tileHtml(t) {
   const tile = st ? st.tile : null;
   const hb = st ? st.heartbeat : 5;
   const age = st ? Math.max(0, now - st.wall) : null;
-  const offline = t.status !== "online";
+  // Silent for 1.5 x its keep-alive (and its heartbeat), by the hall's clock: offline now,
+  // not when the broker gets round to its last will (seconds later, docs/hall.md).
+  const quiet = st && st.keepalive ? 1.5 * Math.max(st.keepalive, hb) : 0;
+  const silent = !!(st && quiet && t.received && now - t.received > quiet);
+  const offline = t.status !== "online" || silent;
   // Not current while the page's link or the hall's broker link is down: nothing new can come.
   const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link === "down" ||
     document.body.dataset.broker === "down";
@@ -144,7 +149,8 @@ function tileHtml(t) {
     tile.faults.map(f => f.message).join("; ") : "";
   let html = `<div class="head"><span class="name">${esc(t.table)}</span>` +
     `<span class="game">${esc(tile ? tile.game : "")}</span>` +
-    `<span class="status">${offline ? "offline" : stale ? "stale" : "online"}</span></div>`;
+    `<span class="status">${silent && t.status === "online" ? "offline (silent)" :
+      offline ? "offline" : stale ? "stale" : "online"}</span></div>`;
   html += `<div class="age">${age === null ? "no data" : "data " + Math.floor(age) + " s old"}</div>`;
   if (tile) html += tileBody(tile, age, !offline && !stale);
   if (faults) html += `<div class="faults">${esc(faults)}</div>`;
