@@ -1,9 +1,12 @@
 """The hall record: every table's events, states, statuses and calls, in one SQLite file.
 
-Events are stored by (hall, table, match, seq) with INSERT OR IGNORE: a kiosk that sends a
-stretch again (after an outage, a restart, a resend) doubles nothing. Each event names the
-previous one of its outbox (`prev`), so the record knows, per table and outbox, the head up to
-which it holds everything (`heads`), and can ask the kiosk for what is missing after it.
+Events are stored once per (hall, table, outbox, seq), the first version heard kept: a kiosk
+that sends a stretch again (after an outage, a restart, a resend) doubles nothing, and one
+sent again with other content, or not chained on the event before it that the hall holds, is
+a break in the chain (`breaks`, kiosk/hall/witness.py). Each event names the previous one of
+its outbox (`prev`), so the record knows, per table and outbox, the head up to which it holds
+everything (`heads`), and can ask the kiosk for what is missing after it. The columns are in
+docs/hall.md ("The hall record").
 """
 
 from __future__ import annotations
