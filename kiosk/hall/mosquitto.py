@@ -20,6 +20,26 @@ from pathlib import Path
 from kiosk.hall.security import DIRECTOR, acl_text, broker_conf, write_password_file
 
 
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """(CA certificate, broker certificate, broker key) made with openssl for the tests and
+    the bench: the broker's is valid for 127.0.0.1 for two days."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True,
+                       timeout=60)  # fmt: skip
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.crt", "-days", "2", "-subj", "/CN=Tableside test CA")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "broker.key", "-out",
+            "broker.csr", "-subj", "/CN=127.0.0.1")  # fmt: skip
+    (folder / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n", encoding="utf-8")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "broker.crt", "-days", "2",
+            "-extfile", "san.cnf")  # fmt: skip
+    return folder / "ca.crt", folder / "broker.crt", folder / "broker.key"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -188,17 +188,25 @@ class HallRecord:
 
     def set_table(self, hall: str, table: str, **values: Any) -> None:
         """Keep a table's `status` or `state` (a dict) as last heard, with when."""
+        for key in values:
+            if key not in ("status", "state", "received"):
+                raise KeyError(key)
         with self._lock:
-            self._db.execute(
-                "INSERT OR IGNORE INTO tables (hall, tbl) VALUES (?, ?)", (hall, table)
-            )
-            for key, value in values.items():
-                if key not in ("status", "state", "received"):
-                    raise KeyError(key)
-                text = json.dumps(value, ensure_ascii=False) if key == "state" else value
+            self._db.execute("BEGIN")  # one commit for the lot: 500 tables' heartbeats add up
+            try:
                 self._db.execute(
-                    f"UPDATE tables SET {key} = ? WHERE hall = ? AND tbl = ?", (text, hall, table)
+                    "INSERT OR IGNORE INTO tables (hall, tbl) VALUES (?, ?)", (hall, table)
                 )
+                for key, value in values.items():
+                    text = json.dumps(value, ensure_ascii=False) if key == "state" else value
+                    self._db.execute(
+                        f"UPDATE tables SET {key} = ? WHERE hall = ? AND tbl = ?",
+                        (text, hall, table),
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def mark_bad(self, hall: str, table: str, reason: str, when: float) -> int:
         """Count a message refused from `table` (kiosk/hall/schema.py); the count so far."""

@@ -41,17 +41,14 @@ _READS = (topics.CALL_ACK, topics.RESEND)
 
 
 def write_password_file(path: Path, users: Mapping[str, str]) -> None:
-    """A Mosquitto password file holding `users` (name -> password), hashed by
-    `mosquitto_passwd` (Debian package mosquitto)."""
+    """A Mosquitto password file holding `users` (name -> password), hashed in one go by
+    `mosquitto_passwd -U` (Debian package mosquitto): the plain text never stays on disk."""
     path.write_text("", encoding="utf-8")
     path.chmod(0o600)
-    for user, password in users.items():
-        subprocess.run(
-            ["mosquitto_passwd", "-b", str(path), user, password],
-            check=True,
-            capture_output=True,
-            timeout=30,
-        )
+    path.write_text("".join(f"{user}:{pw}\n" for user, pw in users.items()), encoding="utf-8")
+    subprocess.run(
+        ["mosquitto_passwd", "-U", str(path)], check=True, capture_output=True, timeout=300
+    )
 
 
 def broker_conf(

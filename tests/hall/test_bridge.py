@@ -91,11 +91,11 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
     import sys
     import time
 
+    from kiosk.hall.mosquitto import make_certificates
     from kiosk.hall.security import bridge_conf, central_acl
 
     from .conftest import LiveStream, start_hall
     from .test_delivery import journal_events
-    from .test_tls import make_certificates
 
     ca, cert, key = make_certificates(tmp_path / "pki")
     halls = ("east", "west")
