@@ -14,6 +14,7 @@ is chained on (`prev_hash`). The hall keeps both as it first heard them, so:
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,12 @@ from typing import Any
 
 from kiosk.engine.journal_chain import GENESIS, entry_hash
 from kiosk.engine.journal_rows import dumps
+
+
+#: The hall recomputes hashes only while the chain is the plain SHA-256 one it knows (eight
+#: fields, no key): a keyed chain (the journal's next step) needs the director's key here,
+#: and until then an event is never refused for a hash the hall cannot compute.
+PLAIN_CHAIN = len(inspect.signature(entry_hash).parameters) == 8
 
 
 def journal_match_id(match: str) -> int | None:
@@ -34,7 +41,7 @@ def content_hash(m: dict[str, Any]) -> str | None:
     own fields and `prev_hash`; None when the event does not carry what it takes (an older
     kiosk, a journal written before the chain)."""
     prev, match_id = m.get("prev_hash"), journal_match_id(str(m.get("match", "")))
-    if not isinstance(prev, str) or match_id is None or not isinstance(m.get("source"), str):
+    if not PLAIN_CHAIN or not isinstance(prev, str) or match_id is None or not isinstance(m.get("source"), str):
         return None
     try:
         text = dumps(m["data"])
