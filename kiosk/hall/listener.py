@@ -203,7 +203,8 @@ class HallListener:
             self._event(hall, table, schema.event(payload, hall, table), now)
         elif what == topics.STATE:
             data = schema.state(payload, hall, table)
-            self.record.set_table(hall, table, state=data, received=now)
+            # Stored as it came (checked, it is the JSON it says): not encoded once more.
+            self.record.set_table(hall, table, state=payload.decode(), received=now)
             self._check_tail(hall, table, data, now)
             self._say({"type": "state", "hall": hall, "table": table, "state": data,
                        "received": now})  # fmt: skip

@@ -86,6 +86,9 @@ class HallRecord:
                 if have and name not in have:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         self._db.executescript(_SCHEMA)
+        #: Matches written, with their finished flag: each event carries its match's header,
+        #: written again only when the flag changes.
+        self._known: dict[tuple[str, str, str], bool] = {}
 
     def add_event(self, hall: str, table: str, m: dict[str, Any], received: float) -> Stored:
         """Store one event (checked by kiosk/hall/schema.py) unless the hall has it; a repeat
@@ -95,6 +98,7 @@ class HallRecord:
         seq, prev = int(m["seq"]), m.get("prev")
         data = json.dumps(m.get("data"), ensure_ascii=False)
         match = str(m["match"])
+        mkey = (hall, table, match)
         broken: str | None
         with self._lock:
             self._db.execute("BEGIN")
@@ -125,7 +129,9 @@ class HallRecord:
                         "INSERT OR IGNORE INTO breaks VALUES (?,?,?,?,?,?,?)",
                         (hall, table, box, seq, match, broken, received),
                     )
-                if "header" in m and broken is None:
+                finished = bool(m.get("finished"))
+                if "header" in m and broken is None and self._known.get(mkey) != finished:
+                    self._known[mkey] = finished
                     self._db.execute(
                         "INSERT INTO matches VALUES (?,?,?,?,?,?) ON CONFLICT DO UPDATE"
                         " SET finished = excluded.finished",
@@ -136,6 +142,7 @@ class HallRecord:
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
+                self._known.pop(mkey, None)
                 raise
         return Stored(new, head, broken)
 
@@ -144,17 +151,18 @@ class HallRecord:
         seq + 1 of its outbox), else None. Rows the hall never gets (the raw inputs between
         two events) leave the link unchecked: the hashes are kept for `hall verify`."""
         seq, digest, prev_hash = int(m["seq"]), m.get("hash"), m.get("prev_hash")
-        before = self._db.execute(
-            "SELECT hash FROM events WHERE hall=? AND tbl=? AND box=? AND seq=?",
-            (hall, table, box, seq - 1),
-        ).fetchone()
+        near = {
+            int(r[0]): (r[1], r[2])
+            for r in self._db.execute(
+                "SELECT seq, hash, prev_hash FROM events WHERE hall=? AND tbl=? AND box=?"
+                " AND seq IN (?, ?)",
+                (hall, table, box, seq - 1, seq + 1),
+            )
+        }
+        before, after = near.get(seq - 1), near.get(seq + 1)
         if before and before[0] and prev_hash is not None and prev_hash != before[0]:
             return f"entry {seq} does not follow entry {seq - 1} the hall holds"
-        after = self._db.execute(
-            "SELECT prev_hash FROM events WHERE hall=? AND tbl=? AND box=? AND seq=?",
-            (hall, table, box, seq + 1),
-        ).fetchone()
-        if after and digest and after[0] is not None and after[0] != digest:
+        if after and digest and after[1] is not None and after[1] != digest:
             return f"entry {seq + 1} does not follow entry {seq} the hall holds"
         return None
 
@@ -187,26 +195,23 @@ class HallRecord:
         return int(row[0]) if row else 0
 
     def set_table(self, hall: str, table: str, **values: Any) -> None:
-        """Keep a table's `status` or `state` (a dict) as last heard, with when."""
+        """Keep a table's `status` or `state` (a dict, or its JSON text) as last heard, with
+        when: one statement, 500 tables' heartbeats add up."""
         for key in values:
             if key not in ("status", "state", "received"):
                 raise KeyError(key)
+        row = dict(values)
+        if "state" in row and not isinstance(row["state"], str):
+            row["state"] = json.dumps(row["state"], ensure_ascii=False)
+        columns = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        update = ", ".join(f"{k} = excluded.{k}" for k in row)
         with self._lock:
-            self._db.execute("BEGIN")  # one commit for the lot: 500 tables' heartbeats add up
-            try:
-                self._db.execute(
-                    "INSERT OR IGNORE INTO tables (hall, tbl) VALUES (?, ?)", (hall, table)
-                )
-                for key, value in values.items():
-                    text = json.dumps(value, ensure_ascii=False) if key == "state" else value
-                    self._db.execute(
-                        f"UPDATE tables SET {key} = ? WHERE hall = ? AND tbl = ?",
-                        (text, hall, table),
-                    )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            self._db.execute(
+                f"INSERT INTO tables (hall, tbl, {columns}) VALUES (?, ?, {marks})"
+                f" ON CONFLICT (hall, tbl) DO UPDATE SET {update}",
+                (hall, table, *row.values()),
+            )
 
     def mark_bad(self, hall: str, table: str, reason: str, when: float) -> int:
         """Count a message refused from `table` (kiosk/hall/schema.py); the count so far."""

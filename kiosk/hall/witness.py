@@ -23,7 +23,6 @@ from typing import Any
 from kiosk.engine.journal_chain import GENESIS, entry_hash
 from kiosk.engine.journal_rows import dumps
 
-
 #: The hall recomputes hashes only while the chain is the plain SHA-256 one it knows (eight
 #: fields, no key): a keyed chain (the journal's next step) needs the director's key here,
 #: and until then an event is never refused for a hash the hall cannot compute.
@@ -41,7 +40,12 @@ def content_hash(m: dict[str, Any]) -> str | None:
     own fields and `prev_hash`; None when the event does not carry what it takes (an older
     kiosk, a journal written before the chain)."""
     prev, match_id = m.get("prev_hash"), journal_match_id(str(m.get("match", "")))
-    if not PLAIN_CHAIN or not isinstance(prev, str) or match_id is None or not isinstance(m.get("source"), str):
+    if (
+        not PLAIN_CHAIN
+        or not isinstance(prev, str)
+        or match_id is None
+        or not isinstance(m.get("source"), str)
+    ):
         return None
     try:
         text = dumps(m["data"])
