@@ -371,6 +371,113 @@ def _pct(values: list[float], p: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1] * 1000
 
 
+def emulate(broker: str, tables: int, seconds: float) -> None:
+    """Many tables from one process without their engines (`--emulate`): each sends its
+    state every 5 s and, every 6 s on average, an event chained on the one before, then
+    its new state, as a kiosk does. For the hall's own limit: the kiosks cost nothing here."""
+    import random
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from kiosk.engine.journal_chain import entry_hash
+    from kiosk.engine.journal_rows import dumps
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    client.max_queued_messages_set(0)
+    host, port = broker.split(":")
+    client.connect(host, int(port))
+    client.loop_start()
+    rng = random.Random(1)
+    tile = {"game": "bhukhar", "round": 1, "left": 600.0, "running": True,
+            "time_called": False, "games": 0, "faults": []}  # fmt: skip
+    last = [("", 0)] * tables
+    begun = time.time()
+    due_state = [begun + rng.uniform(0, 5) for _ in range(tables)]
+    due_event = [begun + rng.uniform(0, 12) for _ in range(tables)]
+    while time.time() - begun < seconds:
+        now = time.time()
+        for n in range(tables):
+            topic = f"tableside/cap/c{n:05d}"
+            if now >= due_event[n]:
+                prev_hash, seq = last[n]
+                seq += 1
+                data = {"action": "game", "n": seq}
+                digest = entry_hash(prev_hash, seq, 1, 1.0, now, "umpire", "event", dumps(data))
+                event = {"seq": seq, "prev": seq - 1, "outbox": "journal-1", "match": "1-1",
+                         "game": "bhukhar", "kind": "event", "data": data, "t": 1.0,
+                         "wall": now, "source": "umpire", "prev_hash": prev_hash,
+                         "hash": digest, "finished": False}  # fmt: skip
+                client.publish(f"{topic}/events", json.dumps(event), qos=1)
+                last[n] = (digest, seq)
+                due_event[n] = now + rng.uniform(2, 10)
+                due_state[n] = now  # a real change: the state goes at once
+            if now >= due_state[n]:
+                state = {"tile": {**tile, "games": last[n][1]}, "seq": last[n][1],
+                         "outbox": {"journal-1": last[n][1]}, "wall": now,
+                         "heartbeat": 5.0, "keepalive": 10.0}  # fmt: skip
+                client.publish(f"{topic}/state", json.dumps(state), qos=1, retain=True)
+                due_state[n] = now + 5.0
+        time.sleep(0.005)
+    time.sleep(2)
+    client.loop_stop()
+    client.disconnect()
+    print(json.dumps({f"c{n:05d}": seq for n, (_, seq) in enumerate(last)}), flush=True)
+
+
+def capacity(tables: int, seconds: float, root: Path) -> dict[str, Any]:
+    """The central hall alone against `tables` emulated tables on one broker."""
+    broker = Mosquitto(root / "broker").start()
+    data = root / "hall"
+    data.mkdir()
+    port = free_port()
+    hall = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.cli", "hall", "--broker", broker.address, "--http",
+         str(port), "--bind", "127.0.0.1", "--data", str(data), "--director-password", "x"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(url + "results", timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    board = Board(url + "live")
+    used0 = cpu_s(hall.pid)
+    emu = subprocess.Popen(
+        [sys.executable, __file__, "--emulate", str(tables), "--broker", broker.address,
+         "--seconds", str(seconds)],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    peak, t0 = 0.0, time.time()
+    while emu.poll() is None:
+        peak = max(peak, rss_mb(hall.pid))
+        time.sleep(0.5)
+    used = cpu_s(hall.pid) - used0
+    assert emu.stdout is not None
+    sent = json.loads(emu.stdout.read())
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        got = stored(data / "hall.db")
+        if all(len(got.get(("cap", t), [])) >= n for t, n in sent.items()):
+            break
+        time.sleep(0.5)
+    settle = time.time() - t0 - seconds
+    got = stored(data / "hall.db")
+    board.stop()
+    hall.send_signal(signal.SIGINT)
+    hall.wait(timeout=30)
+    broker.stop()
+    lat = [x for _, _, x, _ in board.samples]
+    return {
+        "tables": tables, "events": sum(sent.values()),
+        "lost": sum(max(0, n - len(got.get(("cap", t), []))) for t, n in sent.items()),
+        "p50_ms": _pct(lat, 50), "p99_ms": _pct(lat, 99), "hall_cpu": used / seconds,
+        "hall_rss_mb": peak, "settle_s": settle,
+    }  # fmt: skip
+
+
 def screenshot(path: Path, root: Path, tables: int = 20) -> None:
     """The board with `tables` live tables (and one call waiting) in headless Chromium."""
     import paho.mqtt.client as mqtt
@@ -436,7 +543,25 @@ def main() -> int:
     p.add_argument("--restarts", type=int, default=20, help="kiosk process restarts per run")
     p.add_argument("--tmp", default="/dev/shm", help="where the journals and records go")
     p.add_argument("--screenshot", metavar="PNG", help="only take the board's screenshot")
+    p.add_argument("--capacity", metavar="N,N", help="the hall alone, emulated tables")
+    p.add_argument("--emulate", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--broker", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.emulate:
+        emulate(args.broker, args.emulate, args.seconds)
+        return 0
+    if args.capacity:
+        print(f"{'tables':>6} {'events':>7} {'lost':>4} {'p50 ms':>7} {'p99 ms':>8} "
+              f"{'hall CPU':>8} {'hall MB':>8} {'settle s':>8}")  # fmt: skip
+        for size in (int(x) for x in args.capacity.split(",")):
+            with tempfile.TemporaryDirectory(prefix="bench-hall-", dir=args.tmp) as tmp:
+                r = capacity(size, args.seconds or 60.0, Path(tmp))
+            print(f"{r['tables']:>6} {r['events']:>7} {r['lost']:>4} {r['p50_ms']:>7.1f} "
+                  f"{r['p99_ms']:>8.1f} {100 * r['hall_cpu']:>7.0f}% {r['hall_rss_mb']:>8.1f} "
+                  f"{r['settle_s']:>8.1f}", flush=True)  # fmt: skip
+        print("hall CPU: share of one core while the tables ran; settle: until the record "
+              "held every event after they stopped")  # fmt: skip
+        return 0
     if args.screenshot:
         with tempfile.TemporaryDirectory(prefix="bench-hall-") as tmp:
             screenshot(Path(args.screenshot), Path(tmp))
