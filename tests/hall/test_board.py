@@ -183,3 +183,26 @@ def test_a_silent_kiosk_shows_offline_within_one_and_a_half_keepalives(
         kiosk.wait(timeout=10)
         if kiosk.stdout is not None:
             kiosk.stdout.close()
+
+
+def test_the_board_shows_the_halls_broker_link_down_and_back(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """The hall's own MQTT link down (the broker gone, or the MQTT thread being started again
+    by the watchdog): the header says so and no tile is shown as current."""
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    try:
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "online")
+        broker.kill()
+        link = lambda: browser.find_element(By.ID, "link").text  # noqa: E731
+        wait_for(lambda: link() == "broker link down: tables not current", 5, "link down")
+        assert (tile(browser, "t01") or {}).get("state") != "online"
+        broker.start()
+        wait_for(lambda: link() == "live", 10, "live again")
+        s.confirm(s.proposal.edited(pocketed=[]))
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+    finally:
+        pub.stop()
