@@ -548,8 +548,10 @@ def main() -> int:
     p.add_argument("--tmp", default="/dev/shm", help="where the journals and records go")
     p.add_argument("--screenshot", metavar="PNG", help="only take the board's screenshot")
     p.add_argument("--capacity", metavar="N,N", help="the hall alone, emulated tables")
-    p.add_argument("--hall-nice", type=int, default=0,
-                   help="add this to the central hall's niceness (-10: as on its own machine)")  # fmt: skip
+    p.add_argument(
+        "--hall-nice", type=int, default=0, help="add to the central hall's niceness (-10: as "
+        "on a machine of its own)"
+    )  # fmt: skip
     p.add_argument("--emulate", type=int, help=argparse.SUPPRESS)
     p.add_argument("--broker", help=argparse.SUPPRESS)
     args = p.parse_args()
