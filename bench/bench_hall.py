@@ -21,6 +21,8 @@ over everything; the central hall process's peak RSS (goal <= 150 MB); each part
 Run (niced: the machine is shared):
   nice -n 10 .venv/bin/python bench/bench_hall.py [--sizes 20,100,500] [--seconds S]
   nice -n 10 .venv/bin/python bench/bench_hall.py --quick      # 20 tables, 40 s
+  nice -n 10 .venv/bin/python bench/bench_hall.py --capacity 1000,2000,4000  # the hall alone
+  nice -n 10 .venv/bin/python bench/bench_hall.py --keepalive 5,15  # a frozen kiosk's last will
   .venv/bin/python bench/bench_hall.py --screenshot FILE       # the board with 20 tables
 """
 
@@ -482,6 +484,49 @@ def capacity(tables: int, seconds: float, root: Path) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def keepalive(keepalive_s: int, runs: int, root: Path) -> list[float]:
+    """Seconds from a kiosk frozen (SIGSTOP: it sends nothing and closes nothing, as a hung
+    Pi or a cut cable) to the broker's last will in the hall record, `runs` times."""
+    from kiosk.hall.listener import HallListener
+    from kiosk.hall.record import HallRecord
+
+    out = []
+    with Mosquitto(root / "broker") as broker:
+        record = HallRecord(root / "hall.db")
+        listener = HallListener(record, ("127.0.0.1", broker.port))
+        listener.start()
+
+        def status(table: str) -> str | None:
+            return next((t["status"] for t in record.tables() if t["table"] == table), None)
+
+        try:
+            for n in range(runs):
+                table = f"k{n:02d}"
+                kiosk = subprocess.Popen(
+                    [sys.executable, "-m", "kiosk.hall.simulate", "--broker", broker.address,
+                     "--hall", "ka", "--data", str(root / "kiosks"), "--tables",
+                     f"{table}:carrom", "--every", "0.5,1", "--keepalive", str(keepalive_s)],
+                    stdout=subprocess.PIPE,
+                )  # fmt: skip
+                assert kiosk.stdout is not None
+                kiosk.stdout.readline()
+                while status(table) != "online":
+                    time.sleep(0.02)
+                time.sleep(0.3 + 0.37 * n % 1)  # frozen at another point of its heartbeat
+                os.kill(kiosk.pid, signal.SIGSTOP)
+                frozen = time.monotonic()
+                while status(table) != "offline":
+                    time.sleep(0.02)
+                out.append(time.monotonic() - frozen)
+                os.kill(kiosk.pid, signal.SIGKILL)
+                kiosk.wait()
+                kiosk.stdout.close()
+        finally:
+            listener.stop()
+            record.close()
+    return out
+
+
 def screenshot(path: Path, root: Path, tables: int = 20) -> None:
     """The board with `tables` live tables (and one call waiting) in headless Chromium."""
     import paho.mqtt.client as mqtt
@@ -552,11 +597,21 @@ def main() -> int:
         "--hall-nice", type=int, default=0, help="add to the central hall's niceness (-10: as "
         "on a machine of its own)"
     )  # fmt: skip
+    p.add_argument("--keepalive", metavar="S,S", help="time the last will of frozen kiosks")
+    p.add_argument("--runs", type=int, default=6, help="--keepalive: kiosks frozen per value")
     p.add_argument("--emulate", type=int, help=argparse.SUPPRESS)
     p.add_argument("--broker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.emulate:
         emulate(args.broker, args.emulate, args.seconds)
+        return 0
+    if args.keepalive:
+        for value in (int(x) for x in args.keepalive.split(",")):
+            with tempfile.TemporaryDirectory(prefix="bench-hall-", dir=args.tmp) as tmp:
+                times = keepalive(value, args.runs, Path(tmp))
+            print(f"keepalive_s {value}: last will after {min(times):.2f}-{max(times):.2f} s "
+                  f"(median {statistics.median(times):.2f}, {len(times)} frozen kiosks; "
+                  f"1.5 x = {1.5 * value:g} s)", flush=True)  # fmt: skip
         return 0
     if args.capacity:
         print(f"{'tables':>6} {'events':>7} {'lost':>4} {'p50 ms':>7} {'p99 ms':>8} "
