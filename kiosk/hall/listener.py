@@ -10,7 +10,7 @@ remember to, or the tail is lost for good.
 
 from __future__ import annotations
 
-import json
+import logging
 import sqlite3
 import ssl
 import threading
@@ -21,8 +21,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.hall import topics
+from kiosk.hall import schema, topics, witness
 from kiosk.hall.record import HallRecord
+
+log = logging.getLogger("kiosk.hall")
 
 #: A state that says the kiosk has more than the record waits this long before a resend.
 SETTLE_S = 1.5
@@ -30,6 +32,10 @@ SETTLE_S = 1.5
 RESEND_EVERY_S = 2.0
 #: The listener looks at the suspected tails this often.
 TICK_S = 0.5
+#: The watchdog looks at the MQTT thread this often.
+WATCH_S = 1.0
+#: A table's refused messages are logged at most once a second (the rest counted).
+LOG_EVERY_S = 1.0
 
 
 class HallListener:
@@ -50,94 +56,204 @@ class HallListener:
         self.hall = hall
         self.keepalive = keepalive
         self.wall = wall
+        self.username, self.password, self.tls_ca = username, password, tls_ca
         self.on_news: Callable[[dict[str, Any]], None] = lambda news: None
-        self.connected = False
+        self._connected = False
+        #: Messages refused since the start, and how many times the watchdog restarted MQTT.
+        self.refused = 0
+        self.restarts = 0
+        self._logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._suspect: dict[tuple[str, str, str], tuple[int, float]] = {}
         self._asked: dict[tuple[str, str, str], float] = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._ticker: threading.Thread | None = None
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-        if username:
-            self.client.username_pw_set(username, password or None)
-        if tls_ca is not None:
-            self.client.tls_set(ca_certs=tls_ca or None, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=3)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
+        self._threads: list[threading.Thread] = []
+        self._network: threading.Thread | None = None
+        self.client = self._make_client()
+
+    def _make_client(self) -> mqtt.Client:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        if self.username:
+            client.username_pw_set(self.username, self.password or None)
+        if self.tls_ca is not None:
+            client.tls_set(ca_certs=self.tls_ca or None, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.reconnect_delay_set(min_delay=1, max_delay=3)
+        client.suppress_exceptions = True  # a callback's error is logged, the loop goes on
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        return client
+
+    @property
+    def connected(self) -> bool:
+        """Connected and its thread alive: a dead MQTT thread is never shown as a live link."""
+        network = self._network
+        return self._connected and network is not None and network.is_alive()
 
     def start(self) -> None:
-        self.client.connect_async(*self.broker, keepalive=self.keepalive)
-        self.client.loop_start()
         self._stopping.clear()
-        self._ticker = threading.Thread(target=self._tick_loop, name="hall-tail", daemon=True)
-        self._ticker.start()
+        self._start_network()
+        for name, loop in (("hall-tail", self._tick_loop), ("hall-watchdog", self._watch_loop)):
+            thread = threading.Thread(target=loop, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _start_network(self) -> None:
+        self.client.connect_async(*self.broker, keepalive=self.keepalive)
+        # Our own thread around paho's loop (what loop_start does), so the watchdog can see it.
+        self._network = threading.Thread(
+            target=self.client.loop_forever,
+            kwargs={"retry_first_connection": True},
+            name="hall-mqtt",
+            daemon=True,
+        )
+        self._network.start()
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._ticker is not None:
-            self._ticker.join(timeout=5)
-            self._ticker = None
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self._threads = []
         self.client.disconnect()
-        self.client.loop_stop()
+        if self._network is not None:
+            self._network.join(timeout=5)
+
+    def _watch_loop(self) -> None:
+        """The watchdog: an MQTT thread that stopped (whatever stopped it) is started again
+        with a fresh client; the board shows the link down until it is connected."""
+        while not self._stopping.wait(WATCH_S):
+            network = self._network
+            if network is None or network.is_alive() or self._stopping.is_set():
+                continue
+            self.restarts += 1
+            log.error("the hall's MQTT thread stopped: starting it again (%d)", self.restarts)
+            self._connected = False
+            self._say({"type": "link", "broker": False})
+            try:
+                old = self.client.socket()
+                if old is not None:  # the dead thread's connection: closed, not left to time out
+                    old.close()
+                self.client = self._make_client()
+                self._start_network()
+            except Exception:  # the next round tries again
+                log.exception("the hall's MQTT side could not be started again")
 
     def _tick_loop(self) -> None:
         while not self._stopping.wait(TICK_S):
             try:
                 self.tick(self.wall())
-            except sqlite3.Error as exc:  # a busy record: said, and tried again next time
-                self.on_news({"type": "bad", "topic": "", "error": str(exc)})
+            except Exception as exc:  # a busy record: said, and tried again next time
+                log.warning("the hall's tail check failed: %s", exc)
 
-    # -- paho's thread ---------------------------------------------------------------
+    def _say(self, news: dict[str, Any]) -> None:
+        try:
+            self.on_news(news)
+        except Exception:
+            log.exception("the board could not be told")
+
+    # -- paho's thread -----------------------------------------------------------------
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if reason.is_failure:
             return
-        self.connected = True
+        self._connected = True
         client.subscribe(topics.subscription(self.hall), qos=1)
-        self.on_news({"type": "link", "broker": True})
+        self._say({"type": "link", "broker": True})
 
     def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, _r: Any, _p: Any) -> None:
-        self.connected = False
-        self.on_news({"type": "link", "broker": False})
+        self._connected = False
+        self._say({"type": "link", "broker": False})
 
     def _on_message(self, _c: mqtt.Client, _u: Any, message: mqtt.MQTTMessage) -> None:
-        where = topics.split(message.topic)
-        if where is None:
+        """Every message is checked (kiosk/hall/schema.py) before it is used; one that is
+        not what a table sends is counted, logged and dropped, and nothing it holds can stop
+        this thread."""
+        try:
+            where = topics.split(message.topic)
+        except UnicodeDecodeError:
+            where = None
+        if where is None or not all(map(schema.ID.fullmatch, where[:2])):
+            self._refuse("?", "?", repr(message._topic[:200]), "not a table's topic")
             return
         hall, table, what = where
-        now = self.wall()
         try:
-            if what == topics.STATUS:
-                status = message.payload.decode("utf-8", "replace")
-                self.record.set_table(hall, table, status=status)
-                self.on_news({"type": "status", "hall": hall, "table": table, "status": status})
-                return
-            if not message.payload:
-                return  # a retained message being cleared
-            data = json.loads(message.payload)
-            if what == topics.EVENTS:
-                self._event(hall, table, data, now)
-            elif what == topics.STATE:
-                self.record.set_table(hall, table, state=data, received=now)
-                self._check_tail(hall, table, data, now)
-                news = {"type": "state", "hall": hall, "table": table, "state": data}
-                self.on_news({**news, "received": now})
-            elif what == topics.CALL:
-                self.record.add_call(hall, table, data)
-                self.on_news({"type": "call", "hall": hall, "table": table, "call": data})
-        except (ValueError, KeyError, TypeError) as exc:
-            self.on_news({"type": "bad", "topic": message.topic, "error": str(exc)})
+            self._take(hall, table, what, bytes(message.payload))
+        except schema.Refused as exc:
+            self._refuse(hall, table, message.topic, str(exc))
+        except sqlite3.Error as exc:  # the record busy or full: said; the kiosk sends again
+            log.error("hall record: %s (message on %s not stored)", exc, message.topic)
+            self._say({"type": "bad", "topic": message.topic, "error": str(exc)})
+        except Exception as exc:  # a case the checks missed: never the end of the thread
+            log.exception("message on %s not taken", message.topic)
+            self._refuse(hall, table, message.topic, f"not taken: {type(exc).__name__}")
+
+    def _take(self, hall: str, table: str, what: str, payload: bytes) -> None:
+        now = self.wall()
+        if what in (topics.CALL_ACK, topics.RESEND):
+            return  # the hall's own answers, heard back
+        if what == topics.STATUS:
+            if not payload:
+                return  # a retained status being cleared
+            status = schema.status(payload)
+            self.record.set_table(hall, table, status=status)
+            self._say({"type": "status", "hall": hall, "table": table, "status": status})
+        elif not payload:
+            return  # a retained message being cleared
+        elif what == topics.EVENTS:
+            self._event(hall, table, schema.event(payload, hall, table), now)
+        elif what == topics.STATE:
+            data = schema.state(payload, hall, table)
+            # Stored as it came (checked, it is the JSON it says): not encoded once more.
+            self.record.set_table(hall, table, state=payload.decode(), received=now)
+            self._check_tail(hall, table, data, now)
+            self._say({"type": "state", "hall": hall, "table": table, "state": data,
+                       "received": now})  # fmt: skip
+        elif what == topics.CALL:
+            data = schema.call(payload, hall, table)
+            self.record.add_call(hall, table, data)
+            self._say({"type": "call", "hall": hall, "table": table, "call": data})
+        else:
+            raise schema.Refused(f"no such topic as {what!r} for a table")
+
+    def _refuse(self, hall: str, table: str, topic: str, reason: str) -> None:
+        """Count, log (once a second per table at most) and show a message not taken."""
+        self.refused += 1
+        now = self.wall()
+        count = self.refused
+        if table != "?":
+            try:
+                count = self.record.mark_bad(hall, table, reason, now)
+            except sqlite3.Error as exc:
+                log.error("hall record: %s", exc)
+        with self._lock:
+            last, held = self._logged.get((hall, table), (-1e9, 0))
+            if now - last >= LOG_EVERY_S:
+                more = f" ({held} more since the last said)" if held else ""
+                log.warning("bad data from table %s of hall %s on %s, dropped: %s%s",
+                            table, hall, topic, reason, more)  # fmt: skip
+                self._logged[hall, table] = (now, 0)
+            else:
+                self._logged[hall, table] = (last, held + 1)
+        if table != "?":
+            self._say({"type": "bad", "hall": hall, "table": table, "topic": topic,
+                       "bad": {"count": count, "reason": reason, "at": now}})  # fmt: skip
 
     def _event(self, hall: str, table: str, data: dict[str, Any], now: float) -> None:
+        why = witness.forged(data)
+        if why is not None:
+            raise schema.Refused(why)
         stored = self.record.add_event(hall, table, data, now)
         box = str(data.get("outbox") or data["match"])
         prev = data.get("prev")
         if isinstance(prev, int) and prev > stored.head:
             self._ask(hall, table, box, stored.head, now)
+        if stored.broken is not None:
+            log.warning("table %s of hall %s: the chain breaks: %s", table, hall, stored.broken)
+            self._say({"type": "broken", "hall": hall, "table": table,
+                       "broken": {"seq": data["seq"], "match": data["match"],
+                                  "reason": stored.broken}})  # fmt: skip
         if stored.new:
-            self.on_news(
+            self._say(
                 {
                     "type": "event", "hall": hall, "table": table, "seq": data["seq"],
                     "match": data["match"], "game": data.get("game"), "kind": data.get("kind"),
@@ -181,4 +297,4 @@ class HallListener:
         self.record.ack_call(hall, table, call_id, now)
         payload = topics.dumps({"id": call_id, "wall": now})
         self.client.publish(topics.topic(hall, table, topics.CALL_ACK), payload, qos=1, retain=True)
-        self.on_news({"type": "ack", "hall": hall, "table": table, "id": call_id})
+        self._say({"type": "ack", "hall": hall, "table": table, "id": call_id})

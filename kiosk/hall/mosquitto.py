@@ -20,6 +20,26 @@ from pathlib import Path
 from kiosk.hall.security import DIRECTOR, acl_text, broker_conf, write_password_file
 
 
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """(CA certificate, broker certificate, broker key) made with openssl for the tests and
+    the bench: the broker's is valid for 127.0.0.1 for two days."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True,
+                       timeout=60)  # fmt: skip
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.crt", "-days", "2", "-subj", "/CN=Tableside test CA")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "broker.key", "-out",
+            "broker.csr", "-subj", "/CN=127.0.0.1")  # fmt: skip
+    (folder / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n", encoding="utf-8")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "broker.crt", "-days", "2",
+            "-extfile", "san.cnf")  # fmt: skip
+    return folder / "ca.crt", folder / "broker.crt", folder / "broker.key"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -35,6 +55,8 @@ class Mosquitto:
         hall: str = "hall",
         port: int | None = None,
         extra: str = "",
+        directors: tuple[str, ...] = (DIRECTOR,),
+        acl: str | None = None,
     ) -> None:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed (Debian package mosquitto)")
@@ -47,7 +69,8 @@ class Mosquitto:
             password_file = self.folder / "passwords"
             write_password_file(password_file, users)
             acl_file = self.folder / "acl"
-            acl_file.write_text(acl_text(hall, [u for u in users if u != DIRECTOR]), "utf-8")
+            tables = [u for u in users if u not in directors]
+            acl_file.write_text(acl or acl_text(hall, tables, directors), "utf-8")
         text = broker_conf(self.port, password_file=password_file, acl_file=acl_file) + extra
         if os.geteuid() == 0:  # as root it would switch to the user "mosquitto": keep ours
             text += "user root\n"

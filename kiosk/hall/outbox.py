@@ -2,7 +2,8 @@
 
 `JournalOutbox` reads the kiosk's journal (its own read-only SQLite connection: the engine's
 writes are never held up) for confirmed events and undos after a sequence number; the chain
-hash is read from the journal's `hash` column when the journal has one, else sent as null.
+hash and the hash it is chained on are read from the journal's `hash` and `prev` columns when
+the journal has them, else sent as null.
 A Bhukhar session is a journal match like the others: its events are its record's lines.
 
 `Mark` is the high-water mark the broker acknowledged: every entry up to it is in the hall.
@@ -129,9 +130,9 @@ class JournalOutbox:
         db = self._open()
         if db is None:
             return []
-        hash_col = "hash" if self._hash else "NULL"
+        hash_cols = "hash, prev" if self._hash else "NULL, NULL"
         rows = db.execute(
-            f"SELECT seq, match_id, t, wall, source, kind, data, {hash_col} FROM entries"
+            f"SELECT seq, match_id, t, wall, source, kind, data, {hash_cols} FROM entries"
             f" WHERE seq > ? AND match_id IS NOT NULL AND kind IN ({_marks(PUBLISHED_KINDS)})"
             " ORDER BY seq LIMIT ?",
             (seq, *PUBLISHED_KINDS, limit),
@@ -150,6 +151,8 @@ class JournalOutbox:
                 "kind": r[5],
                 "data": json.loads(r[6]),
                 "hash": r[7],
+                # The hash this entry is chained on: the hall checks the entry against it.
+                "prev_hash": r[8],
                 "finished": finished,
             }
             out.append(OutEntry(self.source or "journal", int(r[0]), key, game, message))

@@ -291,6 +291,9 @@ class HallPublisher(OutputBase):
             "outbox": {n: b.last() for b in self.outboxes.values() if (n := b.name())},
             "wall": self.wall(),
             "heartbeat": self.settings.heartbeat_s,
+            # The board shows the table offline after 1.5 x this of silence itself, not
+            # waiting for the broker's last will (which comes seconds later: docs/hall.md).
+            "keepalive": self.settings.keepalive_s,
         }
         self._client.publish(self._topic(topics.STATE), topics.dumps(payload), qos=1, retain=True)
 

@@ -41,16 +41,17 @@ def carrom_results(record: HallRecord) -> list[dict[str, Any]]:
     from kiosk.rules.carrom.record import replay_text
 
     out = []
+    chain = _chain(record)
     for m in record.matches("carrom"):
         text = record_text(m["header"], record.events(m["hall"], m["table"], m["match"]))
         try:
             state = replay_text(text).state
         except (EventError, IllegalEvent, ValueError) as exc:
-            out.append({**_where(m), "error": str(exc)})
+            out.append({**_where(m, chain), "error": str(exc)})
             continue
         out.append(
             {
-                **_where(m),
+                **_where(m, chain),
                 "players": list(state.players),
                 "sides": list(state.sides),
                 "games_won": dict(state.games_won),
@@ -73,16 +74,17 @@ def backgammon_results(record: HallRecord) -> list[dict[str, Any]]:
     from kiosk.rules.backgammon.clocked import replay_clock
 
     out = []
+    chain = _chain(record)
     for m in record.matches("backgammon"):
         text = record_text(m["header"], record.events(m["hall"], m["table"], m["match"]))
         try:
             last = replay_clock(parse_clock_record(text))[-1]
         except (ClockRecordError, ValueError, IndexError) as exc:
-            out.append({**_where(m), "error": str(exc)})
+            out.append({**_where(m, chain), "error": str(exc)})
             continue
         out.append(
             {
-                **_where(m),
+                **_where(m, chain),
                 "players": list(last.banks),
                 "score": dict(last.score),
                 "winner": last.winner,
@@ -120,7 +122,14 @@ def bhukhar_standings(record: HallRecord) -> dict[str, Any]:
             teams.setdefault(t.id, t.name or t.id)
         results.extend(result for _, result in session.games())
     rows = standings(list(teams), results)
+    chain = _chain(record)
     return {
+        "chain": [
+            f"{h}/{t}/{m}: {why}"
+            for (h, t, m), whys in chain.items()
+            if (h, t, m) in headers
+            for why in whys
+        ],
         "standings": [{**asdict(row), "name": teams[row.team]} for row in rows],
         "games": len(results),
         "problems": problems,
@@ -131,7 +140,8 @@ def results_csv(record: HallRecord) -> str:
     """One CSV of every result: carrom, backgammon, then the merged Bhukhar standings."""
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["game", "hall", "table", "match", "players", "score", "winner", "finished"])
+    w.writerow(["game", "hall", "table", "match", "players", "score", "winner", "finished",
+                "chain"])  # fmt: skip
     for r in carrom_results(record):
         score = " ".join(f"{k}:{v}" for k, v in r.get("games_won", {}).items())
         w.writerow(_row("carrom", r, score))
@@ -148,9 +158,20 @@ def results_csv(record: HallRecord) -> str:
 
 def _row(game: str, r: dict[str, Any], score: str) -> list[Any]:
     players = " / ".join(r.get("players", []))
+    chain = "; ".join(r.get("chain", [])) or "ok"
     return [game, r["hall"], r["table"], r["match"], players, score, r.get("winner") or "",
-            r.get("finished", False)]  # fmt: skip
+            r.get("finished", False), chain]  # fmt: skip
 
 
-def _where(m: dict[str, Any]) -> dict[str, Any]:
-    return {"hall": m["hall"], "table": m["table"], "match": m["match"]}
+def _chain(record: HallRecord) -> dict[tuple[str, str, str], list[str]]:
+    """The breaks in the chain the hall saw, by match (kiosk/hall/witness.py)."""
+    out: dict[tuple[str, str, str], list[str]] = {}
+    for b in record.breaks():
+        out.setdefault((b["hall"], b["table"], b["match"]), []).append(b["reason"])
+    return out
+
+
+def _where(m: dict[str, Any], chain: dict[tuple[str, str, str], list[str]]) -> dict[str, Any]:
+    """Which match, and the breaks in its chain ([]: the hall saw none)."""
+    where = {"hall": m["hall"], "table": m["table"], "match": m["match"]}
+    return {**where, "chain": chain.get((m["hall"], m["table"], m["match"]), [])}

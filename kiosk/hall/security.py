@@ -3,6 +3,10 @@
 Each table's MQTT user is its table id. It may write only its own `status`, `state`, `events`
 and `call`, and read only the director's answers to it (`call/ack`, `resend`); the hall's own
 user (the director's process) reads every table and writes the answers.
+
+The broker takes each client's user name as its client id (`use_username_as_clientid`): a
+client id is what MQTT uses to push an older connection off, so with it bound to the user
+one table's password cannot push another table off (and fire its last will).
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ from kiosk.hall import topics
 DIRECTOR = "director"
 
 
-def acl_text(hall: str, tables: Iterable[str], director: str = DIRECTOR) -> str:
-    """A Mosquitto ACL file: per table user, exactly its own topics."""
-    lines = [f"user {director}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
+def acl_text(hall: str, tables: Iterable[str], director: str | Iterable[str] = DIRECTOR) -> str:
+    """A Mosquitto ACL file: per table user, exactly its own topics; the director's users
+    (one per hall process: each user is one connection) read and answer every table."""
+    lines = []
+    for name in [director] if isinstance(director, str) else director:
+        lines += [f"user {name}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
     for table in tables:
         prefix = f"{topics.ROOT}/{hall}/{table}"
         lines.append(f"user {table}")
@@ -34,17 +41,14 @@ _READS = (topics.CALL_ACK, topics.RESEND)
 
 
 def write_password_file(path: Path, users: Mapping[str, str]) -> None:
-    """A Mosquitto password file holding `users` (name -> password), hashed by
-    `mosquitto_passwd` (Debian package mosquitto)."""
+    """A Mosquitto password file holding `users` (name -> password), hashed in one go by
+    `mosquitto_passwd -U` (Debian package mosquitto): the plain text never stays on disk."""
     path.write_text("", encoding="utf-8")
     path.chmod(0o600)
-    for user, password in users.items():
-        subprocess.run(
-            ["mosquitto_passwd", "-b", str(path), user, password],
-            check=True,
-            capture_output=True,
-            timeout=30,
-        )
+    path.write_text("".join(f"{user}:{pw}\n" for user, pw in users.items()), encoding="utf-8")
+    subprocess.run(
+        ["mosquitto_passwd", "-U", str(path)], check=True, capture_output=True, timeout=300
+    )
 
 
 def broker_conf(
@@ -67,9 +71,59 @@ def broker_conf(
     if password_file is None:
         lines.append("allow_anonymous true")
     else:
-        lines += ["allow_anonymous false", f"password_file {password_file}"]
+        # The client id is the user name: no one pushes another table off with its id.
+        lines += [
+            "use_username_as_clientid true",
+            "allow_anonymous false",
+            f"password_file {password_file}",
+        ]
     if acl_file is not None:
         lines.append(f"acl_file {acl_file}")
     if persistence_dir is not None:
         lines += ["persistence true", f"persistence_location {persistence_dir}/"]
     return "\n".join(lines) + "\n"
+
+
+def bridge_conf(
+    hall: str,
+    central: str,
+    *,
+    username: str,
+    password: str,
+    cafile: Path | None = None,
+    restart_s: int = 1,
+) -> str:
+    """A hall broker's bridge to a central broker at `central` ("host:port"): the hall's
+    subtree goes up, the director's answers (`call/ack`, `resend`) come down. With `cafile`
+    the link is TLS, the central broker's certificate checked against that CA. The session
+    is kept (cleansession false): what the hall's tables send while the link is down waits
+    in the hall's broker and goes up when it is back."""
+    lines = [
+        f"connection to-central-{hall}",
+        f"address {central}",
+        f"remote_username {username}",
+        f"remote_password {password}",
+        f"remote_clientid bridge-{hall}",
+        "cleansession false",
+        "bridge_protocol_version mqttv311",
+        f"restart_timeout {restart_s}",
+        "bridge_attempt_unsubscribe false",
+        f"topic {topics.ROOT}/{hall}/# out 1",
+        f"topic {topics.ROOT}/{hall}/+/{topics.CALL_ACK} in 1",
+        f"topic {topics.ROOT}/{hall}/+/{topics.RESEND} in 1",
+    ]
+    if cafile is not None:
+        lines += [f"bridge_cafile {cafile}", "bridge_insecure false"]
+    return "\n".join(lines) + "\n"
+
+
+def central_acl(halls: Iterable[str], director: str | Iterable[str] = DIRECTOR) -> str:
+    """The central broker's ACL: each hall's bridge user (named after the hall) writes its
+    hall's subtree and reads the answers meant for it; the central directors read and answer
+    every hall."""
+    lines = []
+    for name in [director] if isinstance(director, str) else director:
+        lines += [f"user {name}", f"topic readwrite {topics.ROOT}/#", ""]
+    for hall in halls:
+        lines += [f"user {hall}", f"topic readwrite {topics.ROOT}/{hall}/#", ""]
+    return "\n".join(lines)

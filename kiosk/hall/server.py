@@ -7,7 +7,9 @@
 - `/results` (JSON), `/results.csv`, `/record/<hall>/<table>/<match>.jsonl` (a carrom match
   record for `tableside replay`);
 - `/login`, `/ack`: the board is read-only until the director logs in; answering a call
-  needs it.
+  needs it. After 5 wrong passwords from one address the next try waits (1 s, doubling to
+  5 min, the password not even looked at meanwhile); a director's session ends after
+  `session_s` (8 hours unless told).
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ from kiosk.hall.record import HallRecord
 #: The board's heartbeat: a page that hears nothing for 3 of them reconnects.
 HEARTBEAT_S = 1.0
 COOKIE = "tableside-director"
+#: Wrong passwords from one address before the back-off starts, and its longest wait.
+FREE_TRIES = 5
+LONGEST_WAIT_S = 300.0
+#: How long a director's login lasts.
+SESSION_S = 8 * 3600.0
+TASKS = web.AppKey("tasks", list["asyncio.Task[None]"])
 
 
 def _page(name: str) -> str:
@@ -45,13 +53,20 @@ class HallServer:
         director_password: str,
         *,
         wall: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
+        session_s: float = SESSION_S,
     ) -> None:
         self.record = record
         self.listener = listener
         self.password = director_password
         self.wall = wall
+        self.clock = clock
+        self.session_s = session_s
         self.sockets: set[web.WebSocketResponse] = set()
-        self.tokens: set[str] = set()
+        #: Each director's session: its token and when it ends (on `clock`).
+        self.tokens: dict[str, float] = {}
+        #: Per address: wrong passwords in a row, and until when the next try waits.
+        self.failures: dict[str, tuple[int, float]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queue: asyncio.Queue[dict[str, Any]] | None = None
         listener.on_news = self.news
@@ -88,13 +103,13 @@ class HallServer:
     async def _start(self, app: web.Application) -> None:
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
-        app["tasks"] = [
+        app[TASKS] = [
             asyncio.create_task(self._fan_out()),
             asyncio.create_task(self._heartbeat()),
         ]
 
     async def _stop(self, app: web.Application) -> None:
-        for task in app["tasks"]:
+        for task in app[TASKS]:
             task.cancel()
         for ws in list(self.sockets):
             await ws.close()
@@ -159,6 +174,7 @@ class HallServer:
                 "carrom": results.carrom_results(self.record),
                 "backgammon": results.backgammon_results(self.record),
                 "bhukhar": results.bhukhar_standings(self.record),
+                "breaks": self.record.breaks(),
             }
 
         return web.json_response(await asyncio.to_thread(build))
@@ -188,17 +204,41 @@ class HallServer:
     # -- the director ------------------------------------------------------------------
 
     def _director(self, request: web.Request) -> bool:
-        return request.cookies.get(COOKIE, "") in self.tokens
+        token = request.cookies.get(COOKIE, "")
+        ends = self.tokens.get(token)
+        if ends is None:
+            return False
+        if self.clock() >= ends:
+            del self.tokens[token]  # the session is over: the director logs in again
+            return False
+        return True
 
     async def login(self, request: web.Request) -> web.Response:
+        where = request.remote or "?"
+        now = self.clock()
+        wrong, until = self.failures.get(where, (0, 0.0))
+        wait: float
+        if now < until:
+            seconds = max(1, int(until - now + 0.999))
+            raise web.HTTPTooManyRequests(
+                text=f"too many wrong passwords: try again in {seconds} s",
+                headers={"Retry-After": str(seconds)},
+            )
         data = await _json(request)
         given = str(data.get("password", ""))
-        if not self.password or not hmac.compare_digest(given, self.password):
+        if not self.password or not hmac.compare_digest(given.encode(), self.password.encode()):
+            wrong += 1
+            wait = 0.0 if wrong < FREE_TRIES else min(LONGEST_WAIT_S, 2.0 ** (wrong - FREE_TRIES))
+            self.failures[where] = (wrong, now + wait)
             raise web.HTTPForbidden(text="wrong password")
+        self.failures.pop(where, None)
         token = secrets.token_hex(16)
-        self.tokens.add(token)
+        self.tokens = {t: end for t, end in self.tokens.items() if end > now}
+        self.tokens[token] = now + self.session_s
         response = web.json_response({"director": True})
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
+        response.set_cookie(
+            COOKIE, token, httponly=True, samesite="Strict", max_age=int(self.session_s)
+        )
         return response
 
     async def ack(self, request: web.Request) -> web.Response:

@@ -86,7 +86,8 @@ class HallSettings:
     tls: bool = field(default=False, metadata=_c(_bool))
     #: The CA certificate that signed the broker's (TLS on); "" for the system's CAs.
     ca_file: str = field(default="", metadata=_c(_text))
-    #: MQTT keep-alive: the broker sends the last will this long (x1.5) after a kiosk dies.
+    #: MQTT keep-alive: the board shows a silent kiosk offline after 1.5 x this (the
+    #: broker's last will comes on its own schedule, seconds later: docs/hall.md).
     keepalive_s: float = field(default=15.0, metadata=_c(_range(5, 600)))
     #: The state is sent again at least this often; the board shows older data as stale.
     heartbeat_s: float = field(default=5.0, metadata=_c(_range(1, 300)))

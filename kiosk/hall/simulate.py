@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--password", default="", help="every table's password (test brokers)")
     p.add_argument("--every", default="2,10", help="seconds between actions: MIN,MAX")
     p.add_argument("--keepalive", type=float, default=5)
+    p.add_argument("--heartbeat", type=float, default=2.0, help="the state's heartbeat (s)")
     p.add_argument("--steps", type=int, default=0, help="stop after this many per table (0: run)")
     args = p.parse_args(argv)
     lo, hi = (float(x) for x in args.every.split(","))
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         name, game = item.split(":")
         settings = HallSettings(
             broker=args.broker, hall=args.hall, table_id=name, username=name,
-            password=args.password, keepalive_s=args.keepalive, heartbeat_s=2.0,
+            password=args.password, keepalive_s=args.keepalive, heartbeat_s=args.heartbeat,
         )  # fmt: skip
         sim = SimTable(game, Path(args.data) / name, settings, seed=n)
         tables.append((sim, [time.monotonic() + sim.rng.uniform(0, hi)]))

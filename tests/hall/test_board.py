@@ -7,15 +7,11 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -25,66 +21,21 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
-from .conftest import DIRECTOR_PASSWORD, HALL, USERS, HallProcess, table_settings, wait_for
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from .conftest import (
+    CHROMEDRIVER,
+    DIRECTOR_PASSWORD,
+    HALL,
+    USERS,
+    HallProcess,
+    table_settings,
+    tile,
+    tile_age,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which(CHROMEDRIVER) is None, reason="chromium-driver is not installed (make debs)"
 )
-
-
-def chromium(profile: Path) -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,900",
-    ):  # fmt: skip
-        options.add_argument(flag)
-    # The driver named outright: Selenium's own driver manager never runs.
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-
-
-@pytest.fixture(scope="module")
-def chromium_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium_once: WebDriver) -> WebDriver:
-    """One Chromium for the module (it takes seconds to start), a fresh page per test."""
-    chromium_once.delete_all_cookies()
-    chromium_once.get("about:blank")
-    return chromium_once
-
-
-def tile_age(driver: WebDriver, table: str) -> str:
-    """The tile's "data N s old" line ("" while it is not on the page)."""
-    try:
-        found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"] .age')
-        return found[0].text if found else ""
-    except StaleElementReferenceException:  # rewritten between finding and reading it
-        return ""
-
-
-def tile(driver: WebDriver, table: str) -> dict[str, str] | None:
-    """The tile's state and text (None while it is not on the page)."""
-    found = driver.find_elements(By.CSS_SELECTOR, f'.tile[data-table="{table}"]')
-    if not found:
-        return None
-    el = found[0]
-    return {
-        "state": el.get_attribute("data-state") or "",
-        "calling": "calling" if "calling" in (el.get_attribute("class") or "") else "",
-        "text": el.text,
-    }
 
 
 def test_a_tile_updates_after_a_confirm(
@@ -199,3 +150,59 @@ def test_the_overlay_shows_one_table_on_a_transparent_page(
     assert background in ("rgba(0, 0, 0, 0)", "transparent")
     for p in pubs:
         p.stop()
+
+
+def test_a_silent_kiosk_shows_offline_within_one_and_a_half_keepalives(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """A kiosk frozen (or its cable cut) sends nothing and closes nothing: the broker's last
+    will comes only when Mosquitto gets round to it (measured 10.0-11.0 s for a 5 s keep-alive,
+    docs/hall.md); the board itself says offline after 1.5 x the keep-alive of silence."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.hall.simulate", "--broker", broker.address, "--hall",
+         HALL, "--data", str(tmp_path / "k"), "--tables", "t02:carrom", "--password",
+         USERS["t02"], "--every", "0.5,1", "--keepalive", "5"],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert kiosk.stdout is not None and kiosk.stdout.readline().strip() == b"ready"
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "online", 10, "online")
+        os.kill(kiosk.pid, signal.SIGSTOP)
+        frozen = time.monotonic()
+        wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "offline", 10, "offline")
+        assert time.monotonic() - frozen <= 5 * 1.5 + 0.5
+        assert "offline (silent)" in (tile(browser, "t02") or {})["text"]
+    finally:
+        os.kill(kiosk.pid, signal.SIGKILL)
+        kiosk.wait(timeout=10)
+        if kiosk.stdout is not None:
+            kiosk.stdout.close()
+
+
+def test_the_board_shows_the_halls_broker_link_down_and_back(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """The hall's own MQTT link down (the broker gone, or the MQTT thread being started again
+    by the watchdog): the header says so and no tile is shown as current."""
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    try:
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "online")
+        broker.kill()
+        link = lambda: browser.find_element(By.ID, "link").text  # noqa: E731
+        wait_for(lambda: link() == "broker link down: tables not current", 5, "link down")
+        assert (tile(browser, "t01") or {}).get("state") != "online"
+        broker.start()
+        wait_for(lambda: link() == "live", 10, "live again")
+        s.confirm(s.proposal.edited(pocketed=[]))
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+    finally:
+        pub.stop()

@@ -75,3 +75,107 @@ def test_halls_bridged_to_a_central_broker_keep_their_topics(tmp_path: Path) -> 
             listener.stop()
             for broker in halls:
                 broker.stop()
+
+
+def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_killed(
+    tmp_path: Path,
+) -> None:
+    """Two halls, each with its own Mosquitto (users, ACL) bridged over TLS to a central
+    Mosquitto (users, ACL); a central `tableside hall` for every hall; kiosks as real engines
+    in a process per hall. The central broker, then each hall's broker with its bridge, is
+    SIGKILLed and started again while the tables play: at the centre every journal entry is
+    held once, and the board's stream told each one once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from kiosk.hall.mosquitto import make_certificates
+    from kiosk.hall.security import bridge_conf, central_acl
+
+    from .conftest import LiveStream, start_hall
+    from .test_delivery import journal_events
+
+    ca, cert, key = make_certificates(tmp_path / "pki")
+    halls = ("east", "west")
+    pw = "pw"
+    central = Mosquitto(
+        tmp_path / "central",
+        users={"director": pw, **dict.fromkeys(halls, pw)},
+        acl=central_acl(halls),
+        extra=f"cafile {ca}\ncertfile {cert}\nkeyfile {key}\n",
+    ).start()
+    tables = {"east": ["e1:carrom", "e2:bhukhar"], "west": ["w1:carrom", "w2:backgammon"]}
+    brokers: dict[str, Mosquitto] = {}
+    kiosks: dict[str, subprocess.Popen[bytes]] = {}
+    hall_proc = None
+    live = None
+    try:
+        for h in halls:
+            users = {"director": pw, **{t.split(":")[0]: pw for t in tables[h]}}
+            up = bridge_conf(h, central.address, username=h, password=pw, cafile=ca)
+            brokers[h] = Mosquitto(tmp_path / h, users=users, hall=h, extra=up).start()
+        hall_proc = start_hall(central, tmp_path / "centre", hall="+", password=pw, tls_ca=ca)
+        live = LiveStream(hall_proc.url)
+        for h in halls:
+            kiosks[h] = subprocess.Popen(
+                [sys.executable, "-m", "kiosk.hall.simulate", "--broker", brokers[h].address,
+                 "--hall", h, "--data", str(tmp_path / f"{h}-kiosks"), "--tables",
+                 ",".join(tables[h]), "--password", pw, "--every", "0.1,0.3", "--keepalive",
+                 "5"],
+                stdout=subprocess.DEVNULL,
+            )  # fmt: skip
+        time.sleep(3)
+        for victim in (central, brokers["east"], brokers["west"]):
+            victim.kill()  # SIGKILL: what it held in memory is gone
+            time.sleep(1.5)
+            victim.start()
+            time.sleep(3)
+        for k in kiosks.values():
+            k.send_signal(signal.SIGINT)  # a clean stop: their journals are final
+        for k in kiosks.values():
+            assert k.wait(timeout=30) == 0
+        want = {
+            (h, t.split(":")[0]): journal_events(tmp_path / f"{h}-kiosks" / t.split(":")[0]
+                                                 / "journal.db")
+            for h in halls for t in tables[h]
+        }  # fmt: skip
+        db = hall_proc.data / "hall.db"
+
+        def held() -> dict[tuple[str, str], list[tuple[str, int]]]:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+                rows = c.execute("SELECT hall, tbl, match, seq FROM events").fetchall()
+            out: dict[tuple[str, str], list[tuple[str, int]]] = {}
+            for h, t, m, q in rows:
+                out.setdefault((h, t), []).append((m, q))
+            return out
+
+        wait_for(lambda: all(set(held().get(k, [])) == w for k, w in want.items()), 30,
+                 "every journal at the centre")  # fmt: skip
+        got = held()
+        assert sum(len(w) for w in want.values()) >= 40
+        for k, w in want.items():
+            assert len(got[k]) == len(set(got[k])) == len(w), k  # nothing lost, nothing doubled
+        told = [(e["hall"], e["table"], e["match"], e["seq"]) for e in live.events]
+        assert len(told) == len(set(told))  # the board heard each event once
+        # The central board shows every table of both halls.
+        fresh = LiveStream(hall_proc.url)
+        try:
+            wait_for(lambda: fresh.snapshot, 5, "a snapshot")
+            shown = {(t["hall"], t["table"]) for t in fresh.snapshot["tables"]}
+            assert shown == set(want)
+        finally:
+            fresh.stop()
+    finally:
+        for k in kiosks.values():
+            if k.poll() is None:
+                os.kill(k.pid, signal.SIGKILL)
+                k.wait(timeout=10)
+        if live is not None:
+            live.stop()
+        if hall_proc is not None:
+            hall_proc.stop()
+        for b in brokers.values():
+            b.stop()
+        central.stop()

@@ -278,7 +278,8 @@ def test_acl_refuses_a_table_writing_another_tables_topic(
     client.loop_start()
     try:
         forged = {"seq": 1, "prev": 0, "match": "1", "game": "carrom", "kind": "event",
-                  "data": {"event": "concede", "by": "Asha"}, "outbox": "journal"}  # fmt: skip
+                  "data": {"event": "concede", "by": "Asha"}, "outbox": "journal",
+                  "t": 1.0, "wall": time.time()}  # fmt: skip
         other = client.publish(f"tableside/{HALL}/t02/events", json.dumps(forged), qos=1)
         own = client.publish(f"tableside/{HALL}/t01/events", json.dumps(forged), qos=1)
         wait_for(lambda: other.mid in codes and own.mid in codes, 5, "the broker's answers")
@@ -346,3 +347,35 @@ def test_a_replaced_journal_is_a_new_outbox_not_a_repeat(
         time.sleep(1.0)  # the new card's match begins in a later second
     stored = hall_events(rec, "t01")
     assert len(stored) == 2 and {seq for _, seq in stored} == {stored[0][1]}
+
+
+def test_one_tables_password_cannot_push_another_table_off(
+    broker: Mosquitto, record: tuple[HallRecord, HallListener], tmp_path: Path
+) -> None:
+    """t02's password with t01's client id: the broker takes the user name as the client id
+    (kiosk/hall/security.py), so t01's kiosk stays connected and no last will is sent."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    rec, _ = record
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    statuses: list[str] = []
+    try:
+        wait_for(lambda: pub.online and rec.tables(), 5, "t01 online")
+        rogue = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tableside-{HALL}-t01")
+        rogue.username_pw_set("t02", USERS["t02"])
+        rogue.on_connect = lambda *_: statuses.append("rogue connected")
+        rogue.connect("127.0.0.1", broker.port)
+        rogue.loop_start()
+        try:
+            wait_for(lambda: statuses, 5, "the rogue's connection")
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:  # t01 is never pushed off
+                assert pub.online
+                assert [t["status"] for t in rec.tables() if t["table"] == "t01"] == ["online"]
+                time.sleep(0.05)
+        finally:
+            rogue.loop_stop()
+            rogue.disconnect()
+    finally:
+        pub.stop()

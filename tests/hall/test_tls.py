@@ -5,7 +5,6 @@ CA; a client speaking plain MQTT to that port gets nowhere."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -14,7 +13,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
-from kiosk.hall.mosquitto import Mosquitto
+from kiosk.hall.mosquitto import Mosquitto, make_certificates
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
@@ -24,49 +23,6 @@ from kiosk.tables.carrom_table import CarromSession
 from .conftest import wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is missing")
-
-
-def _openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
-    """(CA certificate, broker certificate, broker key), the broker's valid for 127.0.0.1."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=Tableside test CA",
-        cwd=folder,
-    )
-    _openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "broker.key",
-        "-out",
-        "broker.csr",
-        "-subj",
-        "/CN=127.0.0.1",
-        cwd=folder,
-    )
-    (folder / "san.cnf").write_text("subjectAltName=IP:127.0.0.1\n", encoding="utf-8")
-    _openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-             "-CAcreateserial", "-out", "broker.crt", "-days", "2", "-extfile", "san.cnf",
-             cwd=folder)  # fmt: skip
-    return folder / "ca.crt", folder / "broker.crt", folder / "broker.key"
 
 
 def test_kiosk_and_hall_over_tls(tmp_path: Path) -> None:

@@ -40,9 +40,11 @@ function setLink(up) {
   const el = document.getElementById("link");
   if (!el) return;
   const ok = up && hall.broker;
-  el.textContent = up ? (hall.broker ? "live" : "live, broker unreachable") : "link lost: reconnecting";
+  el.textContent = up ? (hall.broker ? "live" : "broker link down: tables not current") :
+    "link lost: reconnecting";
   el.className = ok ? "ok" : "bad";
   document.body.dataset.link = up ? "up" : "down";
+  document.body.dataset.broker = ok ? "up" : "down";
 }
 
 function table(h, t) {
@@ -70,7 +72,12 @@ function take(m) {
   } else if (m.type === "status") {
     table(m.hall, m.table).status = m.status;
   } else if (m.type === "state") {
-    table(m.hall, m.table).state = m.state;
+    const t = table(m.hall, m.table);
+    t.state = m.state; t.received = m.received;
+  } else if (m.type === "bad") {
+    if (m.table) table(m.hall, m.table).bad = m.bad;
+  } else if (m.type === "broken") {
+    table(m.hall, m.table).broken = m.broken;
   } else if (m.type === "call") {
     hall.calls[key(m.hall, m.table)] = {hall: m.hall, table: m.table, ...m.call};
   } else if (m.type === "ack") {
@@ -129,17 +136,30 @@ function tileHtml(t) {
   const tile = st ? st.tile : null;
   const hb = st ? st.heartbeat : 5;
   const age = st ? Math.max(0, now - st.wall) : null;
-  const offline = t.status !== "online";
-  const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link === "down";
+  // Silent for 1.5 x its keep-alive (and its heartbeat), by the hall's clock: offline now,
+  // not when the broker gets round to its last will (seconds later, docs/hall.md).
+  const quiet = st && st.keepalive ? 1.5 * Math.max(st.keepalive, hb) : 0;
+  const silent = !!(st && quiet && t.received && now - t.received > quiet);
+  const offline = t.status !== "online" || silent;
+  // Not current while the page's link or the hall's broker link is down: nothing new can come.
+  const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link === "down" ||
+    document.body.dataset.broker === "down";
   const call = hall.calls[key(t.hall, t.table)];
   const faults = tile && tile.faults && tile.faults.length ?
     tile.faults.map(f => f.message).join("; ") : "";
   let html = `<div class="head"><span class="name">${esc(t.table)}</span>` +
     `<span class="game">${esc(tile ? tile.game : "")}</span>` +
-    `<span class="status">${offline ? "offline" : stale ? "stale" : "online"}</span></div>`;
+    `<span class="status">${silent && t.status === "online" ? "offline (silent)" :
+      offline ? "offline" : stale ? "stale" : "online"}</span></div>`;
   html += `<div class="age">${age === null ? "no data" : "data " + Math.floor(age) + " s old"}</div>`;
   if (tile) html += tileBody(tile, age, !offline && !stale);
   if (faults) html += `<div class="faults">${esc(faults)}</div>`;
+  if (t.broken) {
+    html += `<div class="broken">chain broken at entry ${esc(t.broken.seq)}: ${esc(t.broken.reason)}</div>`;
+  }
+  if (t.bad) {
+    html += `<div class="bad">bad data: ${esc(t.bad.count)} dropped (${esc(t.bad.reason)})</div>`;
+  }
   // The call apart from the rest: the rest changes every second (the data's age, the
   // clocks), and rewriting the Acknowledge button with it could swallow a tap on it.
   let callHtml = "";
@@ -166,7 +186,14 @@ function render() {
   for (const k of keys) {
     const t = hall.tables[k];
     if (hall.only && t.table !== hall.only) continue;
-    const r = tileHtml(t);
+    let r;
+    try {
+      r = tileHtml(t);
+    } catch (e) {  // whatever got through, one tile says so and the others go on
+      r = {html: `<div class="head"><span class="name">${esc(t.table)}</span></div>` +
+        `<div class="bad">bad data: cannot be shown</div>`, callHtml: "", offline: false,
+        stale: true, calling: false, game: ""};
+    }
     if (filter && r.game !== filter) continue;
     const id = "tile-" + k.replace(/[^A-Za-z0-9_-]/g, "_");
     seen.add(id);
