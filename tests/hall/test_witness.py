@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import GENESIS, chained_rows, recompute
+from kiosk.engine.journal_files import read_seal, write_seal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
@@ -23,18 +24,23 @@ from .conftest import HALL, USERS, table_settings, wait_for
 
 
 def forge(journal: Path, seq: int, data: dict[str, object]) -> None:
-    """A technician's edit: entry `seq` says something else, and every hash from it on is
-    computed again so the journal's own chain checks out."""
+    """A technician's edit: entry `seq` says something else, every hash from it on is
+    computed again and the seal rewritten, so the journal's own chain checks out (without the
+    director's key)."""
     with sqlite3.connect(journal) as db:
         db.execute("UPDATE entries SET data = ? WHERE seq = ?",
                    (json.dumps(data, separators=(",", ":")), seq))  # fmt: skip
         prev = GENESIS
-        for row_seq, _, _, body in chained_rows(db):
+        rows, _problems = chained_rows(db)
+        for row_seq, _, _, body, _mac in rows:
             digest = recompute(prev, row_seq, body)
             table = "entries" if body[0] == "entry" else "matches"
             db.execute(f"UPDATE {table} SET prev = ?, hash = ? WHERE seq = ?",
                        (prev, digest, row_seq))  # fmt: skip
             prev = digest
+    seal = read_seal(journal)
+    assert seal is not None
+    write_seal(journal, type(seal)(rows[-1][0], prev, seal.key))
 
 
 def verify(journal: Path, data: Path) -> subprocess.CompletedProcess[str]:
