@@ -81,7 +81,8 @@ class BackgammonScreen(Screen):
     banks = ListProperty(["", ""])
     delays = ListProperty(["", ""])
     scores = ListProperty([0, 0])
-    on_turn = ListProperty([False, False])
+    #: Per side: on turn (not `on_turn`: a .kv rule does not watch a name that starts "on_").
+    turns = ListProperty([False, False])
     running = BooleanProperty(False)
     paused = BooleanProperty(False)
     in_game = BooleanProperty(False)
@@ -139,7 +140,7 @@ class BackgammonScreen(Screen):
         self.banks = [s.bank for s in face.sides]
         self.delays = [s.delay for s in face.sides]
         self.scores = [s.score for s in face.sides]
-        self.on_turn = [s.on_turn for s in face.sides]
+        self.turns = [s.on_turn for s in face.sides]
         self.running = view.running is not None
         self.paused = view.paused
         self.in_game = view.in_game
