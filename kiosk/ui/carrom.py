@@ -29,6 +29,7 @@ from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.signs import buzzer_played
 from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
@@ -143,8 +144,10 @@ class CarromScreen(CarromCalls):
     #: A timer ran out: the clock and the border flash (`flash` toggles) until the umpire acts.
     alarm = BooleanProperty(False)
     flash = BooleanProperty(False)
-    #: The buzzer was given a sound since the alarm began (shown for a noisy hall).
+    #: The buzzer was given a sound since the alarm began (shown for a noisy hall), and
+    #: whether a working buzzer was there to play it (kiosk/ui/signs.py).
     buzzed = BooleanProperty(False)
+    buzzer_works = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     over = BooleanProperty(False)
     #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
@@ -207,6 +210,8 @@ class CarromScreen(CarromCalls):
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
+        outputs = self.session.outputs.items if self.session is not None else ()
+        self.buzzer_works = self.buzzed and buzzer_played(outputs)
         self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)
