@@ -17,7 +17,6 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
-from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from kiosk.clocks.patterns import Pattern
@@ -30,6 +29,7 @@ from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.signs import buzzer_played
+from kiosk.ui.widgets import SheetCell
 from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
@@ -78,10 +78,8 @@ class SheetGrid(ScrollView):
         grid.clear_widgets()
         header = [tr._(word) for word in SHEET_HEADER]
         for i, row in enumerate([header, *rows]):
-            for cell in row:
-                grid.add_widget(
-                    Label(text=cell, bold=i == 0, font_size=grid.row_default_height * 0.55)
-                )
+            for column, cell in enumerate(row):
+                grid.add_widget(SheetCell(text=cell, bold=i == 0, column=column))
         self.scroll_y = 0
 
 
