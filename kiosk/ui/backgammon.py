@@ -213,17 +213,29 @@ class BackgammonScreen(Screen):
             return
         late = self.names[int(self.late_seat)]
         other = self.names[1 - int(self.late_seat)]
-        points = late_penalty_points(int(self.late_minutes))
-        text = f"{late} {int(self.late_minutes)} min late: "
+        minutes = int(self.late_minutes)
+        points = late_penalty_points(minutes)
         if points == 0:
-            self.late_text = text + "no penalty point yet"
+            self.late_text = tr._("{name} {n} min late: no penalty point yet", name=late, n=minutes)
             return
-        text += f"{points} penalty point{'s' if points > 1 else ''} to {other}"
+        text = (
+            tr._(
+                "{name} {n} min late: 1 penalty point to {other}", name=late, n=minutes, other=other
+            )
+            if points == 1
+            else tr._(
+                "{name} {n} min late: {points} penalty points to {other}",
+                name=late,
+                n=minutes,
+                points=points,
+                other=other,
+            )
+        )
         match = self.table.cm.match if self.table is not None and self.table.cm else None
         if match is not None:
             total = match.penalty[other] + points
             if total >= penalty_points_to_win(match.length):
-                text += f" ({total} in all: {other} wins the match)"
+                text += tr._(" ({total} in all: {other} wins the match)", total=total, other=other)
         self.late_text = text
 
     def record_late(self) -> None:
