@@ -229,7 +229,8 @@ class OnScreenKeyboard(BoxLayout):
 
     def release(self, field: TextInput) -> None:
         """`field` lost the focus: away with the keyboard, unless another field took it."""
-        if field is not None and self.target is field and not field.focus:
+        focused = bool(field.focus)
+        if not focused and self.target is field:
             self.close()
 
     def close(self) -> None:
