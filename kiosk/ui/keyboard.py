@@ -17,6 +17,7 @@ point: the label provider shapes it (kiosk/ui/text.py), as every label.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from kivy.uix.textinput import TextInput
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.scale import MIN_TAP_PX
+from kiosk.ui.text import FontsMissing, find_face
 from kiosk.ui.widgets import BigButton
 
 
@@ -131,7 +133,34 @@ class Typist:
 
 
 class KeyButton(BigButton):
-    """One key of the on-screen keyboard."""
+    """One key of the on-screen keyboard: `typed` is what it types, its text what it shows."""
+
+    typed = StringProperty("")
+
+
+#: Drawn before a vowel sign, a virama or a nukta alone on its key, as the scripts' own
+#: charts show them: the shaper has a base to put the mark on, and one font draws both.
+DOTTED_CIRCLE = "\u25cc"
+
+
+def script_face(code: str) -> str | None:
+    """The Noto font of an Indian layout's script: the keys' own font, so that a vowel sign
+    and its dotted circle are drawn by one font (the fallback chain picks a run's font by
+    its first character, and Noto Sans has the circle but not the sign)."""
+    role = {"hi": "devanagari", "gu": "gujarati"}.get(code)
+    if role is None:
+        return None
+    try:
+        return find_face(role).regular
+    except FontsMissing:
+        return None
+
+
+def key_face(key: str) -> str:
+    """What a key shows: a combining mark on a dotted circle, any other key as it types."""
+    if key and unicodedata.category(key[0]) in ("Mn", "Mc"):
+        return DOTTED_CIRCLE + key
+    return key
 
 
 class NameField(TextInput):
@@ -172,11 +201,14 @@ class OnScreenKeyboard(BoxLayout):
         """A row of keys for each row of the layout, then the control row."""
         self.clear_widgets()
         font = self.key_font()
+        face = script_face(self.typist.layout.code)
         for row in self.rows:
             line = BoxLayout(spacing=self.spacing)
             for key in row:
-                button = KeyButton(text=key, font_size=font, disabled=not key)
-                button.bind(on_release=lambda b: self.press(b.text))
+                button = KeyButton(text=key_face(key), typed=key, font_size=font, disabled=not key)
+                if face is not None:
+                    button.font_name = face
+                button.bind(on_release=lambda b: self.press(b.typed))
                 line.add_widget(button)
             self.add_widget(line)
         control = BoxLayout(spacing=self.spacing)
