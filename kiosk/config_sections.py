@@ -191,6 +191,9 @@ class PlayersSettings:
     show_score: bool = field(default=True, metadata=checked_by(boolean))
     show_timer: bool = field(default=True, metadata=checked_by(boolean))
     show_status: bool = field(default=True, metadata=checked_by(boolean))
+    #: The carrom score under the ICF laws: off, as law 128 has it (a player learns the score
+    #: only from the umpire, during his own turn); club rules always show it.
+    icf_score: bool = field(default=False, metadata=checked_by(boolean))
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,8 @@ class BackgammonScreen(Screen):
     banks = ListProperty(["", ""])
     delays = ListProperty(["", ""])
     scores = ListProperty([0, 0])
-    on_turn = ListProperty([False, False])
+    #: Per side: on turn (not `on_turn`: a .kv rule does not watch a name that starts "on_").
+    turns = ListProperty([False, False])
     running = BooleanProperty(False)
     paused = BooleanProperty(False)
     in_game = BooleanProperty(False)
@@ -142,7 +143,7 @@ class BackgammonScreen(Screen):
         self.banks = [s.bank for s in face.sides]
         self.delays = [s.delay for s in face.sides]
         self.scores = [s.score for s in face.sides]
-        self.on_turn = [s.on_turn for s in face.sides]
+        self.turns = [s.on_turn for s in face.sides]
         self.running = view.running is not None
         self.paused = view.paused
         self.in_game = view.in_game
@@ -221,17 +222,29 @@ class BackgammonScreen(Screen):
             return
         late = self.names[int(self.late_seat)]
         other = self.names[1 - int(self.late_seat)]
-        points = late_penalty_points(int(self.late_minutes))
-        text = f"{late} {int(self.late_minutes)} min late: "
+        minutes = int(self.late_minutes)
+        points = late_penalty_points(minutes)
         if points == 0:
-            self.late_text = text + "no penalty point yet"
+            self.late_text = tr._("{name} {n} min late: no penalty point yet", name=late, n=minutes)
             return
-        text += f"{points} penalty point{'s' if points > 1 else ''} to {other}"
+        text = (
+            tr._(
+                "{name} {n} min late: 1 penalty point to {other}", name=late, n=minutes, other=other
+            )
+            if points == 1
+            else tr._(
+                "{name} {n} min late: {points} penalty points to {other}",
+                name=late,
+                n=minutes,
+                points=points,
+                other=other,
+            )
+        )
         match = self.view.match
         if match is not None:
             total = match.penalty_of(other) + points
             if total >= penalty_points_to_win(match.length):
-                text += f" ({total} in all: {other} wins the match)"
+                text += tr._(" ({total} in all: {other} wins the match)", total=total, other=other)
         self.late_text = text
 
     def record_late(self) -> None:

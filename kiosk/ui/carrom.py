@@ -17,7 +17,6 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
-from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from kiosk.clocks.patterns import Pattern
@@ -29,6 +28,8 @@ from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.signs import buzzer_played
+from kiosk.ui.widgets import SheetCell
 from kiosk.ui.words import N_, reason_words
 
 TIMER_NAMES = {
@@ -77,10 +78,8 @@ class SheetGrid(ScrollView):
         grid.clear_widgets()
         header = [tr._(word) for word in SHEET_HEADER]
         for i, row in enumerate([header, *rows]):
-            for cell in row:
-                grid.add_widget(
-                    Label(text=cell, bold=i == 0, font_size=grid.row_default_height * 0.55)
-                )
+            for column, cell in enumerate(row):
+                grid.add_widget(SheetCell(text=cell, bold=i == 0, column=column))
         self.scroll_y = 0
 
 
@@ -143,8 +142,10 @@ class CarromScreen(CarromCalls):
     #: A timer ran out: the clock and the border flash (`flash` toggles) until the umpire acts.
     alarm = BooleanProperty(False)
     flash = BooleanProperty(False)
-    #: The buzzer was given a sound since the alarm began (shown for a noisy hall).
+    #: The buzzer was given a sound since the alarm began (shown for a noisy hall), and
+    #: whether a working buzzer was there to play it (kiosk/ui/signs.py).
     buzzed = BooleanProperty(False)
+    buzzer_works = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     over = BooleanProperty(False)
     #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
@@ -209,6 +210,8 @@ class CarromScreen(CarromCalls):
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False
+        outputs = self.session.outputs.items if self.session is not None else ()
+        self.buzzer_works = self.buzzed and buzzer_played(outputs)
         self.show_faults(view)
         if self.drawn is not None:
             self.drawn(view)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.i18n import tr
@@ -55,6 +55,9 @@ class PartsScreen(Screen):
 
     rows = ListProperty([])
     can_retry = BooleanProperty(False)
+    #: What the last Retry found, so a tap that starts nothing new still shows it tried.
+    tried = StringProperty("")
+    tries = NumericProperty(0)
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class PartsScreen(Screen):
 
     def _reword(self) -> None:
         self.rows = part_rows(self.problems)
+        self._said()
 
     def go_on(self) -> None:
         self._go_on()
@@ -82,8 +86,18 @@ class PartsScreen(Screen):
             return
         self.problems = list(self._retry())
         self.rows = part_rows(self.problems)
+        self.tries += 1
+        self._said()
         if not self.problems:
             self._go_on()
+
+    def _said(self) -> None:
+        if self.tries:
+            self.tried = tr._(
+                "Tried again ({n}): {parts} still not working",
+                n=int(self.tries),
+                parts=len(self.rows),
+            )
 
 
 load_kv(__file__)

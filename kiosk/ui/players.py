@@ -6,6 +6,12 @@ Carrom: the board and games, the queen's state, whose turn, each side's points a
 timer; backgammon: the match score, both banks and the delay; Bhukhar: the round's clock.
 The digits are `[players] digits` percent of the screen's height (at least a fifth), as
 far as the rows shown leave room; `[players] show_*` choose the rows.
+
+The display follows the table's whole state, not only its numbers: a paused or stopped
+clock says PAUSED and marks no side as running, a fallen flag and a player waiting out the
+delay after an early pickup (4.1 (v) b) are said, the Crawford game too. Under the ICF laws
+a player learns the score only from the umpire, during his own turn (law 128): the carrom
+score shows only if `[players] icf_score` allows it (club rules always show it).
 """
 
 from __future__ import annotations
@@ -33,6 +39,13 @@ ROW_EM = 1.1
 CHAR_EM = 0.6
 
 
+def score_shown(rules: str, icf_score: bool) -> bool:
+    """Whether the players' screen may show the carrom score: under the ICF laws a player
+    learns it only from the umpire during his own turn (law 128), unless the tournament's
+    `[players] icf_score` allows it; under club rules it always shows."""
+    return rules != "icf" or icf_score
+
+
 def _ems(text: str) -> float:
     """How wide `text` is drawn in the digits' bold font, in ems."""
     if not text:
@@ -58,6 +71,8 @@ class PlayersScreen(Screen):
     right_turn = BooleanProperty(False)
     banner = StringProperty("")
     urgent = BooleanProperty(False)
+    #: The clock stands (paused, stopped): no side is shown running, the turn stays marked.
+    paused = BooleanProperty(False)
     back_to = StringProperty("home")
     status = StringProperty("")
     #: [players]: the digits' height (percent of the screen's) and the rows shown.
@@ -65,6 +80,8 @@ class PlayersScreen(Screen):
     show_score = BooleanProperty(True)
     show_timer = BooleanProperty(True)
     show_status = BooleanProperty(True)
+    #: [players] icf_score: the carrom score under the ICF laws (law 128; club rules: always).
+    icf_score = BooleanProperty(False)
     #: The font size of the digit rows (pixels), from the window and the rows shown.
     digit_font = NumericProperty(100.0)
 
@@ -108,6 +125,7 @@ class PlayersScreen(Screen):
 
     def configure(self, players: Any) -> None:
         """`[players]` of the settings: the digits' size and the rows shown."""
+        self.icf_score = players.icf_score
         self.digits = players.digits
         self.show_score = players.show_score
         self.show_timer = players.show_timer
@@ -129,7 +147,7 @@ class PlayersScreen(Screen):
             self.big, self.banner = "", ""
             self.status = ptr._("No table running")
             self.left_name = self.right_name = self.left_score = self.right_score = ""
-            self.left_turn = self.right_turn = False
+            self.left_turn = self.right_turn = self.paused = False
         else:  # shown at once, not blank until the app's next tick
             self.follow(0.0)
 
@@ -151,34 +169,67 @@ class PlayersScreen(Screen):
         if view is None or view.state is None:
             return
         board = scoreboard(view.state, ptr._)  # in the players' own language
+        scored = score_shown(view.state.rules, self.icf_score)
         self.left_name, self.right_name = (side.name for side in board.sides)
-        self.left_score, self.right_score = (str(side.points) for side in board.sides)
+        self.left_score, self.right_score = (
+            (str(side.points) for side in board.sides) if scored else ("", "")
+        )
         self.left_turn, self.right_turn = (side.at_turn for side in board.sides)
         games = "-".join(str(side.games) for side in board.sides)
         self.status = " · ".join(
-            part for part in (board.title, ptr._("Games {score}", score=games), board.queen) if part
+            part
+            for part in (
+                board.title,
+                ptr._("Games {score}", score=games) if scored else "",
+                board.queen,
+            )
+            if part
         )
         timer = view.timer
         self.big = timer_text(timer.remaining) if timer is not None else ""
         self.caption = ptr._(TIMER_NAMES.get(timer.kind, timer.kind)) if timer is not None else ""
-        self.urgent = bool(game.timer_low)
+        self.paused = bool(timer is not None and timer.held)
+        self.urgent = bool(game.timer_low) and not self.paused
         # The console's banner, in the players' language, for what the players act on.
         words, kind = banner(view, ptr._)
-        self.banner = words if kind in ("sides", "interval", "over") else ""
+        if kind in ("sides", "interval", "over", "expired"):
+            self.banner = words
+        elif self.paused:
+            self.banner = ptr._("PAUSED: the umpire stopped the clock (law 121)")
+        else:
+            self.banner = ""
 
     def _backgammon(self, game: Any) -> None:
-        self.left_name, self.right_name = game.names
-        self.left_score, self.right_score = game.banks
-        self.left_turn, self.right_turn = game.on_turn
-        running = [i for i in (0, 1) if game.on_turn[i]]
-        self.big = game.delays[running[0]] if running else ""
-        self.caption = ptr._("delay") if running else ""
-        self.urgent = bool(game.flagged)
-        match = getattr(getattr(game.table, "cm", None), "match", None)
-        banner, line = (
-            match_words(match, ptr._) if match is not None else (game.banner, game.match_line)
+        view = getattr(game, "view", None)
+        if view is None:
+            return
+        face = view.face
+        left, right = face.sides
+        self.left_name, self.right_name = left.player, right.player
+        self.left_score, self.right_score = left.bank, right.bank
+        self.left_turn, self.right_turn = left.on_turn, right.on_turn
+        self.paused = bool(view.paused)
+        on_turn = [side for side in face.sides if side.on_turn]
+        side = on_turn[0] if on_turn else None
+        self.big = side.delay if side is not None else ""
+        waiting = side is not None and side.must_wait
+        self.caption = (
+            ptr._("{name}: WAIT for the delay (4.1 (v) b)", name=side.player)
+            if waiting and side is not None
+            else (ptr._("delay") if side is not None else "")
         )
-        self.banner = banner or (ptr._("TIME OUT") if game.flagged else "")
+        self.urgent = bool(view.flagged) or waiting
+        match = getattr(getattr(game.table, "cm", None), "match", None)
+        words, line = (
+            match_words(match, ptr._) if match is not None else (face.banner or "", face.match_line)
+        )
+        if view.flagged and not view.winner:
+            words = ptr._("TIME OUT: {name}'s flag fell", name=view.flagged)
+        elif view.paused:
+            words = ptr._("PAUSED: the clock stands")
+        elif waiting and side is not None:
+            words = ptr._("{name} waits: no move until the delay has run", name=side.player)
+        self.banner = words
         self.status = line
 
     def _bhukhar(self, game: Any) -> None:
@@ -189,7 +240,13 @@ class PlayersScreen(Screen):
         self.big = game.clock_face
         self.caption = ptr._("Round {n}", n=game.round_no) if game.round_no else ""
         self.urgent = bool(game.time_called)
-        self.banner = ptr._("TIME") if game.time_called else ""
+        self.paused = bool(game.paused) and not game.time_called
+        if game.time_called:
+            self.banner = ptr._("TIME")
+        elif self.paused:
+            self.banner = ptr._("PAUSED: the clock stands")
+        else:
+            self.banner = ""
 
 
 load_kv(__file__)

@@ -102,7 +102,9 @@ def configure_kivy(*, fullscreen: bool, size: tuple[int, int] | None = None) -> 
                 Config.set("graphics", "left", "0")
                 Config.set("graphics", "top", "0")
         Config.set("graphics", "show_cursor", "0")
-        Config.set("kivy", "keyboard_mode", "systemanddock")  # no keyboard at the table
+        # No keyboard at the table: the names are typed on the kiosk's own on-screen keyboard
+        # (kiosk/ui/keyboard.py, four scripts), not on Kivy's Latin one.
+        Config.set("kivy", "keyboard_mode", "system")
     else:
         width, height = size or LAPTOP_SIZE
         Config.set("graphics", "fullscreen", "0")

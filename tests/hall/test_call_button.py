@@ -78,6 +78,6 @@ def test_call_director_button_reaches_the_hall_and_shows_the_answer(
         finally:
             apply_languages("en")
         kiosk.tap("start_0")
-        assert screen.on_turn == [True, False]
+        assert screen.turns == [True, False]
     finally:
         listener.stop()

@@ -1,9 +1,14 @@
-"""Regenerate the screenshots of docs/ui.md: every screen and dialog of the tour (tour.py) at
-800x480 and 1024x600 in English, and the carrom console in each language at both sizes.
+"""Regenerate the screenshots of docs/ui.md: every screen and dialog of the tour (tour.py) and
+every state of its story (the issue's states: a doubles match in four scripts, the change of
+sides, the backgammon clock paused and waiting, Bhukhar's refusal, the PINs' problems) at
+800x480 and 1024x600, in English, Hindi and Greek; the carrom console in each of the four
+languages; the on-screen keyboard in each of its layouts.
 
     xvfb-run -a -s "-screen 0 1024x600x24" .venv/bin/python -m tests.ui.screenshots
 
-Not part of `make test` (a minute or two of drawing). Writes docs/screenshots/fit/.
+Not part of `make test` (some minutes of drawing). Writes docs/screenshots/fit/: English at
+`<size>/<state>.png`, Hindi and Greek at `<size>/<language>/<state>.png`. Each picture is
+kept with a palette of 128 colours (text stays sharp; a tenth of the size).
 """
 
 from __future__ import annotations
@@ -15,26 +20,43 @@ from pathlib import Path
 
 # The harness first: it chooses Kivy's text provider and window before Kivy is imported.
 from .harness import FakeClock, Services, make_kiosk, pump
-from .tour import tour
+from .tour import story, tour
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "fit"
 SIZES = ((800, 480), (1024, 600))
-LANGUAGES = ("en", "hi", "gu", "el")
+LANGUAGES = ("en", "hi", "el")
+CONSOLE_LANGUAGES = ("en", "hi", "gu", "el")
 
 
 def shot(path: Path) -> None:
     from kivy.core.window import Window
+    from PIL import Image
 
     pump(4)
     path.parent.mkdir(parents=True, exist_ok=True)
     made = Window.screenshot(name=str(path.with_name(path.stem + "-tmp.png")))
-    os.replace(made, path)
+    with Image.open(made) as picture:
+        picture.convert("RGB").quantize(128).save(path, optimize=True)
+    os.remove(made)
+
+
+def where(size: tuple[int, int], language: str, state: str) -> Path:
+    folder = OUT / f"{size[0]}x{size[1]}"
+    if language != "en":
+        folder = folder / language
+    return folder / f"{state.replace('/', '_')}.png"
+
+
+def resize(size: tuple[int, int]) -> None:
+    from kivy.core.window import Window
+
+    Window.size = size
+    pump(6)
 
 
 def main() -> int:
-    from kivy.core.window import Window
-
     from kiosk.ui.i18n import apply_languages
+    from kiosk.ui.keyboard import LAYOUTS, shared_keyboard
 
     clock = FakeClock(1000.0)
     data = Path(tempfile.mkdtemp(prefix="tableside-shots-"))
@@ -42,20 +64,41 @@ def main() -> int:
     kiosk_gen = make_kiosk(services, clock)
     kiosk = next(kiosk_gen)
     try:
-        for width, height in SIZES:
-            Window.size = (width, height)
-            pump(6)
-            apply_languages("en", "")
-            for state in tour(kiosk):
-                if "overlay" not in state:  # overlays forced open: the named states show them
-                    shot(OUT / f"{width}x{height}" / f"{state.replace('/', '_')}.png")
+        for size in SIZES:
+            resize(size)
             for language in LANGUAGES:
                 apply_languages(language, "")
+                for state in tour(kiosk):
+                    if "overlay" not in state:  # overlays forced open: the named states show them
+                        shot(where(size, language, state))
+            for language in CONSOLE_LANGUAGES:
+                apply_languages(language, "")
                 kiosk.app.show("carrom")
-                shot(OUT / f"{width}x{height}" / f"console_{language}.png")
+                shot(where(size, "en", f"console_{language}"))
+            apply_languages("en", "")
+        for state in story(kiosk):  # each state once, shot at both sizes in each language
+            for size in SIZES:
+                resize(size)
+                for language in LANGUAGES:
+                    apply_languages(language, "")
+                    shot(where(size, language, state))
+            apply_languages("en", "")
+        for size in SIZES:  # the keyboard under the Bhukhar setup's first player
+            resize(size)
+            kiosk.app.choose_game("bhukhar")
+            pump(4)
+            field = kiosk.screen("setup_bhukhar").ids.player_0
+            field.focus = True
+            pump(4)
+            keyboard = shared_keyboard()
+            for code in LAYOUTS:
+                keyboard.choose(code)
+                shot(where(size, "en", f"keyboard_{code}"))
+            keyboard.close()
+            kiosk.app.show("home")
         apply_languages("en", "")
     finally:
-        Window.size = (1024, 600)
+        resize((1024, 600))
         kiosk_gen.close()
     print(f"screenshots in {OUT}")
     return 0

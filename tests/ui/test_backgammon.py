@@ -11,15 +11,15 @@ def test_backgammon_presses_show_delay_apart_and_time_out(kiosk: Kiosk) -> None:
     screen = kiosk.screen()
     assert screen.banks == ["6:00", "6:00"]
     kiosk.tap("start_0")
-    assert screen.on_turn == [True, False] and screen.delays[0] == "12.0"
+    assert screen.turns == [True, False] and screen.delays[0] == "12.0"
     kiosk.shot("backgammon_running")
     kiosk.advance(5.0)
     assert screen.delays[0] == "7.0" and screen.banks[0] == "6:00"  # delay first, bank untouched
     # A tap on the idle half does nothing; the running player's own half ends the turn.
     kiosk.tap("half_1")
-    assert screen.on_turn == [True, False]
+    assert screen.turns == [True, False]
     kiosk.tap("half_0")
-    assert screen.on_turn == [False, True] and screen.delays[1] == "12.0"
+    assert screen.turns == [False, True] and screen.delays[1] == "12.0"
     kiosk.advance(20.0)  # 12 s of delay, then 8 s of bank
     assert screen.banks[1] == "5:52" and screen.delays[1] == "0.0"
     kiosk.tap("half_1")

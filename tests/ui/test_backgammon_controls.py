@@ -88,7 +88,7 @@ def test_clause_4_1_v_b_early_pickup_shows_wait_over_the_delay_by_tap(kiosk: Kio
     kiosk.tap("director_close")
     kiosk.advance(3.0)
     kiosk.tap("half_0")  # A ends the turn: B must wait out the delay, which runs as ever
-    assert screen.on_turn == [False, True] and screen.delays[1] == "12.0"
+    assert screen.turns == [False, True] and screen.delays[1] == "12.0"
     assert screen.waits == [False, True]
     assert kiosk.widget("half_1").wait
     kiosk.shot("backgammon_early_pickup_wait")

@@ -52,7 +52,7 @@ def test_clause_2_2_iv_the_director_may_start_the_late_players_clock(kiosk: Kios
     kiosk.tap("director")
     kiosk.tap("late_who_1")
     kiosk.tap("late_start_clock")  # instead of the points: B's own clock runs
-    assert screen.on_turn == [False, True] and screen.running
+    assert screen.turns == [False, True] and screen.running
     assert _events(screen) == [{"event": "start", "player": "Player B"}]
 
 

@@ -23,7 +23,7 @@ def test_backgammon_paused_marks_both_halves_and_keeps_the_turn_rule_4_1(kiosk: 
     assert screen.paused
     assert [h.ids.paused_mark.text for h in halves] == ["PAUSED", "PAUSED"]
     assert all(h.paused for h in halves)
-    assert list(screen.on_turn) == [True, False], screen.on_turn
+    assert list(screen.turns) == [True, False], screen.turns
     assert halves[0].had_turn and not halves[1].had_turn  # the side on turn stays marked
     status = screen.ids.status_line
     assert status.text == "PAUSED: the clock stands. Tap Resume to go on"

@@ -3,6 +3,8 @@ proposal, quick edits, undo, a refused event, fouls and the scoresheet."""
 
 from __future__ import annotations
 
+from kiosk.config import with_values
+
 from .harness import Kiosk, name_players, win_board
 
 
@@ -97,6 +99,8 @@ def test_carrom_technical_foul_on_the_player_not_at_turn(kiosk: Kiosk) -> None:
 
 
 def test_carrom_player_display_shows_the_timer_and_score_large(kiosk: Kiosk) -> None:
+    # the score shows under the ICF laws only where the tournament allows it (law 128)
+    kiosk.services.settings = with_values(kiosk.services.settings, players={"icf_score": True})
     _setup(kiosk)
     kiosk.tap("play")
     kiosk.tap("players")

@@ -129,7 +129,7 @@ def test_backgammon_clock_on_a_full_disk_says_not_saved_and_writes_later(tmp_pat
             kiosk.advance(3.0)
             kiosk.tap("half_0")  # held: the disk is full
             kiosk.advance(0.1)
-            assert screen.on_turn == [False, True]  # the clock went on
+            assert screen.turns == [False, True]  # the clock went on
             assert screen.not_saved.startswith("Not saved: entry")
             assert "(the disk is full)" in kiosk.widget("status_line").text
             kiosk.shot("backgammon_not_saved_full_disk")

@@ -262,7 +262,7 @@ def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
     kiosk.advance(6 * 60.0)  # the console locks; the clock runs on
     assert screen.running and screen.banks[0] != bank
     kiosk.tap("half_0")  # a player's own press: allowed on a locked console
-    assert not gate.is_open and screen.on_turn == [False, True]
+    assert not gate.is_open and screen.turns == [False, True]
     kiosk.tap("director")
     kiosk.tap("adj_0_p60")
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"

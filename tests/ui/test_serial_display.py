@@ -25,7 +25,9 @@ QUEEN = {"O": "Queen on the board", "P": "Queen pocketed, to cover"}
 @pytest.fixture
 def simulated(tmp_path: Path, fake_clock: FakeClock) -> Iterator[tuple[Kiosk, Started]]:
     config = tmp_path / "settings.toml"
-    config.write_text('[camera]\nsource = "none"\n', encoding="utf-8")
+    # The board carries the score (protocol v2 has no blank score): shown here as the screen's
+    # under the ICF laws only where the tournament allows it (law 128).
+    config.write_text('[camera]\nsource = "none"\n[players]\nicf_score = true\n', encoding="utf-8")
     started = start_kiosk(config, tmp_path / "data", simulate=True, clock=fake_clock)
     started.services.authority = None  # no roles here (tests/ui/test_roles.py has them)
     started.services.first_start = False

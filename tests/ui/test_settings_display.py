@@ -14,7 +14,7 @@ from kivy.core.window import Window
 from waiting import wait_until
 
 from drivers.buzzer import BuzzerPlayer
-from kiosk.config import load_settings, save_settings
+from kiosk.config import load_settings, save_settings, with_values
 from kiosk.engine.outputs import BuzzerOutput
 
 from .conftest import PIN
@@ -101,6 +101,8 @@ def test_player_display_digits_are_a_fifth_of_the_screen_height(
     pump(6)
     try:
         app = kiosk.app
+        # the score shows under the ICF laws only where the tournament allows it (law 128)
+        kiosk.services.settings = with_values(kiosk.services.settings, players={"icf_score": True})
         app.choose_game("carrom_icf")
         app.start_carrom(kiosk.screen("setup_carrom"))
         kiosk.app.show("players")
@@ -117,7 +119,7 @@ def test_player_display_digits_are_a_fifth_of_the_screen_height(
         kiosk.advance(0.1)
         app.show("players")
         kiosk.advance(0.1)
-        seen = (screen.big, screen.left_score, clock.delays, clock.on_turn)
+        seen = (screen.big, screen.left_score, clock.delays, clock.turns)
         assert screen.big and ":" in screen.left_score and ":" in screen.right_score, seen
         for wid in ("left", "right", "big"):
             assert ink_height(screen.ids[wid]) >= size[1] / 5, wid

@@ -22,7 +22,7 @@ from kiosk.ui.scale import MIN_TAP_PX, SCREENS
 
 from .fit import describe, problems
 from .harness import FakeClock, Kiosk, Services, make_kiosk, pump
-from .tour import tour
+from .tour import story, tour
 
 LANGUAGES = ("en", "hi", "gu", "el")
 
@@ -99,3 +99,21 @@ def test_the_check_finds_a_clipped_label(kiosk: Kiosk) -> None:
     assert f"Button 'x' tap target {MIN_TAP_PX - 10}x60" in found
     pump(2)
     assert not problems(screen, smallest=True), "home itself fits"
+
+
+def test_every_state_of_the_story_fits_in_every_language(kiosk: Kiosk) -> None:
+    """The states the issues found text cut or over its neighbours in (issue 34: the change of
+    sides, the queen's line, the scoresheet's columns, a doubles name, the board's points, the
+    ruling strip's descenders, the PINs' problems, names wrapped mid-word, PAUSED and WAIT in
+    Greek, a refusal), each checked at every size in every language."""
+    found: dict[str, str] = {}
+    for state in story(kiosk, settle):
+        for size in SCREENS:
+            resize(*size)
+            for language in LANGUAGES:
+                apply_languages(language, "")
+                settle(3)
+                for line in problems(kiosk.screen(), size == SCREENS[0]):
+                    found.setdefault(line, f"{size[0]}x{size[1]} {language} {state}")
+        apply_languages("en", "")
+    assert not found, "screens that do not fit:\n" + describe(found)
