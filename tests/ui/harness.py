@@ -36,7 +36,7 @@ if shutil.which("xdotool") is None:
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 from kiosk.ui import text as _text  # noqa: E402
 
