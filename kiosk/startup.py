@@ -156,6 +156,7 @@ def start_kiosk(
         settings=settings,
         save_settings=lambda s: write_settings(s, settings_path),
         grab_frame=lambda: _rgb(getattr(parts.camera, "latest", None)),
+        keep_empty=lambda rgb: getattr(parts.camera, "keep_empty", lambda _rgb: None)(rgb),
         outputs=outputs_of(parts),
         press_pocket=press,
         beams=parts.pockets,

@@ -9,8 +9,9 @@ coordinates and keeps the four points in the settings (camera.calibration).
 Suggest puts the automatic calibration's pockets on the picture for the umpire to
 confirm (Save) or replace (Clear, then tap). Every calibration is checked before
 it is kept: the four pockets must make the board's square (vision.calibration
-check_square), or the screen says why and keeps nothing. Empty board keeps the
-picture of the empty board once, as the detector's reference (`keep_empty`).
+check_square), or the screen says why and keeps nothing. Empty board hands the
+picture of the empty board to `keep_empty` (the camera: from then on the detector
+judges the pieces against it, and it is kept beside the journal).
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ class CalibrationScreen(Screen):
         return True
 
     def keep_empty(self) -> bool:
-        """Keep the picture of the empty board as the detector's reference."""
+        """Keep the picture of the empty board: the detector judges against it."""
         if self._frame is None:
             self._said.say(N_("No picture from the camera"))
             return False

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision import board as B
-from vision.detect import BoardView, Coin
 from vision.diff import Sighting, stroke_diff
+from vision.pieces import BoardView, Coin
 
 
 def view(*coins: Coin, hidden_box: tuple[int, int, int, int] | None = None) -> BoardView:
