@@ -265,9 +265,11 @@ class Blob:
     round: float
 
 
-def blobs(changed: Array, explained: Array) -> tuple[list[Blob], Array]:
+def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[Blob], Array]:
     """The discs of change no proposal explains (round, of a man's to a large striker's
-    size), and the rest: change too large and not round, which hides what is under it."""
+    size), and the rest: change too large and not round, which hides what is under it.
+    With `packed` (change against a kept empty board, which is sharp), a region that
+    man-sized discs fill is men packed together, not something hiding the board."""
     rest = cv2.morphologyEx(changed & (1 - explained), cv2.MORPH_OPEN, _DISC7)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     found: list[Blob] = []
@@ -284,8 +286,34 @@ def blobs(changed: Array, explained: Array) -> tuple[list[Blob], Array]:
             vv, uu = np.nonzero(depth >= 0.8 * r)
             found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
         elif area > 1.2 * A_COIN:
-            hidden[y : y + h, x : x + w][part > 0] = 255
+            reaching = (part & _FRAME_BAND[y : y + h, x : x + w]).any()
+            men = _packed_men(part) if packed and not reaching else []
+            if men:
+                found.extend(Blob(u + x, v + y, R_COIN, 0.8) for u, v in men)
+            else:
+                hidden[y : y + h, x : x + w][part > 0] = 255
     return found, hidden
+
+
+def _packed_men(part: Array) -> list[tuple[float, float]]:
+    """Men packed together (the opening, law 41) in one region of change: man-sized
+    discs taken at the deepest point, one at a time, while they fit; [] when they do
+    not explain the region (a hand, a sleeve, a machine: no piece)."""
+    left = np.pad(part, 1).astype(np.uint8)
+    centres: list[tuple[float, float]] = []
+    while len(centres) < 20:
+        depth = cv2.distanceTransform(left, cv2.DIST_L2, 5)
+        _, top, _, (cx, cy) = cv2.minMaxLoc(depth)
+        if top < 0.6 * R_COIN:
+            break
+        centres.append((cx - 1.0, cy - 1.0))
+        cv2.circle(left, (cx, cy), round(R_COIN + 1), 0, -1)
+    area = float(part.sum())
+    if not centres or np.count_nonzero(left) > 0.3 * area:
+        return []
+    if area > 1.6 * len(centres) * A_COIN:
+        return []
+    return centres
 
 
 def _colour_class(
@@ -498,8 +526,10 @@ class Detector:
             if colour == "striker":
                 r = max(r, lone_disc(changed, u, v))  # strikers come 38-75 mm across
             if conf >= DOUBT:
-                cv2.circle(explained, (round(u), round(v)), round(r + 3.0), 1, -1)
-        extra, hidden = blobs(changed, explained)
+                # A little wider than the piece (its shadow), not so wide as to eat
+                # into a man touching it.
+                cv2.circle(explained, (round(u), round(v)), round(r + 1.5), 1, -1)
+        extra, hidden = blobs(changed, explained, packed=self.empty is not None)
         for b in extra:
             near = any((b.u - f[1]) ** 2 + (b.v - f[2]) ** 2 < (R_COIN * 1.2) ** 2 for f in found)
             if near:

@@ -18,6 +18,7 @@ that powder and a drifting lamp do not pile up as differences.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -32,7 +33,7 @@ from vision.calibration import Calibration, TopWarp, auto_calibrate
 from vision.capture import Frame
 from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
 from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
-from vision.piece_set import LearnError, PieceSet, learn_opening
+from vision.piece_set import LearnError, PieceSet, learn_opening, looks_like_opening
 from vision.pieces import (
     R_COIN,
     BoardView,
@@ -251,6 +252,12 @@ class BoardWatcher:
             view = self.detector.find(top)
             if self._reveal(top, view):
                 view = self.detector.find(top)
+            if self.detector.pieces is None and looks_like_opening(view):
+                # The set in use, learned from the opening (law 41) the first time it
+                # is seen; every stroke the umpire confirms teaches it more (confirm).
+                with contextlib.suppress(LearnError):
+                    self.detector.pieces = learn_opening(top, self.detector, view)
+                    view = self.detector.find(top)
             self._counted = (blocks, view)
         if glance is not None and glance.occlusion.any():
             view = BoardView(view.coins, glance.occlusion | view.occlusion, view.unsure)

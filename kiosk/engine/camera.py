@@ -82,6 +82,7 @@ class CameraFeed:
         #: Where the kept empty board is written (beside the journal), if anywhere.
         self.empty_path: Path | None = None
         self._empty_wanted: Any = None
+        self._confirmed = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
@@ -117,6 +118,9 @@ class CameraFeed:
             wanted, self._empty_wanted = self._empty_wanted, None
             if wanted is not None:
                 self._adopt_empty(wanted)
+            if self._confirmed.is_set() and self.watcher is not None:
+                self._confirmed.clear()
+                self.watcher.confirm()
             self.latest = getattr(frame, "image", frame)
             if self.lost or now >= next_alive:
                 self.lost = False
@@ -138,6 +142,11 @@ class CameraFeed:
         shows it) becomes the board the detector judges against, from the next frame on
         (the camera's thread takes it over), and is kept beside the journal."""
         self._empty_wanted = rgb[..., ::-1].copy()  # RGB -> BGR, the camera's order
+
+    def confirm(self) -> None:
+        """The umpire confirmed the stroke the camera last diffed: the view after it
+        teaches the detector the set's looks (the camera's thread takes it over)."""
+        self._confirmed.set()
 
     def _adopt_empty(self, image: Any) -> None:
         watcher = self.watcher
