@@ -120,7 +120,8 @@ def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
         kiosk.tap("empty")
         assert kiosk.screen().message == "Empty board kept"
         deadline = time.monotonic() + 10.0
-        while not feed.watcher.empty_kept and time.monotonic() < deadline:
+        kept_file = empty_board_path(journal)
+        while not (feed.watcher.empty_kept and kept_file.is_file()) and time.monotonic() < deadline:
             time.sleep(0.02)  # the camera's own thread takes the picture over
         empty = feed.watcher.empty
         assert empty is not None
@@ -130,7 +131,7 @@ def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
         # blends the bare board it sees into it, slowly: a little off here and there).
         assert np.percentile(np.abs(empty.lab - kept), 95) < 1.0
         # ... kept beside the journal, and used again at the next start.
-        assert empty_board_path(journal).is_file()
+        assert kept_file.is_file()
     finally:
         feed.close()
     again = start_camera(f"file:{video}", settings, lambda _e: None, journal=journal)
@@ -140,3 +141,28 @@ def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
         assert np.abs(again.watcher.empty.lab - kept).max() < 1e-3
     finally:
         again.close()
+
+
+def test_calibration_taps_pockets_beyond_the_picture_when_the_board_runs_off_it(
+    kiosk: Kiosk,
+) -> None:
+    # A webcam that sees the board with its bottom edge cut off: pockets 1 and 4 are
+    # below the picture. The umpire taps where they would be, in the room around it.
+    scene = Scene(pieces=tuple(start_arrangement()))
+    truth = pocket_centres_image(scene.look)
+    cut = int(truth[0][1]) - 20  # the picture ends 20 px above pockets 1 and 4
+    frame = np.ascontiguousarray(render(scene)[:cut, :, ::-1])
+    saved = []
+    kiosk.services.save_settings = saved.append
+    _open_calibration(kiosk, frame)
+    screen = kiosk.screen()
+    live = screen.ids.live
+    for px, py in truth:
+        kiosk.tap_at(*live.window_point(px, py))
+    assert len(screen.points) == 4
+    assert sum(1 for _, y in screen.points if y > frame.shape[0]) == 2
+    kiosk.tap("save")
+    assert screen.message == "Calibration saved"
+    scale = frame.shape[1] / live.norm_image_size[0]
+    for (x, y), (tx, ty) in zip(saved[-1].camera.calibration, truth, strict=True):
+        assert math.hypot(x - tx, y - ty) <= 1.5 * scale + 0.5
