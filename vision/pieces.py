@@ -376,16 +376,10 @@ def _printed_pattern(c: Coin, proposals: list[Coin], near_px: float = 10.0) -> b
 def ring_share(mask: Array, u: float, v: float, r0: float, r1: float) -> float:
     """The share of the ring between radii r0 and r1 where `mask` is set."""
     win, outer = _disc(mask.shape, u, v, r1)
-    _, inner = _disc(mask.shape, u, v, r0)
-    ring = outer & ~_fit(inner, outer.shape)
+    yy, xx = np.mgrid[win[0], win[1]]
+    ring = outer & ((xx - u) ** 2 + (yy - v) ** 2 > r0 * r0)
     sub = mask[win][ring]
     return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
-
-
-def _fit(a: Array, shape: tuple[int, ...]) -> Array:
-    out: Array = np.zeros(shape, bool)
-    out[: a.shape[0], : a.shape[1]] = a[: shape[0], : shape[1]]
-    return out
 
 
 def _siblings(changed: Array, u: float, v: float, r: float) -> float:
