@@ -421,6 +421,9 @@ STRIKER_FROM = 1.18
 STRIKER_COLD = 1.35
 MAN_COLD = 1.12
 
+#: The most pieces of each class a set holds (law I आ, इ).
+MOST = {"white": 9, "black": 9, "queen": 1, "striker": 1}
+
 #: A piece's centre lies at least this far in from the surface's edge (a man's radius
 #: is 15.5 mm; a little less for the calibration's error).
 EDGE_MM = 11.0
@@ -471,7 +474,7 @@ class Detector:
         raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         found: list[_Found] = []
-        fit = outlines(top_lab)
+        fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
         explained: Array = np.zeros_like(changed)
         known = empty.known.astype(np.uint8)
         for i, c in enumerate(proposals):
@@ -514,7 +517,10 @@ class Detector:
                     why = "at the centre, where a cold view cannot tell print from piece"
             if i in printed and not why:
                 why = "over a printed pattern"
-            if colour != "striker":
+            if colour != "striker" and self.empty is not None:
+                # Against the kept empty board the watcher follows a piece from view to
+                # view: to a fraction of a pixel by its outline. Cold, the network's own
+                # offsets are as close (0.3-0.4 mm on the renderer's boards).
                 u, v = refine(fit, u, v)
             found.append((colour, u, v, conf, why, other))
             if colour == "striker":
@@ -599,6 +605,7 @@ class Detector:
         unsure: list[Doubt] = []
         found.sort(key=lambda f: -f[3])
         kept: list[tuple[float, float]] = []
+        counted: dict[str, int] = {}
         for colour, u, v, conf, why, other in found:
             if other is not None:
                 conf = min(conf, SURE - 0.01)
@@ -616,12 +623,20 @@ class Detector:
                 # ringed by it, the piece's own edge is not seen.
                 conf = min(conf, SURE - 0.01 if ringed < 0.5 else COUNT - 0.01)
                 why = why or "beside something that hides the board"
+            elif ringed > 0.05 and why.startswith("a disc of change"):
+                conf = min(conf, COUNT - 0.01)  # a fingertip's or a cuff's change is round too
             x_mm, y_mm = B.top_to_mm(u, v)
             edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)
             if edge < EDGE_MM:
                 continue  # a piece lies on the surface: its centre is a radius in
+            if conf >= COUNT and counted.get(colour, 0) >= MOST[colour]:
+                # A set holds one striker, one queen, nine men of a colour (law I आ):
+                # the less sure piece over that is in doubt.
+                conf = min(conf, COUNT - 0.01)
+                why = f"more {colour} than a set holds"
             if conf >= COUNT:
                 coins.append(Coin(colour, x_mm, y_mm, round(conf, 3)))
+                counted[colour] = counted.get(colour, 0) + 1
             if DOUBT <= conf < SURE:
                 said = why or "low confidence"
                 unsure.append(Doubt(colour, x_mm, y_mm, round(conf, 3), conf >= COUNT, said, other))
