@@ -73,3 +73,16 @@ def test_photo_of_a_board_running_off_the_image_counts_what_is_seen() -> None:
     view = detect_photo(cut, pockets)
     assert view.counts() == {"white": 1, "black": 1, "queen": 0, "striker": 0}
     assert not [d for d in view.unsure if d.counted]
+
+
+def test_law_i_a_set_holds_one_striker_the_less_sure_second_is_in_doubt() -> None:
+    blank = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
+    top = lab(np.full((B.TOP_PX, B.TOP_PX, 3), 180, np.uint8))
+    found = [
+        ("striker", *B.mm_to_top(370.0, 640.0), 0.9, "", None),
+        ("striker", *B.mm_to_top(200.0, 200.0), 0.58, "", None),
+    ]
+    view = Detector()._view(found, blank, top)
+    assert view.counts()["striker"] == 1
+    assert [(d.colour, d.counted) for d in view.unsure] == [("striker", False)]
+    assert "more striker than a set holds" in view.unsure[0].why
