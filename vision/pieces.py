@@ -148,6 +148,12 @@ for _x, _y in B.POCKETS_MM:
     cv2.circle(_SURFACE, (round(_u), round(_v)), round(B.POCKET_D_MM / 2 * B.SCALE + 3), 0, -1)
 
 
+# Every fourth pixel of the surface: where the board's spread of change is measured.
+_SPREAD_AT = np.zeros((B.TOP_PX, B.TOP_PX), bool)
+_SPREAD_AT[::4, ::4] = True
+_SPREAD_AT &= _SURFACE > 0
+
+
 class EmptyBoard:
     """The empty board's top view in CIELAB: the view kept at calibration (several are
     median-combined), or the board's print learned from a view with pieces on it
@@ -209,12 +215,15 @@ def change(top_lab: Array, empty: EmptyBoard) -> Array:
     gradient), and colour."""
     d = top_lab - empty.lab
     dl = d[:, :, 0]
-    slow = cv2.GaussianBlur(
-        cv2.medianBlur(np.clip(dl + 128, 0, 255).astype(np.uint8), 31), (0, 0), 8
-    )
-    dl = dl - (slow.astype(np.float32) - 128)
-    dist = np.sqrt(dl * dl + 1.5 * (d[:, :, 1] ** 2 + d[:, :, 2] ** 2))
-    on = (_SURFACE > 0) & empty.known
+    # The slow fall-off, worked out at a quarter of the size (a median over 36 px, then
+    # smoothed): pieces are narrower than that and do not move it.
+    small = cv2.resize(dl, (B.TOP_PX // 4, B.TOP_PX // 4), interpolation=cv2.INTER_AREA)
+    quiet = cv2.medianBlur(np.clip(small + 128, 0, 255).astype(np.uint8), 9)
+    slow = cv2.GaussianBlur(quiet.astype(np.float32) - 128, (0, 0), 2)
+    dl = dl - cv2.resize(slow, (B.TOP_PX, B.TOP_PX), interpolation=cv2.INTER_LINEAR)
+    ab = cv2.magnitude(d[:, :, 1], d[:, :, 2])
+    dist = cv2.magnitude(dl, ab * math.sqrt(1.5))
+    on = _SPREAD_AT & empty.known
     spread = float(np.median(dist[on])) if on.any() else 1.0
     out: Array = dist / max(spread * 3.0, 4.0)
     return out
@@ -562,11 +571,12 @@ class Detector:
         score = change(top_lab, self.empty)
         raw: Array = ((score > 1.0) & self.empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        reaching = set(np.unique(labels[_FRAME_BAND & (changed > 0)]).tolist()) - {0}
         hidden: Array = np.zeros_like(changed)
-        for i in reaching:
-            hidden[labels == i] = 255
+        if changed[_FRAME_BAND].any():
+            _, labels = cv2.connectedComponents(changed, connectivity=8)
+            reaching = set(np.unique(labels[_FRAME_BAND & (changed > 0)]).tolist()) - {0}
+            for i in reaching:
+                hidden[labels == i] = 255
         explained: Array = np.zeros_like(changed)
         for c in pieces:
             u, v = B.mm_to_top(c.x_mm, c.y_mm)
