@@ -57,6 +57,9 @@ COUNT = 0.45
 DOUBT = 0.3
 #: The network's proposals are read from this heat.
 PROPOSE = 0.12
+#: Under this heat the network barely saw a proposal: a lone disc of change's size and
+#: colour give its class; from it, the network's class stands (the other in doubt).
+WEAK = 0.25
 #: From this heat the network's proposal is a piece even where little changed.
 HOT = 0.6
 #: Below this heat a proposal repeated at its symmetric places is judged as print
@@ -514,6 +517,10 @@ class Detector:
                     if rad:
                         kept = self.empty is not None
                         colour, other = _colour_class(top_lab, empty, u, v, rad, kept)
+                        if c.confidence >= WEAK and colour != c.colour:
+                            # Seen weakly, the network's class stands; the size and
+                            # colour say what else it may be.
+                            colour, other = c.colour, colour
                         r = R_STRIKER if colour == "striker" else R_COIN
                     else:
                         conf = c.confidence
@@ -548,7 +555,7 @@ class Detector:
             strength = float(np.median(score[win][inside]))
             # Cold, never sure (the network did not see it): counted when round and
             # far from the board's look (print a little off its symmetric place is not).
-            conf = 0.25 + 0.1 * _ramp(b.round, 0.75, 0.9) + 0.25 * _ramp(strength, 1.5, 3.0)
+            conf = 0.22 + 0.1 * _ramp(b.round, 0.75, 0.9) + 0.25 * _ramp(strength, 1.5, 3.0)
             if self.empty is not None:
                 conf += 0.2  # against the board's own view, a clear disc of change is sure
             why = "a disc of change the network did not see"
@@ -629,9 +636,8 @@ class Detector:
             ringed = ring_share(hidden, u, v, r + 3.0, r + 9.0) if hidden.any() else 0.0
             if ringed > 0.2:
                 # Beside something large that is no piece (a hand, a machine): a piece
-                # touching it is seen, a dark part of it may look like one; mostly
-                # ringed by it, the piece's own edge is not seen.
-                conf = min(conf, SURE - 0.01 if ringed < 0.5 else COUNT - 0.01)
+                # touching it is seen, a dark part of it may look like one: in doubt.
+                conf = min(conf, SURE - 0.01)
                 why = why or "beside something that hides the board"
             elif ringed > 0.05 and why.startswith("a disc of change"):
                 conf = min(conf, COUNT - 0.01)  # a fingertip's or a cuff's change is round too
