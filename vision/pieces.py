@@ -132,8 +132,9 @@ class BoardView:
         return bool(self.occlusion[y0:y1, x0:x1].any())
 
 
-#: A piece found: class, top-view centre (px), confidence, why in doubt, other class.
-_Found = tuple[str, float, float, float, str, "str | None"]
+#: A piece found: class, top-view centre (px), confidence, why in doubt, other class,
+#: and the network's heat for it (0 for a disc of change it did not see).
+_Found = tuple[str, float, float, float, str, "str | None", float]
 
 
 def lab(top: Array) -> Array:
@@ -515,6 +516,11 @@ class Detector:
                     # say which. Change of any other shape (wires, a rail) is no piece.
                     rad = lone_disc(changed, u, v)
                     if rad:
+                        # As a disc of change the network missed: by how far it is
+                        # from the board's look, the network's heat adding a little.
+                        win, inside = _disc(score.shape, u, v, 0.8 * rad)
+                        strength = float(np.median(score[win][inside]))
+                        conf = 0.27 + 0.25 * _ramp(strength, 1.5, 3.0) + 0.2 * c.confidence
                         kept = self.empty is not None
                         colour, other = _colour_class(top_lab, empty, u, v, rad, kept)
                         if c.confidence >= WEAK and colour != c.colour:
@@ -538,7 +544,7 @@ class Detector:
                 # view: to a fraction of a pixel by its outline. Cold, the network's own
                 # offsets are as close (0.3-0.4 mm on the renderer's boards).
                 u, v = refine(fit, u, v)
-            found.append((colour, u, v, conf, why, other))
+            found.append((colour, u, v, conf, why, other, c.confidence))
             if colour == "striker":
                 r = max(r, lone_disc(changed, u, v))  # strikers come 38-75 mm across
             if conf >= DOUBT:
@@ -559,7 +565,7 @@ class Detector:
             if self.empty is not None:
                 conf += 0.2  # against the board's own view, a clear disc of change is sure
             why = "a disc of change the network did not see"
-            found.append((colour, b.u, b.v, conf, why, other))
+            found.append((colour, b.u, b.v, conf, why, other, 0.0))
         if hidden.any():
             hidden = cv2.dilate(hidden, _DISC7)
         #: The empty board this view was judged against (cold: learned from it).
@@ -623,7 +629,7 @@ class Detector:
         found.sort(key=lambda f: -f[3])
         kept: list[tuple[float, float]] = []
         counted: dict[str, int] = {}
-        for colour, u, v, conf, why, other in found:
+        for colour, u, v, conf, why, other, heat in found:
             if other is not None:
                 conf = min(conf, SURE - 0.01)
                 why = why or f"{colour} or {other}: its size is between"
@@ -636,10 +642,12 @@ class Detector:
             ringed = ring_share(hidden, u, v, r + 3.0, r + 9.0) if hidden.any() else 0.0
             if ringed > 0.2:
                 # Beside something large that is no piece (a hand, a machine): a piece
-                # touching it is seen, a dark part of it may look like one: in doubt.
-                conf = min(conf, SURE - 0.01)
+                # touching it is seen, a dark part of it may look like one: in doubt;
+                # and there the change is the hand's too, so what the network barely
+                # saw is not counted.
+                conf = min(conf, SURE - 0.01 if heat >= COUNT else COUNT - 0.01)
                 why = why or "beside something that hides the board"
-            elif ringed > 0.05 and why.startswith("a disc of change"):
+            elif ringed > 0.05 and heat < COUNT:
                 conf = min(conf, COUNT - 0.01)  # a fingertip's or a cuff's change is round too
             x_mm, y_mm = B.top_to_mm(u, v)
             edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)

@@ -79,8 +79,8 @@ def test_law_i_a_set_holds_one_striker_the_less_sure_second_is_in_doubt() -> Non
     blank = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
     top = lab(np.full((B.TOP_PX, B.TOP_PX, 3), 180, np.uint8))
     found = [
-        ("striker", *B.mm_to_top(370.0, 640.0), 0.9, "", None),
-        ("striker", *B.mm_to_top(200.0, 200.0), 0.58, "", None),
+        ("striker", *B.mm_to_top(370.0, 640.0), 0.9, "", None, 0.9),
+        ("striker", *B.mm_to_top(200.0, 200.0), 0.58, "", None, 0.6),
     ]
     view = Detector()._view(found, blank, top)
     assert view.counts()["striker"] == 1
