@@ -1,11 +1,11 @@
 """The photo path on home boards changed the way a real camera changes them and
 the renderer does not: JPEG's blocks, sensor noise, a colour cast, a tone curve,
-under-exposure, focus blur, a phone's large image. The learned stage and the
-classical cold detector are given the same photo and the true pocket centres.
+under-exposure, focus blur, a phone's large image. The detector (vision/pieces.py,
+cold) is given each photo and the true pocket centres.
 
     .venv/bin/python bench/bench_vision_camera.py [--boards N]
 
-Then the kiosk's per-frame path (the empty board's reference) on tournament boards
+Then the detector with the empty board kept, on tournament boards
 whose frames, and the empty board's, come as a USB camera's MJPEG at three qualities.
 
 The boards' seeds (CAMERA_SEED and up) are apart from the tuning boards (1-200),
@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import score, tournament_board
 
-from vision.detect import Reference, detect
 from vision.photo import detect_photo
+from vision.pieces import Detector, EmptyBoard
 from vision.sim import render as S
 from vision.sim.variations import random_home_scene
 
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=100)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    ok = {name: {"learned": 0, "classical": 0} for name in EFFECTS}
+    ok = dict.fromkeys(EFFECTS, 0)
     seeds = range(CAMERA_SEED, CAMERA_SEED + args.boards)
     for seed in seeds:
         scene = random_home_scene(seed)
@@ -103,24 +103,20 @@ def main(argv: list[str] | None = None) -> int:
         for name, effect in EFFECTS.items():
             changed, k = effect(image, np.random.default_rng(seed))
             at = [(x * k, y * k) for x, y in pockets]
-            for stage in ("learned", "classical"):
-                found = detect_photo(changed, at, classical=stage == "classical")
-                ok[name][stage] += score(scene, found.coins, mask)[0]
+            found = detect_photo(changed, at)
+            ok[name] += score(scene, found.coins, mask)[0]
     n = len(seeds)
     print(f"camera effects: {n} home boards (seeds {seeds.start}-{seeds.stop - 1}), pockets given")
-    print(f"  {'effect':20s} {'learned':>14s} {'classical':>14s}  (every count exact)")
-    for name, by in ok.items():
-        print(
-            f"  {name:20s} {by['learned']:>4d}/{n} {100 * by['learned'] / n:5.1f}% "
-            f"{by['classical']:>4d}/{n} {100 * by['classical'] / n:5.1f}%"
-        )
+    print(f"  {'effect':20s} {'every count exact':>18s}")
+    for name, hits in ok.items():
+        print(f"  {name:20s} {hits:>4d}/{n} {100 * hits / n:5.1f}%")
     mjpeg(args.boards // 2)
     return 0
 
 
 def mjpeg(boards: int) -> None:
-    """The kiosk's per-frame path (the empty board's reference, vision/detect/) on the frames
-    a USB camera sends as MJPEG: the empty board and the board both JPEG at one quality."""
+    """The kiosk's detector with the empty board kept (vision/pieces.py) on the frames a USB
+    camera sends as MJPEG: the empty board and the board both JPEG at one quality."""
     qualities = (None, 90, 75, 50)
     ok = dict.fromkeys(qualities, 0)
     n = 0
@@ -135,10 +131,10 @@ def mjpeg(boards: int) -> None:
         n += 1
         for q in qualities:
             e, im = (empty, image) if q is None else (jpeg(empty, q), jpeg(image, q))
-            view = detect(cal.warp(im, h), Reference([cal.warp(e, h)]))
+            view = Detector(EmptyBoard([cal.warp(e, h)])).find(cal.warp(im, h))
             ok[q] += score(scene, list(view.coins), mask)[0]
     print(
-        f"the kiosk's per-frame path on MJPEG frames, {n} tournament boards "
+        f"the kiosk's detector on MJPEG frames, {n} tournament boards "
         f"(seeds {CAMERA_SEED} on, four difficulties): every count exact: "
         + ", ".join(f"{'raw' if q is None else f'JPEG {q}'} {ok[q]}/{n}" for q in qualities)
     )

@@ -122,9 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pockets", metavar="X1,Y1,...,X4,Y4", help="pocket centres, any order")
     p.add_argument("--json", action="store_true", help="print JSON (docs/vision.md)")
     p.add_argument("--annotate", metavar="OUT.png", help="draw what was found")
-    p.add_argument(
-        "--classical", action="store_true", help="count by the classical detector, not the learned"
-    )
     p.set_defaults(**_handler("kiosk.commands.vision_detect:main"))
     return parser
 

@@ -160,6 +160,7 @@ def start_kiosk(
     parts = start_parts()
     fit(parts)
     services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
+    services.keep_empty = lambda rgb: getattr(parts.camera, "keep_empty", lambda _rgb: None)(rgb)
     if parts.simulated is not None:
         # Simulation: a coin of the striker's colour through the pocket, seen by the beam
         # and, when the synthetic camera runs, gone from its board too.

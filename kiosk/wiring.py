@@ -204,6 +204,8 @@ class Services:
     save_settings: Callable[[Settings], None] = _keep
     #: The camera's latest frame (an RGB numpy array) or None; for the calibration screen.
     grab_frame: Callable[[], Frame] = lambda: None
+    #: Keeps a picture (RGB) as the camera's empty board (kiosk/engine/camera.py).
+    keep_empty: Callable[[Frame], None] = lambda _rgb: None
     #: The buzzer, the player display, the hall: engine Outputs every table speaks to.
     outputs: list[Output] = field(default_factory=list)
     #: Simulated beams: a coin through pocket 1-4 (keys 1-4); None on a real table.

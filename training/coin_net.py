@@ -55,7 +55,7 @@ def render_one(seed: int) -> tuple[Array, Array]:
     # change, the targets would). Not checked: some tournament boards' perspective is past
     # the square check's.
     cal = Calibration(tuple(S.pocket_centres_image(scene.look)))
-    small = N.shrink(top_view(image, cal))
+    small = N.shrink(top_view(image, cal)[0])
     mask = S.hand_mask_image(scene) if scene.hand is not None else None
     rows = [
         (B.COLOURS.index(p.colour), p.x_mm, p.y_mm, p.d_mm, S.visible_fraction(scene, p, mask))

@@ -104,6 +104,17 @@ class Calibration:
         )
         return out
 
+    def seen(self, size: tuple[int, int], matrix: Matrix | None = None) -> npt.NDArray[Any]:
+        """The top-view pixels (bool) that lie inside an image of `size` (w, h): a
+        board running off the image is not seen there, and nothing is judged there."""
+        h = self.homography() if matrix is None else matrix
+        ones = np.ones((size[1], size[0]), np.uint8)
+        inside = cv2.warpPerspective(
+            ones, h, (B.TOP_PX, B.TOP_PX), flags=cv2.INTER_NEAREST, borderValue=0
+        )
+        out: npt.NDArray[Any] = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
+        return out
+
     def top_warp(self) -> TopWarp:
         """The warp to the top view for many frames (the watcher's every frame)."""
         return TopWarp(self.homography())

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from vision import board as B
 from vision import models
-from vision.detect import Coin
+from vision.pieces import Coin
 
 Array = npt.NDArray[Any]
 

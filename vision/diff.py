@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision import board as B
-from vision.detect import BoardView, Coin
+from vision.pieces import BoardView, Coin
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,10 @@ class StrokeDiff:
     off_board: tuple[str, ...]
     #: Colours of coins that were hidden in the after-view and could not be checked.
     unseen: tuple[str, ...] = ()
+    #: The classes whose count the camera doubts, before or after the stroke (a piece
+    #: it is unsure of, vision.pieces.Doubt): "camera unsure"; the beams and the
+    #: umpire's tap decide those.
+    unsure: tuple[str, ...] = ()
     #: The protest stills of this stroke (file names in the stills folder, vision.stills):
     #: the board at rest before it and after it, those that were written.
     stills: tuple[str, ...] = ()
@@ -180,4 +184,6 @@ def stroke_diff(
         )
         gone.extend(gone_here)
         off.extend(off_here)
-    return StrokeDiff(tuple(gone), striker_gone, tuple(off), tuple(unseen))
+    doubted = set(before.unsure_colours()) | set(after.unsure_colours())
+    unsure = tuple(c for c in ("white", "black", "queen", "striker") if c in doubted)
+    return StrokeDiff(tuple(gone), striker_gone, tuple(off), tuple(unseen), unsure)

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
-from vision.detect import BoardView
+from vision.pieces import BoardView
 
 Array = npt.NDArray[Any]
 

@@ -3,14 +3,14 @@ centres given (in any order) or found by `auto_calibrate`, and always checked
 (`calibration.check_square`) before anything is counted.
 
 This is what `tableside vision detect` runs: how an installer checks a new camera
-and how real photos are tested. With no view of the empty board the coins are
-found by the learned stage (`vision.coin_net`), or, asked for, by the classical
-cold detector, which decides the classes relative to that board's own colours
-(`vision.cold`).
+and how real photos are tested. The pieces are found by the kiosk's own detector
+(`vision.pieces.Detector`), cold: with no view of the empty board, the board's print
+is learned from the photo itself.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +28,7 @@ from vision.calibration import (
     find_surface_corners,
     order_pockets,
 )
-from vision.coin_net import detect_learned
-from vision.cold import detect_cold
-from vision.detect import Coin, Reference
+from vision.pieces import Coin, Detector, Doubt, EmptyBoard
 
 Array = npt.NDArray[Any]
 
@@ -45,6 +43,8 @@ class PhotoError(ValueError):
 @dataclass(frozen=True, slots=True, eq=False)
 class PhotoResult:
     coins: tuple[Coin, ...]
+    #: The pieces the detector doubts (vision.pieces.Doubt).
+    unsure: tuple[Doubt, ...]
     #: "pockets" when the pocket centres were given, "auto" when found.
     calibration: str
     #: The pocket centres 1-4 in the photo's pixels.
@@ -54,32 +54,79 @@ class PhotoResult:
     def counts(self) -> dict[str, int]:
         return {c: sum(1 for k in self.coins if k.colour == c) for c in B.COLOURS}
 
+    def unsure_colours(self) -> tuple[str, ...]:
+        """The classes whose count is in doubt."""
+        return tuple(c for c in B.COLOURS if any(d.colour == c for d in self.unsure))
+
     def to_json(self) -> dict[str, Any]:
         """The shape `tableside vision detect --json` prints."""
         out: dict[str, Any] = dict(self.counts())
         out["calibration"] = self.calibration
         out["coins"] = [
-            {"class": c.colour, "x_mm": round(c.x_mm, 1), "y_mm": round(c.y_mm, 1)}
+            {
+                "class": c.colour,
+                "x_mm": round(c.x_mm, 1),
+                "y_mm": round(c.y_mm, 1),
+                "confidence": round(c.confidence, 2),
+            }
             for c in self.coins
+        ]
+        out["unsure"] = [
+            {
+                "class": d.colour,
+                "x_mm": round(d.x_mm, 1),
+                "y_mm": round(d.y_mm, 1),
+                "confidence": round(d.confidence, 2),
+                "counted": d.counted,
+                "or": d.other,
+                "why": d.why,
+            }
+            for d in self.unsure
         ]
         return out
 
 
+#: The most pixels a photo may have: a 48-megapixel phone's photo passes; a
+#: decompression bomb (a small file that decodes to gigabytes) is refused unread.
+MAX_PIXELS = 64_000_000
+
+
 def load_image(path: str | Path) -> Array:
-    """A photo as BGR uint8 (EXIF orientation applied, as viewers show it)."""
+    """A photo as BGR uint8 (EXIF orientation applied, as viewers show it). Its size is
+    read from its header first: a photo over MAX_PIXELS is refused before it is decoded.
+    A damaged or truncated file is refused, not read in part."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
     p = Path(path)
     if not p.is_file():
         raise PhotoError(f"{p}: no such file")
     if p.stat().st_size == 0:
         raise PhotoError(f"{p}: empty file")
-    data = np.fromfile(str(p), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if img is None:
-        raise PhotoError(f"{p}: not an image OpenCV can read")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(p) as im:
+                w, h = im.size
+                if w * h > MAX_PIXELS:
+                    raise PhotoError(
+                        f"{p}: too large to read ({w}x{h} px, over {MAX_PIXELS // 1_000_000} "
+                        "megapixels)"
+                    )
+                im.load()
+                rgb = ImageOps.exif_transpose(im).convert("RGB")
+    except PhotoError:
+        raise
+    except UnidentifiedImageError:
+        raise PhotoError(f"{p}: not an image that can be read") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PhotoError(f"{p}: too large to read (a decompression bomb?)") from None
+    except (OSError, SyntaxError, ValueError, EOFError, MemoryError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PhotoError(f"{p}: damaged image ({first})") from None
+    img: Array = cv2.cvtColor(np.asarray(rgb), cv2.COLOR_RGB2BGR)
     if img.size == 0 or min(img.shape[:2]) < 8:
         raise PhotoError(f"{p}: empty image ({img.shape[1]}x{img.shape[0]} px)")
-    out: Array = img
-    return out
+    return img
 
 
 def parse_pockets(text: str) -> list[tuple[float, float]]:
@@ -113,9 +160,10 @@ def auto_pockets(image: Array) -> list[tuple[float, float]]:
     return [(x / f, y / f) for x, y in cal.pockets]
 
 
-def top_view(image: Array, cal: Calibration) -> Array:
-    """The board's top view at `board.SCALE` px/mm. A large photo is shrunk first
-    (by area) to about twice the top view's scale, so the warp does not alias."""
+def top_view(image: Array, cal: Calibration) -> tuple[Array, Array]:
+    """The board's top view at `board.SCALE` px/mm, and the mask of its pixels that
+    lie inside the photo. A large photo is shrunk first (by area) to about twice the
+    top view's scale, so the warp does not alias."""
     p = np.array(cal.pockets, np.float64)
     side_px = float(np.mean([np.linalg.norm(p[i] - p[(i + 1) % 4]) for i in range(4)]))
     want = 2.0 * (B.SURFACE_MM - B.POCKET_D_MM) * B.SCALE
@@ -126,19 +174,19 @@ def top_view(image: Array, cal: Calibration) -> Array:
             image, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA
         )
         cal = Calibration(tuple((x * f, y * f) for x, y in cal.pockets))
-    return cal.warp(image)
+    h = cal.homography()
+    return cal.warp(image, h), cal.seen((image.shape[1], image.shape[0]), h)
 
 
 def detect_photo(
     image: Array,
     pockets: Sequence[tuple[float, float]] | None = None,
-    reference: Reference | None = None,
+    empty: EmptyBoard | None = None,
     where: str = "image",
-    classical: bool = False,
 ) -> PhotoResult:
-    """Coins on one photo: by the empty board's `reference` when given, else by the
-    learned stage, or by the classical cold detector when `classical`. Raises
-    PhotoError naming `where` when no board that passes the square check can be found."""
+    """The pieces on one photo, by the kiosk's detector: against the `empty` board's
+    view when given, else cold. Raises PhotoError naming `where` when no board that
+    passes the square check can be found."""
     h, w = image.shape[:2]
     kind = "pockets" if pockets is not None else "auto"
     try:
@@ -147,12 +195,9 @@ def detect_photo(
     except CalibrationError as exc:
         how = "the pockets given" if pockets is not None else "no board found"
         raise PhotoError(f"{where}: {how}: {exc}") from None
-    top = top_view(image, cal)
-    if reference is not None or classical:
-        coins = detect_cold(top, reference)
-    else:
-        coins = detect_learned(top)
-    return PhotoResult(coins, kind, cal.pockets, top)
+    top, seen = top_view(image, cal)
+    view = Detector(empty).find(top, seen)
+    return PhotoResult(view.coins, view.unsure, kind, cal.pockets, top)
 
 
 def annotate(image: Array, result: PhotoResult) -> Array:
@@ -181,8 +226,18 @@ def annotate(image: Array, result: PhotoResult) -> Array:
         centre = (round(float(q[0])), round(float(q[1])))
         cv2.circle(out, centre, r + 2 * scale, (0, 200, 0), 2 * scale)
         cv2.circle(out, centre, max(2, r // 3), colours[c.colour], -1)
+    for d in result.unsure:  # a yellow ring outside: in doubt (counted or not)
+        u, v = B.mm_to_top(d.x_mm, d.y_mm)
+        q = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), inv)[0, 0]
+        u2, _ = B.mm_to_top(d.x_mm + B.COIN_D_MM / 2, d.y_mm)
+        q2 = cv2.perspectiveTransform(np.array([[[u2, v]]], np.float64), inv)[0, 0]
+        r = max(3, round(float(np.linalg.norm(q2 - q))))
+        centre = (round(float(q[0])), round(float(q[1])))
+        cv2.circle(out, centre, r + 6 * scale, (0, 220, 255), scale)
     counts = result.counts()
     label = "  ".join(f"{k} {counts[k]}" for k in B.COLOURS) + f"  ({result.calibration})"
+    if result.unsure:
+        label += "  unsure: " + ",".join(result.unsure_colours())
     cv2.putText(
         out, label, (8, 24 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0), 4 * scale
     )

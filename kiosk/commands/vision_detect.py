@@ -1,9 +1,11 @@
 """`tableside vision detect IMAGE [--pockets X1,Y1,...,X4,Y4] [--json] [--annotate OUT.png]`:
 the coins on one photo of a board (docs/vision.md).
 
-Exit status 0 when a board was found and counted; 1 with one line naming the file
-and the reason when the file is not an image, is empty, or shows no board that
-passes the calibration's square check.
+It runs the kiosk's own detector (vision/pieces.py), cold. Exit status 0 when a
+board was found and counted (the pieces the detector doubts are listed as unsure);
+1 with one line naming the file and the reason when the file is not an image, is
+empty, damaged or too large, or shows no board that passes the calibration's square
+check.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.image)
         pockets = parse_pockets(args.pockets) if args.pockets else None
-        result = detect_photo(image, pockets, where=str(args.image), classical=args.classical)
+        result = detect_photo(image, pockets, where=str(args.image))
     except PhotoError as exc:
         text = str(exc)
         if not text.startswith(str(args.image)):
@@ -44,5 +46,6 @@ def main(args: argparse.Namespace) -> int:
             f"{args.image}: "
             + ", ".join(f"{counts[k]} {k}" for k in counts)
             + f" (calibration: {result.calibration})"
+            + (f"; unsure: {', '.join(result.unsure_colours())}" if result.unsure else "")
         )
     return 0

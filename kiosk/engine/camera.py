@@ -12,6 +12,7 @@ hangs inside a driver still shows as a fault.
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -78,6 +79,10 @@ class CameraFeed:
         self.watcher: Any = None
         self.lost = False
         self.last_error: str | None = None
+        #: Where the kept empty board is written (beside the journal), if anywhere.
+        self.empty_path: Path | None = None
+        self._empty_wanted: Any = None
+        self._confirmed = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
@@ -110,6 +115,12 @@ class CameraFeed:
                 continue
             failures = 0
             self.frames += 1
+            wanted, self._empty_wanted = self._empty_wanted, None
+            if wanted is not None:
+                self._adopt_empty(wanted)
+            if self._confirmed.is_set() and self.watcher is not None:
+                self._confirmed.clear()
+                self.watcher.confirm()
             self.latest = getattr(frame, "image", frame)
             if self.lost or now >= next_alive:
                 self.lost = False
@@ -126,6 +137,32 @@ class CameraFeed:
                 # A rendered or recorded source delivers at once: keep to a camera's rate.
                 self._stop.wait(max(0.0, self.pace_s - (self._clock() - now)))
 
+    def keep_empty(self, rgb: Any) -> None:
+        """The calibration screen's "Keep empty board": the picture (RGB, as the screen
+        shows it) becomes the board the detector judges against, from the next frame on
+        (the camera's thread takes it over), and is kept beside the journal."""
+        self._empty_wanted = rgb[..., ::-1].copy()  # RGB -> BGR, the camera's order
+
+    def confirm(self) -> None:
+        """The umpire confirmed the stroke the camera last diffed: the view after it
+        teaches the detector the set's looks (the camera's thread takes it over)."""
+        self._confirmed.set()
+
+    def _adopt_empty(self, image: Any) -> None:
+        watcher = self.watcher
+        if watcher is None:
+            return
+        try:
+            watcher.keep_empty([image])
+        except ValueError as exc:  # no calibration yet
+            self.last_error = f"empty board: {exc}"
+            return
+        if self.empty_path is not None:
+            try:
+                save_empty(self.empty_path, image, watcher.calibration.to_config(), self._clock())
+            except OSError as exc:
+                self.last_error = f"empty board: cannot keep it ({exc})"
+
     def close(self) -> None:
         self._stop.set()
         if self._thread is not threading.current_thread():
@@ -133,6 +170,41 @@ class CameraFeed:
         close = getattr(self.source, "close", None)
         if callable(close):
             close()
+
+
+def empty_board_path(journal: Path) -> Path:
+    """Where the kept empty board lies: beside the journal (`journal.db` ->
+    `journal.db.empty.png`, its calibration and time in `journal.db.empty.json`)."""
+    return journal.with_name(journal.name + ".empty.png")
+
+
+def save_empty(path: Path, image: Any, calibration: list[list[float]], t: float) -> None:
+    """Write the empty board's picture and a note of the calibration it was taken with."""
+    import cv2
+
+    tmp = path.with_name(path.name + ".tmp.png")
+    if not cv2.imwrite(str(tmp), image):
+        raise OSError(f"{path}: cannot write the picture")
+    tmp.replace(path)
+    note = {"calibration": calibration, "t": t}
+    path.with_suffix(".json").write_text(json.dumps(note) + "\n", encoding="utf-8")
+
+
+def load_empty(path: Path, calibration: list[list[float]]) -> Any:
+    """The kept empty board's picture (BGR), or None when there is none, it cannot be
+    read, or it was taken with another calibration (the camera moved: keep it again)."""
+    import cv2
+
+    note = path.with_suffix(".json")
+    if not path.is_file() or not note.is_file():
+        return None
+    try:
+        kept = json.loads(note.read_text(encoding="utf-8")).get("calibration")
+    except (OSError, ValueError):
+        return None
+    if kept != [[round(x, 2), round(y, 2)] for x, y in calibration]:
+        return None
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
 
 def start_camera(
@@ -147,7 +219,9 @@ def start_camera(
     watcher of vision/watcher.py; raises (vision's CameraError names the source) when the
     camera cannot be opened, so the kiosk records it as a fault and goes on without it.
     With the `journal`'s path, the watcher keeps protest stills beside it (`camera.stills_keep`
-    strokes), and each camera diff the table journals names its two stills."""
+    strokes), and each camera diff the table journals names its two stills; the empty board
+    kept at calibration is written beside it and used again at the next start (while the
+    calibration is the same)."""
     # Imported by name: OpenCV loads only on a kiosk that has a camera.
     capture: Any = importlib.import_module("vision.capture")
     watcher: Any = importlib.import_module("vision.watcher")
@@ -159,6 +233,11 @@ def start_camera(
         kept: Any = importlib.import_module("vision.stills")
         stills = kept.Stills(kept.stills_folder(journal), settings.camera.stills_keep)
     board = watcher.BoardWatcher(calibration, stills=stills)
+    empty_path = empty_board_path(journal) if journal is not None else None
+    if empty_path is not None and calibration is not None:
+        image = load_empty(empty_path, calibration)
+        if image is not None:
+            board.keep_empty([image])
     paced = source == "synthetic" or source.startswith("file:")
     feed = CameraFeed(
         camera.read,
@@ -170,4 +249,5 @@ def start_camera(
         source=camera,
     )
     feed.watcher = board
+    feed.empty_path = empty_path
     return feed

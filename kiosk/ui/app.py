@@ -116,6 +116,7 @@ class TablesideApp(App):
                 lambda: self.services.grab_frame(),
                 self._settings,
                 self._keep_settings,
+                keep_empty=lambda rgb: self.services.keep_empty(rgb),
                 name="calibration",
             ),
             "setup_carrom": lambda: CarromSetupScreen(name="setup_carrom"),

@@ -9,8 +9,9 @@ coordinates and keeps the four points in the settings (camera.calibration).
 Suggest puts the automatic calibration's pockets on the picture for the umpire to
 confirm (Save) or replace (Clear, then tap). Every calibration is checked before
 it is kept: the four pockets must make the board's square (vision.calibration
-check_square), or the screen says why and keeps nothing. Empty board keeps the
-picture of the empty board once, as the detector's reference (`keep_empty`).
+check_square), or the screen says why and keeps nothing. Empty board hands the
+picture of the empty board to `keep_empty` (the camera: from then on the detector
+judges the pieces against it, and it is kept beside the journal).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, InstructionGroup
 from kivy.graphics.texture import Texture
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import (
+    AliasProperty,
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
@@ -33,10 +40,25 @@ POCKET_NAMES = (N_("bottom-left"), N_("top-left"), N_("top-right"), N_("bottom-r
 
 
 class LiveImage(Image):
-    """The camera picture; `image_point` maps a window point to image pixels (None outside)."""
+    """The camera picture, drawn with room around it; `image_point` maps a window point to
+    image pixels, beyond the picture's edge too (a board that runs off the picture has
+    pockets there: the umpire taps where they would be)."""
 
     frame_size = ListProperty([0, 0])
+    #: The room left around the picture, as a share of the widget on each side.
+    margin = NumericProperty(0.1)
     _texture: Any = None
+
+    def get_norm_image_size(self) -> list[float]:
+        w, h = super().get_norm_image_size()
+        k = 1.0 - 2.0 * self.margin
+        return [w * k, h * k]
+
+    norm_image_size = AliasProperty(
+        get_norm_image_size,
+        bind=("texture", "size", "image_ratio", "fit_mode", "margin"),
+        cache=True,
+    )
 
     def show_frame(self, frame: Any) -> None:
         """Draw an RGB uint8 array (rows top to bottom) as the widget's texture."""
@@ -59,7 +81,7 @@ class LiveImage(Image):
         left = self.center_x - shown_w / 2
         bottom = self.center_y - shown_h / 2
         u, v = (x - left) / shown_w, (y - bottom) / shown_h
-        if not (0 <= u <= 1 and 0 <= v <= 1):
+        if not self.collide_point(x, y):
             return None
         return (u * width, (1 - v) * height)
 
@@ -150,7 +172,7 @@ class CalibrationScreen(Screen):
         return True
 
     def keep_empty(self) -> bool:
-        """Keep the picture of the empty board as the detector's reference."""
+        """Keep the picture of the empty board: the detector judges against it."""
         if self._frame is None:
             self._said.say(N_("No picture from the camera"))
             return False

@@ -4,9 +4,16 @@ from the synthetic board renderer) and the settings keep where they are in the i
 from __future__ import annotations
 
 import math
+import time
+from pathlib import Path
 
+import cv2
 import numpy as np
 
+from kiosk.config import Settings, with_values
+from kiosk.engine.camera import empty_board_path, start_camera
+from vision.calibration import Calibration
+from vision.pieces import lab
 from vision.sim.render import Scene, pocket_centres_image, render, start_arrangement
 
 from .conftest import PIN
@@ -88,10 +95,74 @@ def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> N
     assert saved == []
 
 
-def test_calibration_keeps_the_empty_board_once(kiosk: Kiosk) -> None:
-    frame = np.ascontiguousarray(render(Scene(pieces=()))[..., ::-1])
+def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
+    kiosk: Kiosk, tmp_path: Path
+) -> None:
+    # The kiosk's camera (a real CameraFeed and BoardWatcher, calibrated) watches a board
+    # with pieces; the umpire clears it, opens the calibration and taps "Empty board".
+    look = Scene(pieces=()).look
+    empty_bgr = render(Scene(pieces=(), look=look))
+    video = tmp_path / "board.avi"  # the camera: a recorded video of the board with pieces
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15, (640, 480))
+    board = render(Scene(pieces=tuple(start_arrangement()), look=look))
+    for _ in range(90):
+        writer.write(board)
+    writer.release()
+    settings = with_values(
+        Settings(), camera={"calibration": [list(p) for p in pocket_centres_image(look)]}
+    )
+    journal = tmp_path / "journal.db"
+    feed = start_camera(f"file:{video}", settings, lambda _e: None, journal=journal)
+    try:
+        assert feed.watcher is not None and not feed.watcher.empty_kept
+        kiosk.services.keep_empty = feed.keep_empty
+        _open_calibration(kiosk, np.ascontiguousarray(empty_bgr[..., ::-1]))
+        kiosk.tap("empty")
+        assert kiosk.screen().message == "Empty board kept"
+        deadline = time.monotonic() + 10.0
+        kept_file = empty_board_path(journal)
+        while not (feed.watcher.empty_kept and kept_file.is_file()) and time.monotonic() < deadline:
+            time.sleep(0.02)  # the camera's own thread takes the picture over
+        empty = feed.watcher.empty
+        assert empty is not None
+        warp = Calibration.from_config([list(p) for p in settings.camera.calibration]).top_warp()
+        kept = lab(warp(empty_bgr))
+        # The picture the umpire kept, warped as the detector sees it (the watcher then
+        # blends the bare board it sees into it, slowly: a little off here and there).
+        assert np.percentile(np.abs(empty.lab - kept), 95) < 1.0
+        # ... kept beside the journal, and used again at the next start.
+        assert kept_file.is_file()
+    finally:
+        feed.close()
+    again = start_camera(f"file:{video}", settings, lambda _e: None, journal=journal)
+    try:
+        assert again.watcher is not None and again.watcher.empty_kept
+        assert again.watcher.empty is not None
+        assert np.abs(again.watcher.empty.lab - kept).max() < 1e-3
+    finally:
+        again.close()
+
+
+def test_calibration_taps_pockets_beyond_the_picture_when_the_board_runs_off_it(
+    kiosk: Kiosk,
+) -> None:
+    # A webcam that sees the board with its bottom edge cut off: pockets 1 and 4 are
+    # below the picture. The umpire taps where they would be, in the room around it.
+    scene = Scene(pieces=tuple(start_arrangement()))
+    truth = pocket_centres_image(scene.look)
+    cut = int(truth[0][1]) - 20  # the picture ends 20 px above pockets 1 and 4
+    frame = np.ascontiguousarray(render(scene)[:cut, :, ::-1])
+    saved = []
+    kiosk.services.save_settings = saved.append
     _open_calibration(kiosk, frame)
-    kiosk.tap("empty")
     screen = kiosk.screen()
-    assert screen.message == "Empty board kept"
-    assert screen.empty_board is not None and screen.empty_board.shape == frame.shape
+    live = screen.ids.live
+    for px, py in truth:
+        kiosk.tap_at(*live.window_point(px, py))
+    assert len(screen.points) == 4
+    assert sum(1 for _, y in screen.points if y > frame.shape[0]) == 2
+    kiosk.tap("save")
+    assert screen.message == "Calibration saved"
+    scale = frame.shape[1] / live.norm_image_size[0]
+    for (x, y), (tx, ty) in zip(saved[-1].camera.calibration, truth, strict=True):
+        assert math.hypot(x - tx, y - ty) <= 1.5 * scale + 0.5

@@ -10,24 +10,24 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.calibration import Calibration, auto_calibrate
-from vision.detect import BoardView, Reference, detect
+from vision.pieces import BoardView, Detector, EmptyBoard
 from vision.sim import render as S
 
 Array = npt.NDArray[Any]
 
 
-def reference_for(scene: S.Scene) -> tuple[Calibration, Reference]:
+def reference_for(scene: S.Scene) -> tuple[Calibration, EmptyBoard]:
     """Calibrate and take the reference from the empty board, as the kiosk does at
     the start of a session: before the powder, at a slightly different exposure."""
     look = replace(scene.look, powder=0.0, exposure=scene.look.exposure * 0.96)
     empty = S.render(S.Scene((), look))
     cal = auto_calibrate(empty)
-    return cal, Reference([cal.warp(empty)])
+    return cal, EmptyBoard([cal.warp(empty)])
 
 
 def detect_scene(scene: S.Scene) -> BoardView:
     cal, ref = reference_for(scene)
-    return detect(cal.warp(S.render(scene)), ref)
+    return Detector(ref).find(cal.warp(S.render(scene)))
 
 
 def match_errors(scene: S.Scene, view: BoardView) -> list[float]:

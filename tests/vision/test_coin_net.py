@@ -16,7 +16,7 @@ import pytest
 from vision import board as B
 from vision import coin_net as N
 from vision import models
-from vision.detect import Coin
+from vision.pieces import Coin
 
 ROOT = Path(__file__).resolve().parents[2]
 

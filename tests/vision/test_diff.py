@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision import board as B
-from vision.detect import BoardView, Coin
 from vision.diff import Sighting, stroke_diff
+from vision.pieces import BoardView, Coin, Doubt
 
 
 def view(*coins: Coin, hidden_box: tuple[int, int, int, int] | None = None) -> BoardView:
@@ -90,3 +90,12 @@ def test_diff_queen_pocketed_near_pocket_4() -> None:
     track = [Sighting(0.3, Coin("queen", 700.0, 700.0, 0.9))]
     diff = stroke_diff(view(Q, W1), view(W1), track)
     assert [(g.colour, g.pocket) for g in diff.gone] == [("queen", 4)]
+
+
+def test_diff_says_which_classes_the_camera_is_unsure_of() -> None:
+    hidden = np.zeros((400, 400), np.uint8)
+    before = BoardView((Coin("white", 300.0, 300.0, 0.9),), hidden)
+    doubt = Doubt("queen", 370.0, 370.0, 0.5, True, "at the centre")
+    after = BoardView((Coin("white", 300.0, 300.0, 0.9),), hidden, (doubt,))
+    assert stroke_diff(before, after).unsure == ("queen",)
+    assert stroke_diff(before, before).unsure == ()

@@ -107,7 +107,7 @@ def test_learned_stage_sees_nothing_on_an_empty_board_with_net_pockets_and_red_c
     assert sum(_counts(Scene((), look)).values()) == 0
 
 
-def test_vision_detect_counts_by_the_learned_stage_or_with_classical_by_the_cold_detector(
+def test_vision_detect_counts_as_the_kiosks_detector_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     scene = random_home_scene(37)
@@ -117,11 +117,11 @@ def test_vision_detect_counts_by_the_learned_stage_or_with_classical_by_the_cold
     pockets = ",".join(f"{x:.1f},{y:.1f}" for x, y in pts)
     given = [(float(f"{x:.1f}"), float(f"{y:.1f}")) for x, y in pts]  # as the command reads them
     image = cv2.imread(str(path))
-    for flag, classical in (([], False), (["--classical"], True)):
-        assert main(["vision", "detect", str(path), "--pockets", pockets, "--json", *flag]) == 0
-        out = json.loads(capsys.readouterr().out)
-        want = detect_photo(image, given, classical=classical)
-        assert [c["class"] for c in out["coins"]] == [c.colour for c in want.coins]
+    assert main(["vision", "detect", str(path), "--pockets", pockets, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    want = detect_photo(image, given)
+    assert [c["class"] for c in out["coins"]] == [c.colour for c in want.coins]
+    assert {c: out[c] for c in B.COLOURS} == _truth(scene)
 
 
 def test_vision_detect_counts_a_phones_jpeg_by_the_learned_stage(

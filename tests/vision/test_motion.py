@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from vision.detect import detect
 from vision.motion import MotionMeter, RestTracker
+from vision.pieces import Detector
 from vision.sim import render as S
 from vision.sim.render import Hand, Look, Piece, Scene
 
@@ -43,7 +43,7 @@ def _motion_between(a: Scene, b: Scene) -> tuple[int, int]:
     meter = MotionMeter()
     for scene in (a, b):
         top = cal.warp(S.render(scene))
-        m = meter.update(top, detect(top, ref).occlusion)
+        m = meter.update(top, Detector(ref).glance(top).occlusion)
     return m.coin_pixels, m.hand_pixels
 
 

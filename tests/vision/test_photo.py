@@ -4,6 +4,9 @@ order, the square check, the JSON, the annotation, and one-line errors."""
 from __future__ import annotations
 
 import json
+import struct
+import time
+import zlib
 from pathlib import Path
 
 import cv2
@@ -41,11 +44,11 @@ def test_vision_detect_json_counts_with_pockets_given(
     path, pockets = _photo(tmp_path, Scene(PIECES, Look(seed=3)))
     assert main(["vision", "detect", str(path), "--pockets", pockets, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert list(out) == ["white", "black", "queen", "striker", "calibration", "coins"]
+    assert list(out) == ["white", "black", "queen", "striker", "calibration", "coins", "unsure"]
     assert (out["white"], out["black"], out["queen"], out["striker"]) == (2, 2, 1, 1)
     assert out["calibration"] == "pockets"
     assert {c["class"] for c in out["coins"]} == {"white", "black", "queen", "striker"}
-    assert all(set(c) == {"class", "x_mm", "y_mm"} for c in out["coins"])
+    assert all(set(c) == {"class", "x_mm", "y_mm", "confidence"} for c in out["coins"])
 
 
 def test_vision_detect_pockets_in_any_order_give_the_same_counts(tmp_path: Path) -> None:
@@ -156,3 +159,67 @@ def test_calibration_order_pockets_any_order() -> None:
 def test_load_image_missing_file_names_it(tmp_path: Path) -> None:
     with pytest.raises(PhotoError, match="no such file"):
         load_image(tmp_path / "nothing.jpg")
+
+
+def _bomb(path: Path, side: int) -> None:
+    """A PNG of side x side black pixels: a few megabytes that decode to gigabytes."""
+    pack = zlib.compressobj(9)
+    row = b"\x00" * (1 + 3 * side)
+    data = b"".join(pack.compress(row) for _ in range(side)) + pack.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.parametrize("side", [9000, 32000])
+def test_vision_detect_refuses_a_decompression_bomb_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: int
+) -> None:
+    # 81 megapixels (over the 64 allowed, under Pillow's own guard) and 1,024 (Pillow's).
+    bomb = tmp_path / "bomb.png"
+    _bomb(bomb, side)
+    started = time.perf_counter()
+    assert main(["vision", "detect", str(bomb), "--pockets", "1,1,9,1,9,9,1,9"]) == 1
+    assert time.perf_counter() - started < 5.0  # 28 s and 6 GB when it was decoded
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bomb) in err and "too large" in err
+
+
+def test_vision_detect_refuses_a_truncated_photo_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "board.jpg"
+    cv2.imwrite(str(path), S.render(Scene(PIECES, Look(seed=3))))
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    assert main(["vision", "detect", str(cut)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(cut) in err and "damaged" in err
+
+
+def test_vision_detect_json_gives_each_piece_a_confidence_and_lists_doubt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A tournament print's centre circle is a queen-red disc of the queen's size: cold,
+    # nothing tells it from a queen lying there (every symmetry of the board maps the
+    # centre on itself), so it is never a sure queen: not counted, or counted in doubt.
+    no_queen = tuple(p for p in PIECES if p.colour != "queen")
+    path, pockets = _photo(tmp_path, Scene(no_queen, Look(seed=3)))
+    assert main(["vision", "detect", str(path), "--pockets", pockets, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert all(0.0 < c["confidence"] <= 1.0 for c in out["coins"])
+    for d in out["unsure"]:
+        assert set(d) == {"class", "x_mm", "y_mm", "confidence", "counted", "or", "why"}
+    doubted = {d["class"] for d in out["unsure"] if d["counted"]}
+    assert out["queen"] == 0 or "queen" in doubted
+    assert {c: out[c] for c in ("white", "black", "striker")} == {
+        "white": 2,
+        "black": 2,
+        "striker": 1,
+    }

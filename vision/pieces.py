@@ -1,0 +1,727 @@
+"""The one detector: the pieces on the board's top view, each with a confidence, and
+what it doubts.
+
+The same detector counts a single photo (`tableside vision detect`, cold) and the
+kiosk's board at rest (with the empty board kept at calibration and the set learned
+from the opening). Three kinds of evidence meet:
+
+1. **The learned stage** (vision.coin_net): a network's heat per class, voted over the
+   eight orientations of the view. It proposes where pieces are and of which class.
+2. **Change against the empty board**: a piece is what is not the board. In the kiosk
+   the empty board is the view kept at calibration (`EmptyBoard`); cold, it is the
+   board's own print learned from the photo itself: law I prints the board the same
+   after a quarter turn or a mirror, so the median of the view's eight orientations,
+   with the proposed pieces masked out, is the empty board wherever at least two
+   orientations show it bare (`symmetric_board`). Whatever the empty board holds (red
+   circles, a star, spots, lines, a maker's mark printed symmetrically) is never a
+   piece; a proposal there with no change is dropped.
+3. **Shape and size**: change that is a disc of a man's or a striker's size is a piece
+   even where the network missed it (a set unlike its training); change that is large
+   and not a disc (a hand, a machine's rails) hides what is under it.
+
+A piece's confidence combines the network's heat and the share of its disc that
+changed. Pieces from `SURE` are counted without doubt; from `COUNT` they are counted
+but listed unsure; below that, down to `DOUBT`, they are not counted and listed
+unsure. Where the change cannot be judged (cold, at the board's centre, which every
+orientation shares, or where pieces lie at symmetric places) only the heat speaks,
+and anything but a hot piece is unsure. With a learned set (vision.piece_set) the
+class is the set's nearest, not the network's guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import board as B
+
+if TYPE_CHECKING:
+    from vision.piece_set import PieceSet
+
+Array = npt.NDArray[Any]
+
+R_COIN = B.COIN_D_MM / 2 * B.SCALE  # px in the top view
+R_STRIKER = B.STRIKER_D_MM / 2 * B.SCALE
+A_COIN = math.pi * R_COIN**2
+
+#: From this confidence a piece is counted without doubt.
+SURE = 0.62
+#: From this confidence a piece is counted (below SURE: counted, and listed unsure).
+COUNT = 0.45
+#: From this confidence a proposal not counted is listed unsure.
+DOUBT = 0.3
+#: The network's proposals are read from this heat.
+PROPOSE = 0.12
+#: Under this heat the network barely saw a proposal: a lone disc of change's size and
+#: colour give its class; from it, the network's class stands (the other in doubt).
+WEAK = 0.25
+#: From this heat the network's proposal is a piece even where little changed.
+HOT = 0.6
+#: Below this heat a proposal repeated at its symmetric places is judged as print
+#: against the print there (the opening's men lie at such places too, hotter).
+PATTERN = 0.7
+#: A proposal whose disc changed over less than this share, where change can be
+#: judged, is the board's own print or bare board: never a piece.
+PRINT = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Coin:
+    """One piece: class ("white", "black", "queen", "striker"), centre in board mm,
+    confidence 0-1."""
+
+    colour: str
+    x_mm: float
+    y_mm: float
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """A piece the detector is unsure of: `counted` ones are in the counts and may
+    not be there (or be of the `other` class); the others are not counted and may be."""
+
+    colour: str
+    x_mm: float
+    y_mm: float
+    confidence: float
+    counted: bool
+    why: str
+    #: The class it may be instead, when its class is in doubt (a man or the striker).
+    other: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardView:
+    """What the camera saw on the board: the pieces counted, what it doubts, and the
+    top-view mask (uint8, 255 = hidden) of what could not be seen."""
+
+    coins: tuple[Coin, ...]
+    occlusion: Array = field(repr=False)
+    unsure: tuple[Doubt, ...] = ()
+
+    @property
+    def occluded(self) -> float:
+        """The share of the view hidden."""
+        return float(np.count_nonzero(self.occlusion)) / self.occlusion.size
+
+    def count(self, colour: str) -> int:
+        return sum(1 for c in self.coins if c.colour == colour)
+
+    def counts(self) -> dict[str, int]:
+        return {c: self.count(c) for c in B.COLOURS}
+
+    def unsure_colours(self) -> tuple[str, ...]:
+        """The classes whose count is in doubt, in board order."""
+        return tuple(c for c in B.COLOURS if any(d.colour == c for d in self.unsure))
+
+    def hidden(self, x_mm: float, y_mm: float, margin_mm: float = 16.0) -> bool:
+        """Whether anything within `margin_mm` of a point was hidden."""
+        u, v = B.mm_to_top(x_mm, y_mm)
+        m = margin_mm * B.SCALE
+        h, w = self.occlusion.shape
+        x0, x1 = max(0, int(u - m)), min(w, int(u + m) + 1)
+        y0, y1 = max(0, int(v - m)), min(h, int(v + m) + 1)
+        if x0 >= x1 or y0 >= y1:
+            return False
+        return bool(self.occlusion[y0:y1, x0:x1].any())
+
+
+#: A piece found: class, top-view centre (px), confidence, why in doubt, other class,
+#: and the network's heat for it (0 for a disc of change it did not see).
+_Found = tuple[str, float, float, float, str, "str | None", float]
+
+
+def lab(top: Array) -> Array:
+    """A BGR top view as float32 CIELAB (L 0-100)."""
+    f = np.asarray(top, np.float32) * (1.0 / 255.0)
+    out: Array = cv2.cvtColor(f, cv2.COLOR_BGR2Lab)
+    return out
+
+
+# The playing surface in the top view, and its pockets.
+_SURFACE = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
+_SURFACE[B.surface_slice(), B.surface_slice()] = 1
+for _x, _y in B.POCKETS_MM:
+    _u, _v = B.mm_to_top(_x, _y)
+    cv2.circle(_SURFACE, (round(_u), round(_v)), round(B.POCKET_D_MM / 2 * B.SCALE + 3), 0, -1)
+
+
+# Every fourth pixel of the surface: where the board's spread of change is measured.
+_SPREAD_AT = np.zeros((B.TOP_PX, B.TOP_PX), bool)
+_SPREAD_AT[::4, ::4] = True
+_SPREAD_AT &= _SURFACE > 0
+
+
+class EmptyBoard:
+    """The empty board's top view in CIELAB: the view kept at calibration (several are
+    median-combined), or the board's print learned from a view with pieces on it
+    (`symmetric_board`); `known` marks where it is known."""
+
+    def __init__(self, views: list[Array] | Array, known: Array | None = None) -> None:
+        stack = [views] if isinstance(views, np.ndarray) else list(views)
+        if not stack:
+            raise ValueError("the empty board needs at least one view")
+        for v in stack:
+            if np.asarray(v).shape != (B.TOP_PX, B.TOP_PX, 3):
+                raise ValueError(
+                    f"a view of the empty board must be a {B.TOP_PX}x{B.TOP_PX} top view"
+                )
+        planes = np.stack([lab(v) if np.asarray(v).dtype == np.uint8 else v for v in stack])
+        self.lab: Array = np.median(planes, axis=0) if len(stack) > 1 else planes[0]
+        self.known: Array = (
+            np.ones((B.TOP_PX, B.TOP_PX), bool) if known is None else np.asarray(known, bool)
+        )
+
+    def plywood_a(self) -> float:
+        """The plywood's redness (CIELAB a*): the median over the known surface."""
+        on = (_SURFACE > 0) & self.known
+        return float(np.median(self.lab[:, :, 1][on])) if on.any() else 0.0
+
+    def blend(self, top: Array, bare: Array, rate: float) -> None:
+        """Move towards a top view where `bare` (pixels seen as bare board): powder and a
+        drifting lamp become part of the board. Pixels not known before (under a piece
+        when the board was learned from a view with pieces on it) are taken as seen."""
+        mask = np.asarray(bare) > 0
+        view = lab(top)
+        new = mask & ~self.known  # first seen bare: taken as it is
+        self.lab[new] = view[new]
+        cv2.accumulateWeighted(view, self.lab, rate, (mask & self.known).astype(np.uint8))
+        self.known |= mask
+
+
+def symmetric_board(top_lab: Array, pieces: Array) -> EmptyBoard:
+    """The empty board from one view: per pixel the median over the eight orientations
+    of the view (law I prints the board the same in each) of those where `pieces`
+    (uint8 mask) does not cover it. Known where at least two orientations are bare."""
+    from vision.coin_net import turned
+
+    views = np.stack([turned(top_lab, k) for k in range(8)])
+    covered = np.stack([turned(pieces, k) for k in range(8)]) > 0
+    views[covered] = np.nan
+    ordered = np.sort(views, axis=0)  # NaN last
+    n = (~covered).sum(axis=0)
+    mid = np.clip((n - 1) // 2, 0, 7)
+    med = np.take_along_axis(ordered, mid[None, :, :, None].repeat(3, axis=3), axis=0)[0]
+    known = n >= 2
+    med[~known] = top_lab[~known]
+    return EmptyBoard(np.nan_to_num(med).astype(np.float32), known)
+
+
+def change(top_lab: Array, empty: EmptyBoard) -> Array:
+    """How far each pixel is from the empty board, in units of the board's own spread:
+    brightness with the light's slow fall-off across the board taken out (a lamp, a
+    gradient), and colour."""
+    d = top_lab - empty.lab
+    dl = d[:, :, 0]
+    # The slow fall-off, worked out at a quarter of the size (a median over 36 px, then
+    # smoothed): pieces are narrower than that and do not move it.
+    small = cv2.resize(dl, (B.TOP_PX // 4, B.TOP_PX // 4), interpolation=cv2.INTER_AREA)
+    quiet = cv2.medianBlur(np.clip(small + 128, 0, 255).astype(np.uint8), 9)
+    slow = cv2.GaussianBlur(quiet.astype(np.float32) - 128, (0, 0), 2)
+    dl = dl - cv2.resize(slow, (B.TOP_PX, B.TOP_PX), interpolation=cv2.INTER_LINEAR)
+    ab = cv2.magnitude(d[:, :, 1], d[:, :, 2])
+    dist = cv2.magnitude(dl, ab * math.sqrt(1.5))
+    on = _SPREAD_AT & empty.known
+    spread = float(np.median(dist[on])) if on.any() else 1.0
+    out: Array = dist / max(spread * 3.0, 4.0)
+    return out
+
+
+# The strip of frame around the playing surface in the top view, less the 3 px next
+# to the surface's edge (where the calibration and the blur leave a seam).
+_SQUARE = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
+_SQUARE[B.surface_slice(), B.surface_slice()] = 1
+_FRAME_BAND = cv2.dilate(_SQUARE, np.ones((7, 7), np.uint8)) == 0
+_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+
+def _disc(
+    shape: tuple[int, ...], cx: float, cy: float, r: float
+) -> tuple[tuple[slice, slice], Array]:
+    """The window around a disc and the mask of the disc in it."""
+    x0, x1 = max(0, int(cx - r)), min(shape[1], int(cx + r) + 2)
+    y0, y1 = max(0, int(cy - r)), min(shape[0], int(cy + r) + 2)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+    return (slice(y0, y1), slice(x0, x1)), inside
+
+
+def disc_lab(top_lab: Array, u: float, v: float, r: float) -> Array:
+    """The median CIELAB colour over a disc."""
+    win, inside = _disc(top_lab.shape, u, v, r)
+    px = top_lab[win][inside]
+    out: Array = np.median(px, axis=0) if len(px) else np.zeros(3, np.float32)
+    return out
+
+
+def share(mask: Array, cx: float, cy: float, r: float) -> float:
+    """The share of a disc where `mask` is set."""
+    win, inside = _disc(mask.shape, cx, cy, r)
+    sub = mask[win][inside]
+    return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Blob:
+    """A disc of change: centre and radius (top-view px) and how round it is."""
+
+    u: float
+    v: float
+    r: float
+    round: float
+
+
+def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[Blob], Array]:
+    """The discs of change no proposal explains (round, of a man's to a large striker's
+    size), and the rest: change too large and not round, which hides what is under it.
+    With `packed` (change against a kept empty board, which is sharp), a region that
+    man-sized discs fill is men packed together, not something hiding the board."""
+    rest = cv2.morphologyEx(changed & (1 - explained), cv2.MORPH_OPEN, _DISC7)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    found: list[Blob] = []
+    hidden: Array = np.zeros_like(rest)
+    for i in range(1, n):
+        x, y, w, h, area = (int(s) for s in stats[i])
+        if area < 0.45 * A_COIN:
+            continue
+        part = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        depth = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+        r = float(depth.max())
+        fill = area / (math.pi * max(r, 1.0) ** 2)
+        if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= 1.45:
+            vv, uu = np.nonzero(depth >= 0.8 * r)
+            found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
+        elif area > 1.2 * A_COIN:
+            reaching = (part & _FRAME_BAND[y : y + h, x : x + w]).any()
+            men = _packed_men(part) if packed and not reaching else []
+            if men:
+                found.extend(Blob(u + x, v + y, R_COIN, 0.8) for u, v in men)
+            else:
+                hidden[y : y + h, x : x + w][part > 0] = 255
+    return found, hidden
+
+
+def _packed_men(part: Array) -> list[tuple[float, float]]:
+    """Men packed together (the opening, law 41) in one region of change: man-sized
+    discs taken at the deepest point, one at a time, while they fit; [] when they do
+    not explain the region (a hand, a sleeve, a machine: no piece)."""
+    left = np.pad(part, 1).astype(np.uint8)
+    centres: list[tuple[float, float]] = []
+    while len(centres) < 20:
+        depth = cv2.distanceTransform(left, cv2.DIST_L2, 5)
+        _, top, _, (cx, cy) = cv2.minMaxLoc(depth)
+        if top < 0.6 * R_COIN:
+            break
+        centres.append((cx - 1.0, cy - 1.0))
+        cv2.circle(left, (cx, cy), round(R_COIN + 1), 0, -1)
+    area = float(part.sum())
+    if not centres or np.count_nonzero(left) > 0.3 * area:
+        return []
+    if area > 1.6 * len(centres) * A_COIN:
+        return []
+    return centres
+
+
+def _colour_class(
+    top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float, kept: bool = False
+) -> tuple[str, str | None]:
+    """The class of a disc of change by its colour and size against the board around
+    it, when no learned set says better: wider than a man is the striker; redder than
+    the plywood the queen; darker black; else white. Cold (not `kept`), a photo's blur
+    widens a man's change by a pixel or two: between a man's size and a striker's the
+    other class is returned too (the piece is in doubt)."""
+    if r > (STRIKER_FROM if kept else STRIKER_COLD) * R_COIN:
+        return "striker", None
+    man = _man_class(top_lab, empty, u, v, r)
+    if not kept and r > MAN_COLD * R_COIN:
+        return man, "striker"
+    return man, None
+
+
+def _man_class(top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float) -> str:
+    win, inside = _disc(top_lab.shape, u, v, 0.7 * r)
+    here = top_lab[win][inside]
+    board = empty.lab[win][inside]
+    dl = float(np.median(here[:, 0]) - np.median(board[:, 0]))
+    # Redness against the plywood (the board's median), not the print under the piece:
+    # the queen on the red centre circle is no redder than the circle.
+    plywood = empty.plywood_a()
+    if float(np.median(here[:, 1])) > plywood + 15.0:
+        return "queen"
+    return "black" if dl < -12.0 else "white"
+
+
+def orbit(u: float, v: float) -> list[tuple[float, float]]:
+    """The places of a top-view point under the board's eight symmetries (law I prints
+    the board the same after a quarter turn or a mirror), itself first."""
+    c = (B.TOP_PX - 1) / 2
+    x, y = u - c, v - c
+    pts = [(x, y), (y, x), (-x, y), (-y, x), (x, -y), (y, -x), (-x, -y), (-y, -x)]
+    return [(c + a, c + b) for a, b in pts]
+
+
+def _printed_pattern(c: Coin, proposals: list[Coin], near_px: float = 10.0) -> bool:
+    """Whether a proposal repeats at its symmetric places (most of the distinct ones hold
+    a proposal): a printed pattern, or pieces over one, not a piece alone."""
+    u, v = B.mm_to_top(c.x_mm, c.y_mm)
+    others: list[tuple[float, float]] = []
+    for a, b in orbit(u, v)[1:]:
+        if (a - u) ** 2 + (b - v) ** 2 > near_px**2 and all(
+            (a - p) ** 2 + (b - q) ** 2 > near_px**2 for p, q in others
+        ):
+            others.append((a, b))
+    if not others:
+        return False
+    same = [B.mm_to_top(p.x_mm, p.y_mm) for p in proposals if p is not c]
+    hit = sum(
+        1 for a, b in others if any((a - p) ** 2 + (b - q) ** 2 <= near_px**2 for p, q in same)
+    )
+    return hit >= 0.6 * len(others)
+
+
+def ring_share(mask: Array, u: float, v: float, r0: float, r1: float) -> float:
+    """The share of the ring between radii r0 and r1 where `mask` is set."""
+    win, outer = _disc(mask.shape, u, v, r1)
+    yy, xx = np.mgrid[win[0], win[1]]
+    ring = outer & ((xx - u) ** 2 + (yy - v) ** 2 > r0 * r0)
+    sub = mask[win][ring]
+    return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
+
+
+def _siblings(changed: Array, u: float, v: float, r: float) -> float:
+    """The median share of change over a disc at a point's other symmetric places."""
+    shares = [
+        share(changed, a, b, r)
+        for a, b in orbit(u, v)[1:]
+        if (a - u) ** 2 + (b - v) ** 2 > (2 * r) ** 2
+    ]
+    return float(np.median(shares)) if shares else 0.0
+
+
+def lone_disc(changed: Array, u: float, v: float) -> float:
+    """The radius (px) of the disc of change at a point when it stands alone (its
+    connected change is one disc: a piece away from others), else 0."""
+    win, inside = _disc(changed.shape, u, v, 2.2 * R_STRIKER)
+    part = np.where(inside, changed[win], 0).astype(np.uint8)
+    _n, labels = cv2.connectedComponents(part, connectivity=8)
+    y0, x0 = win[0].start, win[1].start
+    cy, cx = round(v) - y0, round(u) - x0
+    if not (0 <= cy < part.shape[0] and 0 <= cx < part.shape[1]) or labels[cy, cx] == 0:
+        return 0.0
+    one = (labels == labels[cy, cx]).astype(np.uint8)
+    if one[0, :].any() or one[-1, :].any() or one[:, 0].any() or one[:, -1].any():
+        return 0.0  # runs out of the window: not a piece alone
+    depth = cv2.distanceTransform(np.pad(one, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    r = float(depth.max()) + 1.0
+    fill = float(one.sum()) / (math.pi * r * r)
+    if not 0.7 * R_COIN <= r <= 1.1 * 38.0 * B.SCALE or fill > 1.5:
+        return 0.0
+    return r
+
+
+#: A disc of change this many men's radii across or more is the striker (the smallest
+#: strikers are 38 mm across, men 30-32 mm; a disc of change is a pixel wider).
+STRIKER_FROM = 1.18
+#: Cold, a photo's blur widens a disc of change: a striker from this many men's radii,
+#: a man up to MAN_COLD, in doubt between.
+STRIKER_COLD = 1.35
+MAN_COLD = 1.12
+
+#: The most pieces of each class a set holds (law I आ, इ).
+MOST = {"white": 9, "black": 9, "queen": 1, "striker": 1}
+
+#: A piece's centre lies at least this far in from the surface's edge (a man's radius
+#: is 15.5 mm; a little less for the calibration's error).
+EDGE_MM = 11.0
+
+#: Cold, the board's centre is its own image under every symmetry: no change can be
+#: judged there (the centre circle and a queen on it are alike), so the heat alone
+#: speaks and a little less is trusted.
+CENTRE_BLIND_MM = 30.0
+
+
+class Detector:
+    """The pieces on a top view (see the module docstring): cold with no `empty` board,
+    else against it; with a learned `pieces` set, classes by the set."""
+
+    def __init__(self, empty: EmptyBoard | None = None, pieces: PieceSet | None = None) -> None:
+        self.empty = empty
+        self.pieces = pieces
+        self.judged_against: EmptyBoard | None = None
+
+    def find(self, top: Array, seen: Array | None = None) -> BoardView:
+        """The pieces on a top view; `seen` (bool) marks the pixels that came from the
+        image (a board running off the photo is not seen beyond it)."""
+        from vision.coin_net import detect_learned
+
+        seen_b: Array = (
+            np.ones((B.TOP_PX, B.TOP_PX), bool) if seen is None else np.asarray(seen, bool)
+        )
+        proposals = [
+            c for c in detect_learned(top, PROPOSE) if _at(seen_b, *B.mm_to_top(c.x_mm, c.y_mm))
+        ]
+        top_lab = lab(top)
+        empty = self.empty
+        printed: set[int] = set()
+        if empty is None:
+            # Proposals repeated at their symmetric places are judged against the print
+            # there (not masked); every other proposal is masked out of the estimate.
+            mask: Array = (~seen_b).astype(np.uint8)
+            for i, c in enumerate(proposals):
+                if c.confidence < PATTERN and _printed_pattern(c, proposals):
+                    printed.add(i)
+                    continue
+                u, v = B.mm_to_top(c.x_mm, c.y_mm)
+                r = (R_STRIKER if c.colour == "striker" else R_COIN) + 4.0
+                cv2.circle(mask, (round(u), round(v)), round(r), 1, -1)
+            empty = symmetric_board(top_lab, mask)
+            empty.known &= seen_b
+        score = change(top_lab, empty)
+        raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
+        changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
+        found: list[_Found] = []
+        fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
+        explained: Array = np.zeros_like(changed)
+        known = empty.known.astype(np.uint8)
+        for i, c in enumerate(proposals):
+            u, v = B.mm_to_top(c.x_mm, c.y_mm)
+            r = R_STRIKER if c.colour == "striker" else R_COIN
+            judged = share(known, u, v, 0.8 * r) > 0.8
+            seen_here = share(changed, u, v, 0.8 * r)
+            if i in printed:
+                # Over a printed pattern, a piece changes more than the pattern's other
+                # places do (the print there is never drawn quite alike).
+                seen_here -= _siblings(changed, u, v, 0.8 * r)
+            colour, why, other = c.colour, "", None
+            if judged and seen_here < PRINT:
+                if c.confidence < HOT or self.empty is not None:
+                    continue  # the board's own print, or bare board
+                # Cold, the network is sure and the change is not (a man of the
+                # plywood's own wood, pieces packed where the view's symmetric places
+                # hold pieces too).
+                conf = c.confidence - 0.2
+                why = "little change against the board"
+            elif judged:
+                conf = 0.5 * c.confidence + 0.5 * min(1.0, seen_here / 0.7)
+                if c.confidence < COUNT:
+                    # The network barely saw it. A disc of change of a piece's size
+                    # standing alone is a piece; its size and colour against the board
+                    # say which. Change of any other shape (wires, a rail) is no piece.
+                    rad = lone_disc(changed, u, v)
+                    if rad:
+                        # As a disc of change the network missed: by how far it is
+                        # from the board's look, the network's heat adding a little.
+                        win, inside = _disc(score.shape, u, v, 0.8 * rad)
+                        strength = float(np.median(score[win][inside]))
+                        conf = 0.27 + 0.25 * _ramp(strength, 1.5, 3.0) + 0.2 * c.confidence
+                        kept = self.empty is not None
+                        colour, other = _colour_class(top_lab, empty, u, v, rad, kept)
+                        if c.confidence >= WEAK and colour != c.colour:
+                            # Seen weakly, the network's class stands; the size and
+                            # colour say what else it may be.
+                            colour, other = c.colour, colour
+                        r = R_STRIKER if colour == "striker" else R_COIN
+                    else:
+                        conf = c.confidence
+            else:
+                conf = c.confidence
+                why = "not judged against the board: the heat alone"
+                centre = math.hypot(c.x_mm - B.SURFACE_MM / 2, c.y_mm - B.SURFACE_MM / 2)
+                if self.empty is None and centre < CENTRE_BLIND_MM:
+                    conf -= 0.1
+                    why = "at the centre, where a cold view cannot tell print from piece"
+            if i in printed and not why:
+                why = "over a printed pattern"
+            if colour != "striker" and self.empty is not None:
+                # Against the kept empty board the watcher follows a piece from view to
+                # view: to a fraction of a pixel by its outline. Cold, the network's own
+                # offsets are as close (0.3-0.4 mm on the renderer's boards).
+                u, v = refine(fit, u, v)
+            found.append((colour, u, v, conf, why, other, c.confidence))
+            if colour == "striker":
+                r = max(r, lone_disc(changed, u, v))  # strikers come 38-75 mm across
+            if conf >= DOUBT:
+                # A little wider than the piece (its shadow), not so wide as to eat
+                # into a man touching it.
+                cv2.circle(explained, (round(u), round(v)), round(r + 1.5), 1, -1)
+        extra, hidden = blobs(changed, explained, packed=self.empty is not None)
+        for b in extra:
+            near = any((b.u - f[1]) ** 2 + (b.v - f[2]) ** 2 < (R_COIN * 1.2) ** 2 for f in found)
+            if near:
+                continue
+            colour, other = _colour_class(top_lab, empty, b.u, b.v, b.r, self.empty is not None)
+            win, inside = _disc(score.shape, b.u, b.v, 0.8 * b.r)
+            strength = float(np.median(score[win][inside]))
+            # Cold, never sure (the network did not see it): counted when round and
+            # far from the board's look (print a little off its symmetric place is not).
+            conf = 0.22 + 0.1 * _ramp(b.round, 0.75, 0.9) + 0.25 * _ramp(strength, 1.5, 3.0)
+            if self.empty is not None:
+                conf += 0.2  # against the board's own view, a clear disc of change is sure
+            why = "a disc of change the network did not see"
+            found.append((colour, b.u, b.v, conf, why, other, 0.0))
+        if hidden.any():
+            hidden = cv2.dilate(hidden, _DISC7)
+        #: The empty board this view was judged against (cold: learned from it).
+        self.judged_against = empty
+        return self._view(found, hidden, top_lab)
+
+    def glance(self, top: Array, pieces: tuple[Coin, ...] = ()) -> BoardView:
+        """The per-frame look against the empty board (which it needs): what hides the
+        board, and the discs of change (pieces as they move, by colour and size, none
+        sure). Change that crosses the frame is an arm reaching in (pieces never lie on
+        the frame), and so is change larger than a hand's worth of men that no piece
+        at rest (`pieces`, the last view's) explains."""
+        if self.empty is None:
+            raise ValueError("glance needs the empty board")
+        top_lab = lab(top)
+        score = change(top_lab, self.empty)
+        raw: Array = ((score > 1.0) & self.empty.known).astype(np.uint8)
+        changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
+        hidden: Array = np.zeros_like(changed)
+        if changed[_FRAME_BAND].any():
+            _, labels = cv2.connectedComponents(changed, connectivity=8)
+            reaching = set(np.unique(labels[_FRAME_BAND & (changed > 0)]).tolist()) - {0}
+            for i in reaching:
+                hidden[labels == i] = 255
+        explained: Array = np.zeros_like(changed)
+        for c in pieces:
+            u, v = B.mm_to_top(c.x_mm, c.y_mm)
+            r = R_STRIKER if c.colour == "striker" else R_COIN
+            cv2.circle(explained, (round(u), round(v)), round(r + 3.0), 1, -1)
+        on_board = cv2.morphologyEx(
+            changed & _SURFACE & (hidden == 0) & (1 - explained), cv2.MORPH_OPEN, _DISC5
+        )
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(on_board, connectivity=8)
+        coins = []
+        for i in range(1, n):
+            area = int(stats[i, cv2.CC_STAT_AREA])
+            if area > 6 * A_COIN:
+                hidden[labels == i] = 255  # more than a hand's worth of men: a hand
+            elif area >= 0.4 * A_COIN:
+                # A piece, or a piece moving (blurred along its path): seen here.
+                u, v = (float(x) for x in centres[i])
+                r = math.sqrt(area / math.pi)
+                # By colour alone: blurred along its path a man looks a striker's size
+                # (the striker at rest is in the views at rest).
+                colour = _man_class(top_lab, self.empty, u, v, min(r, R_COIN))
+                x_mm, y_mm = B.top_to_mm(u, v)
+                if B.on_surface(x_mm, y_mm):
+                    coins.append(Coin(colour, x_mm, y_mm, 0.5))
+        if hidden.any():
+            hidden = cv2.dilate(hidden, _DISC7)
+        return BoardView(tuple(coins), hidden)
+
+    def _view(
+        self,
+        found: list[_Found],
+        hidden: Array,
+        top_lab: Array,
+    ) -> BoardView:
+        coins: list[Coin] = []
+        unsure: list[Doubt] = []
+        found.sort(key=lambda f: -f[3])
+        kept: list[tuple[float, float]] = []
+        counted: dict[str, int] = {}
+        for colour, u, v, conf, why, other, heat in found:
+            if other is not None:
+                conf = min(conf, SURE - 0.01)
+                why = why or f"{colour} or {other}: its size is between"
+            if any((u - a) ** 2 + (v - b) ** 2 < (1.15 * R_COIN) ** 2 for a, b in kept):
+                continue
+            kept.append((u, v))
+            if self.pieces is not None:
+                colour, conf = self.pieces.classify(top_lab, u, v, colour, conf)
+            r = R_STRIKER if colour == "striker" else R_COIN
+            ringed = ring_share(hidden, u, v, r + 3.0, r + 9.0) if hidden.any() else 0.0
+            if ringed > 0.2:
+                # Beside something large that is no piece (a hand, a machine): a piece
+                # touching it is seen, a dark part of it may look like one: in doubt;
+                # and there the change is the hand's too, so what the network barely
+                # saw is not counted.
+                conf = min(conf, SURE - 0.01 if heat >= COUNT else COUNT - 0.01)
+                why = why or "beside something that hides the board"
+            elif ringed > 0.05 and heat < COUNT:
+                conf = min(conf, COUNT - 0.01)  # a fingertip's or a cuff's change is round too
+            x_mm, y_mm = B.top_to_mm(u, v)
+            edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)
+            if edge < EDGE_MM:
+                continue  # a piece lies on the surface: its centre is a radius in
+            if conf >= COUNT and counted.get(colour, 0) >= MOST[colour]:
+                # A set holds one striker, one queen, nine men of a colour (law I आ):
+                # the less sure piece over that is in doubt.
+                conf = min(conf, COUNT - 0.01)
+                why = f"more {colour} than a set holds"
+            if conf >= COUNT:
+                coins.append(Coin(colour, x_mm, y_mm, round(conf, 3)))
+                counted[colour] = counted.get(colour, 0) + 1
+            if DOUBT <= conf < SURE:
+                said = why or "low confidence"
+                unsure.append(Doubt(colour, x_mm, y_mm, round(conf, 3), conf >= COUNT, said, other))
+        coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
+        return BoardView(tuple(coins), hidden, tuple(unsure))
+
+
+def _ring(r: float) -> Array:
+    """A thin ring of radius r (px), summing to 1: the outline of a disc."""
+    n = math.ceil(r + 2)
+    yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
+    d = np.sqrt(xx * xx + yy * yy)
+    ring = np.clip(1.0 - np.abs(d - r) / 1.2, 0.0, None).astype(np.float32)
+    out: Array = ring / ring.sum()
+    return out
+
+
+_MAN_RING = _ring(R_COIN)
+
+
+def outlines(top_lab: Array) -> Array:
+    """How well a man's outline fits around each pixel: the colour edges (gradient
+    magnitude of L, a and b) averaged along a man-sized ring."""
+    edge = np.zeros(top_lab.shape[:2], np.float32)
+    for k in range(3):
+        gx = cv2.Sobel(top_lab[:, :, k], cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(top_lab[:, :, k], cv2.CV_32F, 0, 1, ksize=3)
+        edge += cv2.magnitude(gx, gy)
+    out: Array = cv2.filter2D(edge, -1, _MAN_RING)
+    return out
+
+
+def refine(fit: Array, u: float, v: float, reach: float = 4.0) -> tuple[float, float]:
+    """A man's centre to a fraction of a pixel: where his outline fits best (`fit`,
+    from `outlines`) within `reach` px of where the network put him (its grid is 8 mm),
+    with a parabola through the best pixel and its neighbours."""
+    x0, y0 = max(1, round(u - reach)), max(1, round(v - reach))
+    x1 = min(fit.shape[1] - 1, round(u + reach) + 1)
+    y1 = min(fit.shape[0] - 1, round(v + reach) + 1)
+    if x0 >= x1 or y0 >= y1:
+        return u, v
+    win = fit[y0:y1, x0:x1]
+    j, i = np.unravel_index(int(np.argmax(win)), win.shape)
+    x, y = x0 + int(i), y0 + int(j)
+    if not (0 < x < fit.shape[1] - 1 and 0 < y < fit.shape[0] - 1):
+        return float(x), float(y)
+
+    def peak(a: float, b: float, c: float) -> float:
+        d = a - 2 * b + c
+        return 0.0 if d >= 0 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+
+    dx = peak(float(fit[y, x - 1]), float(fit[y, x]), float(fit[y, x + 1]))
+    dy = peak(float(fit[y - 1, x]), float(fit[y, x]), float(fit[y + 1, x]))
+    return x + dx, y + dy
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    """0 below lo, 1 above hi, linear between."""
+    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
+
+
+def _at(mask: Array, u: float, v: float) -> bool:
+    x, y = round(u), round(v)
+    return 0 <= x < mask.shape[1] and 0 <= y < mask.shape[0] and bool(mask[y, x])
