@@ -8,7 +8,6 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from waiting import wait_until
 
 from drivers.bridge import SensorBridge
 from drivers.bridge_protocol import (
@@ -25,6 +24,7 @@ from drivers.bridge_sim import SimulatedBridge
 from drivers.clockmap import WRAP_US, ClockMap
 from drivers.hits import BeamFault, BeamHit, BeamReport
 from drivers.lines import LineError, seal
+from tests.waiting import wait_until
 
 # -- lines ----------------------------------------------------------------------------------
 

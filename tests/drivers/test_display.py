@@ -6,7 +6,6 @@ import itertools
 
 import pytest
 import serial
-from waiting import wait_until
 
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import (
@@ -21,6 +20,7 @@ from drivers.display_protocol import (
 )
 from drivers.display_sim import SimulatedDisplay
 from drivers.lines import MAX_LINE, LineError, seal, unseal
+from tests.waiting import wait_until
 
 FRAME = DisplayFrame(left=12, right=9, clock="0:15", turn="L", board=3, message="QUEEN DUE")
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from waiting import wait_until
-
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
@@ -23,6 +21,7 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_table import CarromSession
+from tests.waiting import wait_until
 
 from .conftest import FakeClock
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from waiting import wait_until
 
 from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
@@ -22,6 +21,7 @@ from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraAlive, CameraLost, PartFault
 from kiosk.tables.carrom_table import CarromSession
+from tests.waiting import wait_until
 
 
 def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:

@@ -11,11 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from media import fill, tmpfs
 
 from kiosk.commands.journal_verify import verify
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.errors import Reason, reason_of
+from tests.media import fill, tmpfs
 
 from .powercut import fuse_usable, mounted
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 from gpiozero import Buzzer
-from waiting import wait_until
 
 from drivers.display import PlayerDisplay
 from drivers.errors import PinError
@@ -23,6 +22,7 @@ from kiosk.engine.part_faults import MESSAGES, camera_silent, link_said, start_s
 from kiosk.errors import reason_of
 from kiosk.tables.health import beam_fault_message
 from kiosk.ui.words import english, said_words
+from tests.waiting import wait_until
 
 LOCALE = Path(__file__).resolve().parents[2] / "kiosk" / "locale"
 

@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from media import fill, tmpfs
 
 from kiosk.authority import Role
 from kiosk.engine.journal import Journal
@@ -23,6 +22,7 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.registry import CarromStart, ClockStart, Fitted, Start
 from kiosk.wiring import Tables
+from tests.media import fill, tmpfs
 
 from .conftest import FakeClock
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from media import fill, tmpfs
 
 from kiosk.ui.i18n import apply_languages
+from tests.media import fill, tmpfs
 
 from .conftest import PIN
 from .harness import FakeClock, Kiosk, Services, make_kiosk, start_backgammon

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waiting import wait_until
 
 from drivers.display_protocol import DisplayFrame
 from kiosk.startup import Kiosk as Started
 from kiosk.startup import start_kiosk
+from tests.waiting import wait_until
 
 from .harness import FakeClock, Kiosk, make_kiosk
 

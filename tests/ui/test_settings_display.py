@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from kivy.core.window import Window
-from waiting import wait_until
 
 from drivers.buzzer import BuzzerPlayer
 from kiosk.config import load_settings, save_settings, with_values
 from kiosk.engine.outputs import BuzzerOutput
+from tests.waiting import wait_until
 
 from .conftest import PIN
 from .harness import Kiosk, pump
