@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def ui_kiosk(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[object, HallPublisher]]:
-    from ui.harness import FakeClock, Services, make_kiosk
+    from tests.ui.harness import FakeClock, Services, make_kiosk
 
     clock = FakeClock(1000.0)
     publisher = HallPublisher(table_settings(broker, "t01"), tmp_path / "data").start()
@@ -39,7 +39,7 @@ def ui_kiosk(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[object, HallPu
 def test_call_director_button_reaches_the_hall_and_shows_the_answer(
     broker: Mosquitto, ui_kiosk: tuple[object, HallPublisher], tmp_path: Path
 ) -> None:
-    from ui.harness import Kiosk, start_backgammon
+    from tests.ui.harness import Kiosk, start_backgammon
 
     from kiosk.ui.hall_corner import HallCorner
     from kiosk.ui.i18n import apply_languages, catalogue
