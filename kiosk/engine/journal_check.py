@@ -70,6 +70,26 @@ def wal_path(path: Path) -> Path:
     return Path(f"{path}-wal")
 
 
+#: A descriptor per file whose header was read, by (device, inode), never closed: closing any
+#: descriptor of a file drops every POSIX lock this process holds on it, SQLite's among them
+#: (a reader's shared lock: another process then takes its own close for the last one, and
+#: checkpoints and deletes the -wal under the kiosk). The kiosk reads one or two journals.
+_HEADER_FDS: dict[tuple[int, int], int] = {}
+
+
+def _header(path: Path, info: os.stat_result) -> bytes:
+    """The file's first 100 bytes, read without ever closing a descriptor of it."""
+    key = (info.st_dev, info.st_ino)
+    fd = _HEADER_FDS.get(key)
+    if fd is None:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        opened = os.fstat(fd)
+        # Kept under the file it opened (it may have been replaced since the stat); a second
+        # descriptor of a file already kept is kept too, for the same reason.
+        _HEADER_FDS.setdefault((opened.st_dev, opened.st_ino), fd)
+    return os.pread(fd, 100, 0)
+
+
 def file_problem(path: Path) -> str | None:
     """What keeps SQLite from being let near the file (None: it may open it)."""
     try:
@@ -84,8 +104,7 @@ def file_problem(path: Path) -> str | None:
     wal_size = wal.stat().st_size if wal.is_file() else 0
     kept = f" (its -wal of {wal_size} bytes is kept)" if wal_size else ""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(100)
+        head = _header(path, info)
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     if len(head) < 100 or not head.startswith(MAGIC):
