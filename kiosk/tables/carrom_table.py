@@ -35,7 +35,7 @@ from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
 from kiosk.engine.journal_faults import labelled
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
-from kiosk.rules.carrom.errors import IllegalEvent, Reason
+from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     FIRST_NOT_MATCH,
     SECOND_MATCH,
@@ -376,6 +376,11 @@ class CarromSession(Commands):
         text = _text(words, "words", WORDS_MOST)
         paid = _text(receipt, "receipt", RECEIPT_MOST)
         event = Protest(by=by, board=_board(board))
+        missing = PROTEST_NO_FEE if not paid else PROTEST_NO_WORDS if not text else None
+        if missing is not None and self.protest_refusal(event.board) is None:
+            self._error = missing  # the core's own refusal comes first (too late, twice)
+            self._emit(self._now())
+            raise IllegalEvent(missing)
         self._commit(event, source("protest", role), {"words": text, "receipt": paid})
 
     def decide_protest(
@@ -750,6 +755,17 @@ def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple | list) else value
 
 
+#: A protest is lodged with its fee (law 145) and says what it is against (147).
+PROTEST_NO_FEE = Reason.of(
+    "protest_no_fee",
+    N_("A protest is not accepted without its fee: type the fee's receipt (law {law})"),
+    law="145",
+)
+PROTEST_NO_WORDS = Reason.of(
+    "protest_no_words",
+    N_("A protest says what happened and what it is against: type its words (law {law})"),
+    law="147",
+)
 #: The longest protest's words and fee receipt kept with it (characters).
 WORDS_MOST = 2000
 RECEIPT_MOST = 80

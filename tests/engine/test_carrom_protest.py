@@ -172,6 +172,13 @@ def test_law_149_151_refusals_no_board_twice_and_no_protest_to_decide(
             s.send(command)
         assert caught.value.reason is not None
         codes.append(caught.value.reason.code)
+    laws = []
+    for words, receipt in (("what happened", " "), ("", "R-7")):
+        with pytest.raises(IllegalEvent) as caught:
+            s.protest("Bina", (1, 1), words, receipt, role=UMPIRE)
+        assert caught.value.reason is not None
+        laws.append(caught.value.reason.law)
+    assert laws == ["145", "147"]  # no protest without its fee, nor without its words
     _protest(s, (1, 1))
     with pytest.raises(IllegalEvent) as caught:
         _protest(s, (1, 1))
