@@ -20,6 +20,7 @@ progress by feeding the journaled inputs back through the same `_take()` as at r
 
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -35,6 +36,7 @@ from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
 from kiosk.engine.journal_faults import labelled
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
+from kiosk.errors import Refused, reason_of
 from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     FIRST_NOT_MATCH,
@@ -80,6 +82,7 @@ from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, came
 from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
+log = logging.getLogger(__name__)
 
 
 class CarromSession(Commands):
@@ -478,6 +481,9 @@ class CarromSession(Commands):
                 break
         items.sort(key=lambda item: float(getattr(item, "t", now)))
         for item in items:
+            if isinstance(item, Command):  # a command from afar (the hall's director)
+                self._remote(item)
+                continue
             if not isinstance(item, INPUT_TYPES):
                 self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
                 continue
@@ -501,6 +507,31 @@ class CarromSession(Commands):
                 except IllegalEvent as exc:  # the core's Reason, worded by the screen
                     self._error = exc.reason or f"auto-confirm refused: {exc}"
         return self._emit(now, only_if_changed=True)
+
+    def _remote(self, command: Command) -> None:
+        """A command posted from another thread (the hall's decision on a protest: kiosk/hall/
+        publisher.py), carried out here as if sent at the console, with its role. One for
+        another match is let go; one already journaled (`via` the same hall message, heard
+        again after a reconnect) is not taken twice; a refusal is shown like any."""
+        args = command.kwargs()
+        match = args.pop("match", None)
+        if match is not None and str(match) != str(self.match_id):
+            log.info("%s for match %s let go: the table plays match %s", command.action,
+                     match, self.match_id)  # fmt: skip
+            return
+        via = args.get("via")
+        # Every event journaled, undone ones too: a decision the director took back at the
+        # console is not made again by the same message heard after a reconnect.
+        if via and self.match_id is not None:
+            entries = self.journal.entries(self.match_id, [EVENT])
+            if any(e.data.get("via") == via for e in entries):
+                return
+        try:
+            self.send(Command.of(command.action, command.by, **args))
+        except (Refused, ValueError) as exc:  # said on the console; the core's is journaled
+            log.warning("%s from afar refused: %s", command.action, exc)
+            if not isinstance(self._error, Reason):
+                self._error = reason_of(exc) or str(exc)
 
     def view(self) -> CarromView:
         """The table now: the same view every output was last given (its `t` read now)."""
