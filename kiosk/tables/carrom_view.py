@@ -91,6 +91,8 @@ class CarromView:
             "expired": self.expired,
             "faults": [fault_to_json(f) for f in self.faults],
             "t": self.t,
+            # Minutes left of the officials' hour while a protest waits (151 c), else null.
+            "protest_minutes": self.protest_minutes,
         }
 
 

@@ -122,6 +122,9 @@ def test_law_150_the_match_stays_unfinished_until_the_result_is_declared(
     assert view.state.provisional_winner == "Asha" and view.phase == "over"
     assert not journal.match(s.match_id).finished  # opened again: the decision may follow
     assert view.protest_minutes == 60  # the hour runs from the protest (151 c)
+    published = view.to_json()  # what the JSON publisher sends
+    assert published["protest_minutes"] == 60
+    assert published["match"]["protests"] == [{"by": "Bina", "board": [1, 1], "decision": None}]
     clock.advance(40 * 60)
     assert s.view().protest_minutes == 20
     tables.close_all()
