@@ -11,6 +11,7 @@ import json
 import shutil
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -162,10 +163,20 @@ def test_law_150_the_result_is_marked_under_protest_in_the_tile(
         browser.get(hall_process.url)
         under = "won on the board: Asha (under protest: no result, law 150)"
         wait_for(lambda: under in (tile(browser, "t01") or {}).get("text", ""), 10, "the mark")
+
+        def result() -> dict[str, Any]:
+            with urllib.request.urlopen(hall_process.url + "results", timeout=5) as r:
+                found = json.loads(r.read())["carrom"]
+            return found[0] if found else {}
+
+        wait_for(lambda: result().get("under_protest"), 10, "the results marked")
+        assert (result()["provisional_winner"], result()["finished"]) == ("Asha", False)
         s.decide_protest((1, 1), False)
         wait_for(
             lambda: "winner: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "declared"
         )
+        wait_for(lambda: result().get("finished"), 10, "the result declared")
+        assert result()["protests"] == [{"by": "Bina", "board": [1, 1], "decision": "rejected"}]
     finally:
         pub.stop()
 
