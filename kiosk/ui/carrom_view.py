@@ -63,14 +63,16 @@ def _game_points(state: MatchState, side: str) -> int:
     return int(state.games[number - 1].points.get(side, 0))
 
 
-def _boards_so_far(state: MatchState) -> tuple[int, int]:
-    """Boards of the game in progress that counted (won or forfeited), and void ones."""
+def _boards_so_far(state: MatchState) -> tuple[int, int, int]:
+    """Boards of the game in progress that counted (won or forfeited), void ones, and those an
+    upheld protest set aside (151 a)."""
     now = state.now
     if now is None or not 1 <= now.game <= len(state.games):
-        return 0, 0
+        return 0, 0, 0
     boards = state.games[now.game - 1].boards
     counted = sum(1 for b in boards if b.winner is not None and not b.void)
-    return counted, sum(1 for b in boards if b.void)
+    aside = sum(1 for b in boards if b.protest == "upheld")
+    return counted, sum(1 for b in boards if b.void) - aside, aside
 
 
 def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
@@ -82,10 +84,11 @@ def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
     else:
         limit = f"/{state.board_limit}" if state.board_limit and state.rules == "icf" else ""
         game = "" if state.rules == "club" else _("Game {n} · ", n=now.game)
-        counted, void = _boards_so_far(state)
+        counted, void, aside = _boards_so_far(state)
         # A void board is replayed and does not count toward the limit (laws 56, 140):
         # the number is the counted boards' (the spec's `now.board` counts void ones too).
         extra = _(" · {n} void", n=void) if void else ""
+        extra += _(" · {n} set aside", n=aside) if aside else ""  # by a protest (151 a)
         if state.rules == "club":
             number = _("Round {n}", n=counted + 1)
         else:

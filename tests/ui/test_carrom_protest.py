@@ -142,6 +142,7 @@ def test_law_150_151_a_protest_play_on_the_director_upholds_the_board_is_replaye
     assert "upheld: 2 board(s) set aside" in screen.ids.banner.text
     assert [r[6] for r in screen.sheet_rows][:2] == ["set aside: protest upheld (law 151 a)"] * 2
     assert not screen.protest_waiting and screen.ids.protest.text == "Protest"
+    assert screen.title.startswith("Game 1 · Board 1/8 · 2 set aside")  # not counted (151 a)
     kiosk.shot("protest_upheld")
     # The board is replayed: Asha's break again.
     kiosk.tap("white_plus")
