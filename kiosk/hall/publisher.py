@@ -84,6 +84,10 @@ class HallPublisher(OutputBase):
         self.on_command: Callable[[Command], None] | None = None
         #: Why the last decision heard was not taken (schema), for the log and the tests.
         self.decision_refused: str | None = None
+        #: The last decision heard, offered to the table again with each view of its match
+        #: while that protest still waits (the table was not in play when it came: a kiosk
+        #: that restarted hears the retained message before the umpire resumes the match).
+        self._held: tuple[dict[str, Any], Command] | None = None
         self._client = self._make_client()
 
     # -- the engine's side (any thread, never blocks) -----------------------------------
@@ -95,7 +99,25 @@ class HallPublisher(OutputBase):
     def state_changed(self, view: Any) -> None:
         tile = tile_of(view)
         if tile is not None:
+            self._offer_held(tile)
             self.show(tile)
+
+    def _offer_held(self, tile: dict[str, Any]) -> None:
+        """The decision heard goes to the table again while its view shows that protest
+        waiting (the table takes one decision once: `via`); let go once it does not."""
+        held = self._held
+        if held is None or tile.get("game") != "carrom" or tile.get("match") != held[0]["match"]:
+            return
+        data, command = held
+        waiting = [
+            p
+            for p in tile.get("protests") or []
+            if p.get("board") == data["board"] and p.get("decision") is None
+        ]
+        if not waiting:
+            self._held = None  # decided (or taken back): nothing more to offer
+        elif self.on_command is not None:
+            self.on_command(command)
 
     def show(self, tile: dict[str, Any]) -> None:
         """Publish this tile as the table's state (a simulated table's, or a test's)."""
@@ -211,8 +233,10 @@ class HallPublisher(OutputBase):
             log.warning("decision from the hall not taken: %s", exc)
             return
         self.decision_refused = None
+        command = decision_command(data)
+        self._held = (data, command)
         if self.on_command is not None:
-            self.on_command(decision_command(data))
+            self.on_command(command)
 
     # -- the publisher's thread ----------------------------------------------------------
 
@@ -235,6 +259,7 @@ class HallPublisher(OutputBase):
         last_state = 0.0
         last_steady: dict[str, Any] | None = None
         last_save = 0.0
+        last_offer = 0.0
         clearing: tuple[int, int | None] | None = None
         while not self._stop.is_set():
             self._wake.wait(timeout=0.25)
@@ -301,6 +326,11 @@ class HallPublisher(OutputBase):
             if now - last_save >= 0.5:
                 self.mark.save()
                 last_save = now
+            if self._held is not None and tile is not None and now - last_offer >= 1.0:
+                # Once a second while it waits: the table may come into play only now (a
+                # resumed match's first view goes out before it is the table in play).
+                self._offer_held(tile)
+                last_offer = now
 
     def _send_event(self, entry: OutEntry, prev: int) -> int | None:
         # `prev` links each event to the one before in its outbox: the hall finds gaps by it.

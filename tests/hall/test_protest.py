@@ -31,6 +31,8 @@ from kiosk.hall.security import acl_text
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command
+from kiosk.tables.registry import CarromStart, Fitted
+from kiosk.wiring import Tables
 
 from .conftest import (
     CHROMEDRIVER,
@@ -219,6 +221,57 @@ def test_only_the_director_may_write_a_tables_decision_and_the_kiosk_checks_it(
             client.loop_stop()
             client.disconnect()
         pub.stop()
+
+
+def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """A kiosk restarted with a protest waiting hears the retained decision at once, before
+    the umpire resumes the match (no table in play: `Tables.post` lets it go); the publisher
+    offers it again with the resumed table's first view, and the table journals it once."""
+    clock = ManualClock(1000.0)
+    data = tmp_path / "k"
+    pub = HallPublisher(table_settings(broker, "t01"), data)
+    fitted = lambda: Fitted(clock=clock, outputs=(pub,), beams=())  # noqa: E731
+    tables = Tables(data, fitted)
+    pub.on_command = lambda command: tables.post(command)
+    pub.start()
+    director = _client("director", broker.port)
+    try:
+        s = tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE)
+        assert isinstance(s, CarromSession)
+        _asha_wins_board_and_bina_protests(s, clock)
+        match = str(s.match_id)
+        tables.close_all()  # the kiosk restarts: no table in play until the umpire resumes
+        wait_for(lambda: pub.online, 10, "the kiosk online")
+        message = {"id": 5, "match": match, "board": [1, 1], "upheld": False, "wall": 1.0}
+        director.publish(DECIDE, json.dumps(message), qos=1, retain=True).wait_for_publish(5)
+        wait_for(lambda: pub._held is not None, 10, "the decision heard")
+        tables = Tables(data, fitted)
+        resumed = tables.resume("carrom")  # its first view goes to the publisher
+        assert isinstance(resumed, CarromSession)
+
+        def decided() -> bool:
+            resumed.poll()
+            state = resumed.view().state
+            return (
+                state is not None
+                and state.winner is None
+                and state.protests[0].decision == ("rejected")
+            )
+
+        wait_for(decided, 10, "the decision at the resumed table")
+        for _ in range(3):  # more views: it is not offered again once decided
+            clock.advance(1.0)
+            resumed.poll()
+        events = resumed.journal.entries(resumed.match_id, ["event"])
+        assert [e.data.get("via") for e in events if "via" in e.data] == ["hall:5"]
+        assert pub._held is None
+    finally:
+        director.loop_stop()
+        director.disconnect()
+        pub.stop()
+        tables.close_all()
 
 
 def test_the_same_decision_heard_again_is_not_taken_twice(tmp_path: Path) -> None:
