@@ -107,24 +107,23 @@ class ProtestPanel(Overlay):
         self.ids.protest_words.text = ""
         self.ids.protest_receipt.text = ""
         self.shown = True
-        self.follow(self._view, force=True)
+        self.reword()
 
     def close(self) -> None:
         self.shown = False
 
-    def follow(self, view: CarromView | None, *, force: bool = False) -> None:
+    def follow(self, view: CarromView | None) -> None:
         """A new view from the table: the protests in words; while open, the boards that may
         be protested now (time passes: a board drops out 15 minutes after its end)."""
         self._view = view
-        state = None if view is None else view.state
-        if state is None:
+        if view is None or view.state is None:
             self.lines = []
             return
         self.reword()
-        if self.shown or force:
-            self._offer(state)
 
     def reword(self) -> None:
+        """The protests in the console's language (again at a switch), and while open what
+        may be protested now."""
         view = self._view
         state = None if view is None else view.state
         if view is None or state is None:
@@ -200,7 +199,7 @@ class DecisionBox(Overlay):
     title = StringProperty("")
     uphold_text = StringProperty("")
     reject_text = StringProperty("")
-    open_ = BooleanProperty(False)
+    asking = BooleanProperty(False)
 
     def ask(self, board: tuple[int, int]) -> None:
         """The director's PIN, then what each decision would do (the table's preview)."""
@@ -228,12 +227,12 @@ class DecisionBox(Overlay):
         self.uphold_text = consequence("uphold_protest", "", upheld, tr._)
         self.reject_text = reject_words(rejected, tr._)
         self.board = list(board)
-        self.open_ = True
+        self.asking = True
 
     def decided(self, upheld: bool) -> None:
         """Uphold or Reject: sent with the console's role now, checked again."""
         board, self.board = self.board, []
-        self.open_ = False
+        self.asking = False
         if len(board) != 2 or self.screen is None:
             return
         args = {"board": (int(board[0]), int(board[1])), "upheld": upheld}
@@ -252,7 +251,7 @@ class DecisionBox(Overlay):
 
     def close(self) -> None:
         self.board = []
-        self.open_ = False
+        self.asking = False
 
 
 def _latest_board(state: MatchState) -> tuple[int, int] | None:

@@ -127,14 +127,14 @@ def test_law_150_151_a_protest_play_on_the_director_upholds_the_board_is_replaye
     assert gate.pad.message == "That is not the director's PIN: nothing was changed"
     _type_pin(kiosk, DIRECTOR)
     box = screen.decision
-    assert box.open_ and box.uphold_text == (
+    assert box.asking and box.uphold_text == (
         "The protest is upheld: 2 board(s) set aside, the scores worked out again without "
         "them; Asha breaks board 1 of game 1 again (law 151 a)"
     )
     assert box.reject_text == "The protest is rejected: the result of the board stands (law 151 b)"
     kiosk.shot("protest_decision")
     kiosk.tap(box.ids.decide_uphold)
-    assert not box.open_ and not panel.shown
+    assert not box.asking and not panel.shown
     assert _events(screen)[-1] == ("director", "protest_decided")
     state = screen.session.view().state
     assert (state.now.game, state.now.board, state.now.breaker) == (1, 3, "Asha")
