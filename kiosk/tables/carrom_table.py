@@ -307,6 +307,8 @@ class CarromSession(Commands):
             raise
         if was_over:
             self.journal.reopen(match_id)  # the match goes on: offered for resuming again
+        elif self._declared(match):
+            self.journal.finish(match_id)  # a protest after the result taken back: declared
         self._reset_after_change()
         self.timers.cancel(now)
         self._emit(now)

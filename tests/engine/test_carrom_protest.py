@@ -117,6 +117,11 @@ def test_law_150_the_match_stays_unfinished_until_the_result_is_declared(
     assert journal.match(s.match_id).finished  # declared: Asha wins
     clock.advance(120)
     _protest(s, (1, 1))
+    s.send(Command.of("undo", UMPIRE))  # lodged by mistake: the result is declared again
+    declared = s.view().state
+    assert declared is not None and declared.winner == "Asha"
+    assert journal.match(s.match_id).finished
+    _protest(s, (1, 1))
     view = s.view()
     assert view.state is not None and view.state.winner is None
     assert view.state.provisional_winner == "Asha" and view.phase == "over"
@@ -127,6 +132,7 @@ def test_law_150_the_match_stays_unfinished_until_the_result_is_declared(
     assert published["match"]["protests"] == [{"by": "Bina", "board": [1, 1], "decision": None}]
     clock.advance(40 * 60)
     assert s.view().protest_minutes == 20
+
     tables.close_all()
     again = _tables(tmp_path, clock)
     assert again.latest_unfinished() == "carrom"
