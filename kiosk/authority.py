@@ -53,6 +53,9 @@ ACTIONS: dict[str, Role] = {
     "void_board": Role.DIRECTOR,
     "forfeit_board": Role.DIRECTOR,
     "concede": Role.DIRECTOR,
+    # carrom: protests (laws 144-151): lodged with the umpire, decided by the director
+    "protest": Role.UMPIRE,
+    "decide_protest": Role.DIRECTOR,
     # backgammon (kiosk/ui/backgammon.py): no umpire (RULES.md, rulings of 2026-11-27): the
     # players press, pause, resume, restart the delay, start and end a game (4.1, 4.3, 5.1)
     "press": Role.PLAYER,

@@ -93,7 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("protest", help="one board's record for a protest, as an HTML page")
     p.add_argument("journal", metavar="JOURNAL", help="the journal database file (or a copy)")
     p.add_argument("--match", type=int, metavar="N", help="the match's id (default: the latest)")
-    p.add_argument("--board", type=int, metavar="B", help="the B-th board played (default: last)")
+    p.add_argument(
+        "--board",
+        type=int,
+        metavar="B",
+        help="the B-th board played (default: the latest protest's board, else the last)",
+    )
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="where to write it")
     p.add_argument(
         "--key", action="append", metavar="KEY", help="the director's chain key (tsk1-...)"

@@ -146,7 +146,8 @@ def start_kiosk(
     # hall: with a broker in [hall] the publisher is one more output (docs/hall.md).
     from kiosk.hall.wiring import start_hall  # hall
 
-    hall = start_hall(settings, data_dir)  # hall
+    # The director's decisions from the hall go to the table in play (protests, 144-151).
+    hall = start_hall(settings, data_dir, tables.post)  # hall
 
     def fit(started: Parts) -> None:
         """The parts that started, as the tables and the screens see them (at start, and

@@ -10,7 +10,14 @@ chain is checked first: a journal that does not verify says so at the top, in re
 numbers of the entries concerned. The journal is opened read-only; the kiosk may be running.
 
 `--board B` counts the match's boards from 1 in the order they were played (the page names
-each by game and board too); without it, the last board. Non-carrom matches list every entry.
+each by game and board too); without it, the board of the latest protest, else the last
+board. Non-carrom matches list every entry.
+
+A protested board's page starts with the protest (laws 144-151): who lodged it and when, its
+words and the fee's receipt (journaled with it at the kiosk), the decision (upheld or
+rejected, by whom, from the console or the hall's board, and when; or that none is given
+yet), and the board before its first stroke and after its last as the camera's stills show
+it; a journal without stills of the board says so rather than show anything else.
 """
 
 from __future__ import annotations
@@ -68,6 +75,117 @@ def boards_of(journal: Journal, row: MatchRow) -> list[Board]:
         except (EventError, IllegalEvent):
             pass  # shown as written; the chain check says whether it was tampered with
     return list(boards.values())
+
+
+@dataclass
+class Lodged:
+    """A protest against a board (its journal entry) and the decisions on it, oldest first;
+    `undone`: the sequence numbers of those taken back by an undo."""
+
+    entry: Entry
+    decisions: list[Entry] = field(default_factory=list)
+    undone: set[int] = field(default_factory=set)
+
+
+def protests_of(journal: Journal, row: MatchRow) -> list[Lodged]:
+    """Every protest journaled in the match (wherever in the match it was lodged), with its
+    decisions; undone entries are marked, not left out."""
+    standing: list[Entry] = []
+    undone: set[int] = set()
+    for entry in journal.entries(row.id, [EVENT, UNDO]):
+        if entry.kind == EVENT:
+            standing.append(entry)
+        elif standing:
+            undone.add(standing.pop().seq)
+    found: list[Lodged] = []
+    for entry in journal.entries(row.id, [EVENT]):
+        what = entry.data.get("event")
+        if what == "protest":
+            found.append(Lodged(entry, undone={s for s in undone if s == entry.seq}))
+        elif what == "protest_decided":
+            for lodged in reversed(found):
+                if lodged.entry.data.get("board") == entry.data.get("board"):
+                    lodged.decisions.append(entry)
+                    if entry.seq in undone:
+                        lodged.undone.add(entry.seq)
+                    break
+    return found
+
+
+def _against(lodged: Lodged, board: Board) -> bool:
+    return lodged.entry.data.get("board") == [board.game, board.board]
+
+
+def _protest_html(path: Path, board: Board, lodged: list[Lodged], out: Path | None) -> str:
+    """The protest section of a protested board's page (see the module docstring)."""
+    parts = []
+    for p in lodged:
+        d = p.entry.data
+        taken_back = " (undone)" if p.entry.seq in p.undone else ""
+        head = (
+            f"{d.get('by', '?')}'s side protests game {board.game}, board {board.board}"
+            f"{taken_back}: lodged at {_clock(p.entry.t)} by the {p.entry.source}"
+            f" (entry {p.entry.seq}; laws 144-149)"
+        )
+        receipt = d.get("receipt") or "none journaled"
+        words = d.get("words") or "(no words journaled with it)"
+        parts.append(
+            f"<p><b>{html.escape(head)}</b>. Fee receipt (law 145):"
+            f" {html.escape(str(receipt))}.</p><blockquote>{html.escape(str(words))}</blockquote>"
+        )
+        if not p.decisions:
+            parts.append(
+                "<p><b>Not decided yet</b>: no result is declared (law 150); the officials"
+                " decide within the hour (law 151 c).</p>"
+            )
+        for e in p.decisions:
+            upheld = e.data.get("upheld") is True
+            via = str(e.data.get("via", ""))
+            where = " from the hall's board" if via.startswith("hall:") else " at the console"
+            what = (
+                "upheld: the board and every board after it set aside, played again (law 151 a)"
+                if upheld
+                else "rejected: the result stands and is declared (law 151 b)"
+            )
+            gone = " (undone)" if e.seq in p.undone else ""
+            parts.append(
+                f"<p><b>Decision{html.escape(gone)}</b>: {html.escape(what)}, by the"
+                f" {html.escape(e.source)}{html.escape(where)} at {_clock(e.t)}"
+                f" (entry {e.seq}).</p>"
+            )
+    parts.append(_before_after(path, board, out))
+    return '<h2>The protest</h2><div class="protest">' + "".join(parts) + "</div>"
+
+
+def _before_after(path: Path, board: Board, out: Path | None) -> str:
+    """The board before its first stroke and after its last, from the camera's stills; or
+    that the journal holds none of this board (never anything made up in their place)."""
+    names = [n for e in board.entries for n in stills_of(e)]
+    before = next((n for n in names if n.endswith("-before.jpg")), None)
+    after = next((n for n in reversed(names) if n.endswith("-after.jpg")), None)
+    if before is None and after is None:
+        return (
+            '<p class="meta"><b>No stills of this board are in the journal</b> (no camera,'
+            " or stills not kept): the board before and after cannot be shown.</p>"
+        )
+    figures = []
+    for label, name in (("before its first stroke", before), ("after its last stroke", after)):
+        if name is None:
+            figures.append(f"<figure><figcaption>No still {label}</figcaption></figure>")
+            continue
+        there = (stills_folder(path) / name).is_file() or (
+            out is not None and (out / "stills" / name).is_file()
+        )
+        shown = (
+            f'<img src="stills/{html.escape(name)}" alt="{html.escape(name)}">'
+            if there
+            else "<p>(pruned from the kiosk: not copied)</p>"
+        )
+        figures.append(
+            f"<figure>{shown}<figcaption>The board {label}: {html.escape(name)}</figcaption>"
+            "</figure>"
+        )
+    return '<div class="stills">' + "".join(figures) + "</div>"
 
 
 def _clock(t: float) -> str:
@@ -164,10 +282,20 @@ tr.undo td, tr.refused td, tr.fault td { background: #fde2df; }
 .meta { color: #555; }
 .stills { display: flex; gap: 8px; } .stills figure { margin: 4px 0; }
 .stills img { width: 320px; border: 1px solid #999; } figcaption { font-size: 12px; color: #555; }
+.protest { background: #fff8e6; border-left: 6px solid #d08a00; padding: 4px 12px; }
+blockquote { margin: 6px 0 6px 12px; font-style: italic; }
 """
 
 
-def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict) -> str:
+def render(
+    path: Path,
+    row: MatchRow,
+    board: Board,
+    total: int,
+    verdict: Verdict,
+    lodged: list[Lodged] | None = None,
+    out: Path | None = None,
+) -> str:
     if verdict.ok and verdict.macs:
         head = (
             f'<p class="ok">Hash chain verified with the director\'s key: {verdict.entries}'
@@ -187,6 +315,9 @@ def render(path: Path, row: MatchRow, board: Board, total: int, verdict: Verdict
             f" not be what was recorded.<ul>{items}</ul></div>"
         )
     notes = "".join(f'<p class="meta">{html.escape(n)}</p>' for n in verdict.notes)
+    against = [p for p in lodged or [] if _against(p, board)]
+    if against:
+        notes += _protest_html(path, board, against, out)
     header = row.header
     players = " v ".join(str(p) for p in header.get("players", [])) or "-"
     where = f"game {board.game}, board {board.board}" if board.game is not None else "all entries"
@@ -229,13 +360,15 @@ def main(args: argparse.Namespace) -> int:
             if row is None:
                 raise JournalError(f"{path}: no match in the journal")
             boards = boards_of(journal, row)
+            lodged = protests_of(journal, row) if row.kind == "carrom" else []
     except (JournalError, EventError, ValueError) as exc:
         print(f"tableside protest: {exc}", file=sys.stderr)
         return 1
     if not boards:
         print(f"tableside protest: {path}: match {row.id} has no entries", file=sys.stderr)
         return 1
-    wanted = args.board or len(boards)
+    protested = [b.number for p in lodged[-1:] for b in boards if _against(p, b)]
+    wanted = args.board or (protested[-1] if protested else len(boards))
     if not 1 <= wanted <= len(boards):
         print(f"tableside protest: match {row.id} has boards 1-{len(boards)}", file=sys.stderr)
         return 1
@@ -244,8 +377,8 @@ def main(args: argparse.Namespace) -> int:
     target = out / f"protest-match{row.id}-board{wanted}.html"
     try:
         private_dir(out)
-        write_atomic(target, render(path, row, board, len(boards), verdict))
         copy_stills(path, board, out)
+        write_atomic(target, render(path, row, board, len(boards), verdict, lodged, out))
     except OSError as exc:
         print(f"tableside protest: {target}: {exc.strerror or exc}", file=sys.stderr)
         return 1

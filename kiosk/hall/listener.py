@@ -65,6 +65,9 @@ class HallListener:
         self._logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._suspect: dict[tuple[str, str, str], tuple[int, float]] = {}
         self._asked: dict[tuple[str, str, str], float] = {}
+        #: The director's last decision sent to each table (its number), retained on the
+        #: broker until the table's `protest_decided` event for it comes back.
+        self._decisions: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -189,7 +192,7 @@ class HallListener:
 
     def _take(self, hall: str, table: str, what: str, payload: bytes) -> None:
         now = self.wall()
-        if what in (topics.CALL_ACK, topics.RESEND):
+        if what in (topics.CALL_ACK, topics.RESEND, topics.DECIDE):
             return  # the hall's own answers, heard back
         if what == topics.STATUS:
             if not payload:
@@ -252,6 +255,7 @@ class HallListener:
             self._say({"type": "broken", "hall": hall, "table": table,
                        "broken": {"seq": data["seq"], "match": data["match"],
                                   "reason": stored.broken}})  # fmt: skip
+        self._decided(hall, table, data)
         if stored.new:
             self._say(
                 {
@@ -290,6 +294,41 @@ class HallListener:
         self.client.publish(topics.topic(hall, table, topics.RESEND), payload, qos=1)
 
     # -- the director's side ---------------------------------------------------------
+
+    def decide(
+        self, hall: str, table: str, match: str, board: tuple[int, int], upheld: bool
+    ) -> int:
+        """The director's decision on the protest against `board` of the table's match
+        `match` (laws 144-151), from the board: sent on the table's `protest/decide` (which
+        only the director's user may write), retained so that a kiosk offline now takes it
+        when it is back; the kiosk journals it as the director's act. Returns its number."""
+        now = self.wall()
+        with self._lock:
+            number = max(int(now * 1000), self._decisions.get((hall, table), 0) + 1)
+            self._decisions[hall, table] = number
+        game, n = board
+        message = {"id": number, "match": match, "board": [game, n], "upheld": upheld,
+                   "wall": now}  # fmt: skip
+        name = topics.topic(hall, table, topics.DECIDE)
+        self.client.publish(name, topics.dumps(message), qos=1, retain=True)
+        self._say({"type": "decision", "hall": hall, "table": table, "decision": message})
+        return number
+
+    def _decided(self, hall: str, table: str, data: dict[str, Any]) -> None:
+        """A table's `protest_decided` event made from the director's message: the message
+        is no longer retained (a kiosk that starts later must not hear it again)."""
+        body = data.get("data")
+        via = body.get("via") if isinstance(body, dict) else None
+        if data.get("kind") != "event" or not isinstance(via, str) or not via.startswith("hall:"):
+            return
+        with self._lock:
+            sent = self._decisions.get((hall, table))
+            # After a restart of the hall its number is not known: any decision of the hall's.
+            if sent is not None and via != f"hall:{sent}":
+                return
+            self._decisions.pop((hall, table), None)
+        self.client.publish(topics.topic(hall, table, topics.DECIDE), b"", qos=1, retain=True)
+        self._say({"type": "decided", "hall": hall, "table": table})
 
     def acknowledge(self, hall: str, table: str, call_id: int) -> None:
         """The director answers a call: kept in the record, told to the kiosk (retained)."""

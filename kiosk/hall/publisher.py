@@ -9,6 +9,10 @@
   is the outbox: after a broker outage, a cut or a restart the kiosk sends everything after
   the acknowledged mark.
 - `call`: the umpire's "Call director" (retained until answered on `call/ack`).
+- `protest/decide` (read): the director's decision on a protest, given on the hall's board.
+  Checked (kiosk/hall/schema.py) and handed to `on_command` as the table's command
+  `decide_protest` with the director's role (the topic only the director writes); the table
+  in play journals it as the director's act (kiosk/tables/carrom_table.py).
 
 Nothing here ever blocks the engine: `state_changed` only keeps the newest tile and wakes the
 publisher's own thread; paho runs its network loop in another thread. Without a broker the
@@ -18,6 +22,7 @@ kiosk scores as before and `online` is False (the screen's "hall: offline" mark)
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -27,11 +32,15 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from kiosk.authority import Role
 from kiosk.engine.outputs import OutputBase
-from kiosk.hall import topics
+from kiosk.hall import schema, topics
 from kiosk.hall.outbox import JournalOutbox, Mark, OutEntry
 from kiosk.hall.settings import HallSettings
 from kiosk.hall.views import steady, tile_of
+from kiosk.tables.commands import Command
+
+log = logging.getLogger("kiosk.hall")
 
 #: Events in flight (sent, not yet acknowledged) at most; more wait in the journal.
 WINDOW = 200
@@ -70,6 +79,15 @@ class HallPublisher(OutputBase):
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
         self.refused: str | None = None
+        #: Where the director's decisions from the hall go, as commands (paho's thread):
+        #: `Tables.post` at a kiosk (the table in play takes it at its next poll).
+        self.on_command: Callable[[Command], None] | None = None
+        #: Why the last decision heard was not taken (schema), for the log and the tests.
+        self.decision_refused: str | None = None
+        #: The last decision heard, offered to the table again with each view of its match
+        #: while that protest still waits (the table was not in play when it came: a kiosk
+        #: that restarted hears the retained message before the umpire resumes the match).
+        self._held: tuple[dict[str, Any], Command] | None = None
         self._client = self._make_client()
 
     # -- the engine's side (any thread, never blocks) -----------------------------------
@@ -81,7 +99,25 @@ class HallPublisher(OutputBase):
     def state_changed(self, view: Any) -> None:
         tile = tile_of(view)
         if tile is not None:
+            self._offer_held(tile)
             self.show(tile)
+
+    def _offer_held(self, tile: dict[str, Any]) -> None:
+        """The decision heard goes to the table again while its view shows that protest
+        waiting (the table takes one decision once: `via`); let go once it does not."""
+        held = self._held
+        if held is None or tile.get("game") != "carrom" or tile.get("match") != held[0]["match"]:
+            return
+        data, command = held
+        waiting = [
+            p
+            for p in tile.get("protests") or []
+            if p.get("board") == data["board"] and p.get("decision") is None
+        ]
+        if not waiting:
+            self._held = None  # decided (or taken back): nothing more to offer
+        elif self.on_command is not None:
+            self.on_command(command)
 
     def show(self, tile: dict[str, Any]) -> None:
         """Publish this tile as the table's state (a simulated table's, or a test's)."""
@@ -155,7 +191,9 @@ class HallPublisher(OutputBase):
             return
         self.refused = None
         client.publish(self._topic(topics.STATUS), topics.ONLINE, qos=1, retain=True)
-        client.subscribe([(self._topic(topics.CALL_ACK), 1), (self._topic(topics.RESEND), 1)])
+        client.subscribe(
+            [(self._topic(what), 1) for what in (topics.CALL_ACK, topics.RESEND, topics.DECIDE)]
+        )
         self._connected = True
         self._fresh = True
         self._wake.set()
@@ -168,6 +206,9 @@ class HallPublisher(OutputBase):
         self._wake.set()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self._topic(topics.DECIDE):
+            self._decision(bytes(message.payload))
+            return
         try:
             data = json.loads(message.payload)
             if message.topic.endswith("/" + topics.RESEND):
@@ -179,6 +220,23 @@ class HallPublisher(OutputBase):
                 self._wake.set()
         except (ValueError, KeyError, TypeError):
             return
+
+    def _decision(self, payload: bytes) -> None:
+        """The director's decision from the hall, checked like every message, handed on as
+        the table's command with the director's role; one that is not taken is logged."""
+        if not payload:
+            return  # the hall cleared it: the decision is journaled
+        try:
+            data = schema.decision(payload, self.hall, self.table)
+        except schema.Refused as exc:
+            self.decision_refused = str(exc)
+            log.warning("decision from the hall not taken: %s", exc)
+            return
+        self.decision_refused = None
+        command = decision_command(data)
+        self._held = (data, command)
+        if self.on_command is not None:
+            self.on_command(command)
 
     # -- the publisher's thread ----------------------------------------------------------
 
@@ -201,6 +259,7 @@ class HallPublisher(OutputBase):
         last_state = 0.0
         last_steady: dict[str, Any] | None = None
         last_save = 0.0
+        last_offer = 0.0
         clearing: tuple[int, int | None] | None = None
         while not self._stop.is_set():
             self._wake.wait(timeout=0.25)
@@ -267,6 +326,11 @@ class HallPublisher(OutputBase):
             if now - last_save >= 0.5:
                 self.mark.save()
                 last_save = now
+            if self._held is not None and tile is not None and now - last_offer >= 1.0:
+                # Once a second while it waits: the table may come into play only now (a
+                # resumed match's first view goes out before it is the table in play).
+                self._offer_held(tile)
+                last_offer = now
 
     def _send_event(self, entry: OutEntry, prev: int) -> int | None:
         # `prev` links each event to the one before in its outbox: the hall finds gaps by it.
@@ -299,3 +363,18 @@ class HallPublisher(OutputBase):
 
     def _topic(self, what: str) -> str:
         return topics.topic(self.hall, self.table, what)
+
+
+def decision_command(data: dict[str, Any]) -> Command:
+    """A checked `protest/decide` message as the carrom table's command: the director's
+    (only the director writes the topic), for the match it names, journaled `via` the hall
+    with its number (the same decision heard again is not taken twice)."""
+    game, board = data["board"]
+    return Command.of(
+        "decide_protest",
+        Role.DIRECTOR,
+        board=(int(game), int(board)),
+        upheld=bool(data["upheld"]),
+        via=f"hall:{data['id']}",
+        match=str(data["match"]),
+    )

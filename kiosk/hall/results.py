@@ -57,6 +57,13 @@ def carrom_results(record: HallRecord) -> list[dict[str, Any]]:
                 "games_won": dict(state.games_won),
                 "winner": state.winner,
                 "finished": state.winner is not None,
+                # Laws 144-151: while a protest waits no result is declared (150).
+                "under_protest": state.protest_pending,
+                "provisional_winner": state.provisional_winner,
+                "protests": [
+                    {"by": p.by, "board": list(p.board), "decision": p.decision}
+                    for p in state.protests
+                ],
             }
         )
     return out

@@ -25,6 +25,7 @@ MAX_BYTES = {
     topics.STATE: 32 * 1024,
     topics.CALL: 2 * 1024,
     topics.STATUS: 16,
+    topics.DECIDE: 1024,
 }
 #: Objects and arrays nested deeper than this are refused (a tile is 3 deep, an event 4).
 MAX_DEPTH = 12
@@ -195,6 +196,20 @@ _TIMER = _or_null(
     _fields({"kind": _str(40), "left": _num(), "running": _bool}, {"length": _or_null(_num())})
 )
 
+
+def _board(v: Any) -> str | None:
+    """A protested board, [game, board] (laws 144-151)."""
+    if not isinstance(v, list) or len(v) != 2:
+        return "must be [game, board]"
+    return _list_of(_int(1, 10_000), 2)(v)
+
+
+_BOARD = _board
+_PROTEST = _fields(
+    {"by": _NAME, "board": _BOARD, "decision": _or_null(_one_of("upheld", "rejected"))},
+    {"t": _or_null(_num())},
+)
+
 #: A tile as the board draws it (kiosk/hall/views.py, kiosk/hall/static/hall.js).
 TILES: dict[str, Check] = {
     "carrom": _fields(
@@ -210,6 +225,8 @@ TILES: dict[str, Check] = {
             "queen_by": _or_null(_NAME),
             "turn": _or_null(_NAME),
             "winner": _or_null(_NAME),
+            "provisional_winner": _or_null(_NAME),
+            "protests": _list_of(_PROTEST, 40),
             "events": _int(0, MAX_SEQ),
             "timer": _TIMER,
             "faults": _FAULTS,
@@ -311,6 +328,22 @@ def state(payload: bytes, hall: str, table: str) -> dict[str, Any]:
 def call(payload: bytes, hall: str, table: str) -> dict[str, Any]:
     """A `call` message: the umpire's "Call director"."""
     data = _checked(_CALL, parse(payload, topics.CALL), "call")
+    _own(data, hall, table)
+    return data
+
+
+_DECISION = _fields(
+    {"id": _int(1, MAX_SEQ), "match": _id, "board": _BOARD, "upheld": _bool},
+    {"wall": _or_null(_num(0, 1e11)), "hall": _id, "table": _id},
+)
+
+
+def decision(payload: bytes, hall: str, table: str) -> dict[str, Any]:
+    """A `protest/decide` message, as the kiosk takes it: the director's decision on the
+    protest against `board` = [game, board] of the table's match `match` (laws 144-151).
+    Only the director's user may write the topic (the ACL); the kiosk checks it all the
+    same, as the hall checks what tables send."""
+    data = _checked(_DECISION, parse(payload, topics.DECIDE), "decision")
     _own(data, hall, table)
     return data
 

@@ -1,8 +1,9 @@
 """The broker's side of the hall's security: a password per table and ACLs (docs/hall.md).
 
 Each table's MQTT user is its table id. It may write only its own `status`, `state`, `events`
-and `call`, and read only the director's answers to it (`call/ack`, `resend`); the hall's own
-user (the director's process) reads every table and writes the answers.
+and `call`, and read only the director's answers to it (`call/ack`, `resend`, and
+`protest/decide`, the director's decision on a protest); the hall's own user (the director's
+process) reads every table and writes the answers.
 
 The broker takes each client's user name as its client id (`use_username_as_clientid`): a
 client id is what MQTT uses to push an older connection off, so with it bound to the user
@@ -37,7 +38,9 @@ def acl_text(hall: str, tables: Iterable[str], director: str | Iterable[str] = D
 
 
 _WRITES = (topics.STATUS, topics.STATE, topics.EVENTS, topics.CALL)
-_READS = (topics.CALL_ACK, topics.RESEND)
+#: What a table reads: the director's answers. Nobody but the director writes them (the
+#: director's user has the whole hall; no table has a write line for these).
+_READS = (topics.CALL_ACK, topics.RESEND, topics.DECIDE)
 
 
 def write_password_file(path: Path, users: Mapping[str, str]) -> None:
@@ -111,6 +114,7 @@ def bridge_conf(
         f"topic {topics.ROOT}/{hall}/# out 1",
         f"topic {topics.ROOT}/{hall}/+/{topics.CALL_ACK} in 1",
         f"topic {topics.ROOT}/{hall}/+/{topics.RESEND} in 1",
+        f"topic {topics.ROOT}/{hall}/+/{topics.DECIDE} in 1",
     ]
     if cafile is not None:
         lines += [f"bridge_cafile {cafile}", "bridge_insecure false"]

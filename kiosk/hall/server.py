@@ -6,10 +6,11 @@
 - `/overlay/<table>`: one table on a transparent page, for a streaming browser source;
 - `/results` (JSON), `/results.csv`, `/record/<hall>/<table>/<match>.jsonl` (a carrom match
   record for `tableside replay`);
-- `/login`, `/ack`: the board is read-only until the director logs in; answering a call
-  needs it. After 5 wrong passwords from one address the next try waits (1 s, doubling to
-  5 min, the password not even looked at meanwhile); a director's session ends after
-  `session_s` (8 hours unless told).
+- `/login`, `/ack`, `/decide`: the board is read-only until the director logs in; answering
+  a call and deciding a protest (sent to the kiosk on the table's `protest/decide`) need it.
+  After 5 wrong passwords from one address the next try waits (1 s, doubling to 5 min, the
+  password not even looked at meanwhile); a director's session ends after `session_s` (8
+  hours unless told).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.hall import results
+from kiosk.hall import results, schema
 from kiosk.hall.listener import HallListener
 from kiosk.hall.record import HallRecord
 
@@ -94,6 +95,7 @@ class HallServer:
                 web.get("/record/{hall}/{table}/{match}.jsonl", self.match_record),
                 web.post("/login", self.login),
                 web.post("/ack", self.ack),
+                web.post("/decide", self.decide),
             ]
         )
         app.on_startup.append(self._start)
@@ -251,6 +253,27 @@ class HallServer:
             raise web.HTTPBadRequest(text="ack needs hall, table and id") from None
         await asyncio.to_thread(self.listener.acknowledge, hall, table, call_id)
         return web.json_response({"acked": call_id})
+
+    async def decide(self, request: web.Request) -> web.Response:
+        """The director's decision on a protest (laws 144-151), from the board: sent to the
+        kiosk on the table's own topic, journaled there by the table as the director's."""
+        if not self._director(request):
+            raise web.HTTPForbidden(text="the director logs in to decide a protest")
+        data = await _json(request)
+        board = data.get("board")
+        upheld = data.get("upheld")
+        try:
+            hall, table, match = str(data["hall"]), str(data["table"]), str(data["match"])
+            game, number = (int(n) for n in board)  # type: ignore[union-attr]
+        except (KeyError, TypeError, ValueError):
+            raise web.HTTPBadRequest(text="decide needs hall, table, match and board") from None
+        ids = (hall, table, match)
+        if not isinstance(upheld, bool) or not all(schema.ID.fullmatch(i) for i in ids):
+            raise web.HTTPBadRequest(text="decide needs upheld true or false, and ids")
+        sent = await asyncio.to_thread(
+            self.listener.decide, hall, table, match, (game, number), upheld
+        )
+        return web.json_response({"sent": sent})
 
 
 async def _json(request: web.Request) -> dict[str, Any]:

@@ -19,6 +19,10 @@ CALL = "call"
 CALL_ACK = "call/ack"
 #: The hall asks a table to send its events again after a sequence number (a gap it found).
 RESEND = "resend"
+#: The director's decision on a protest (laws 144-151), written by the hall only (the ACL),
+#: read by the kiosk, journaled there by the table as the director's act. Retained until the
+#: kiosk's `protest_decided` event comes back.
+DECIDE = "protest/decide"
 ONLINE = "online"
 OFFLINE = "offline"
 

@@ -34,6 +34,15 @@ def carrom_tile(view: CarromView) -> dict[str, Any]:
         "queen_by": None if now is None else now.queen_by,
         "turn": None if now is None else now.turn,
         "winner": None if state is None else state.winner,
+        # Protests (laws 144-151): the board counts the officials' hour down itself from
+        # each protest's `t` and the tile's (151 c); no result while one waits (150).
+        "provisional_winner": None if state is None else state.provisional_winner,
+        "protests": []
+        if state is None
+        else [
+            {"by": p.by, "board": list(p.board), "decision": p.decision, "t": p.t}
+            for p in state.protests
+        ],
         "events": view.events,
         "timer": None
         if view.timer is None

@@ -8,17 +8,25 @@ never imported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
     from kiosk.hall.publisher import HallPublisher
+    from kiosk.tables.commands import Command
 
 
-def start_hall(settings: Settings, data_dir: Path) -> HallPublisher | None:
+def start_hall(
+    settings: Settings, data_dir: Path, on_command: Callable[[Command], None] | None = None
+) -> HallPublisher | None:
+    """The publisher, started; `on_command` takes the director's decisions the hall sends
+    (`Tables.post`: to the table in play), set before the first message can come."""
     if not settings.hall.enabled:
         return None
     from kiosk.hall.publisher import HallPublisher
 
-    return HallPublisher(settings.hall, data_dir).start()
+    publisher = HallPublisher(settings.hall, data_dir)
+    publisher.on_command = on_command
+    return publisher.start()

@@ -20,6 +20,7 @@ progress by feeding the journaled inputs back through the same `_take()` as at r
 
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -35,7 +36,8 @@ from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
 from kiosk.engine.journal_faults import labelled
 from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
-from kiosk.rules.carrom.errors import IllegalEvent, Reason
+from kiosk.errors import Refused, reason_of
+from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     FIRST_NOT_MATCH,
     SECOND_MATCH,
@@ -46,6 +48,8 @@ from kiosk.rules.carrom.events import (
     Foul,
     MatchStart,
     Pass,
+    Protest,
+    ProtestDecided,
     Toss,
     VoidBoard,
     Waive,
@@ -71,13 +75,14 @@ from kiosk.tables.carrom_inputs import (
 )
 from kiosk.tables.carrom_preview import Preview, preview
 from kiosk.tables.carrom_timers import follow_call
-from kiosk.tables.carrom_view import CarromView, tenths_left, timer_view
+from kiosk.tables.carrom_view import CarromView, hour_left, tenths_left, timer_view
 from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, NOTHING_TO_UNDO, Command, Commands, source
 from kiosk.tables.fusion import Context, Proposal
 from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
 from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
+log = logging.getLogger(__name__)
 
 
 class CarromSession(Commands):
@@ -102,7 +107,7 @@ class CarromSession(Commands):
         for name in (
             "edit", "confirm", "foul", "waive", "pass_turn", "void_board", "forfeit_board",
             "concede", "toss", "undo", "play", "striker_lifted", "dues_placed", "ask_waive",
-            "stop_clock", "restart_clock",
+            "stop_clock", "restart_clock", "protest", "decide_protest",
         )
     }  # fmt: skip
 
@@ -293,7 +298,7 @@ class CarromSession(Commands):
             self._emit(now)
             return
         who = source("undo_past_board" if self._undo_passes_board() else "undo", role)
-        was_over = match.state.winner is not None
+        was_over = self._declared(match)
         event = match.pop()
         try:
             self.journal.append(match_id, self._time.t(now), self.wall(), who, UNDO, {})
@@ -302,6 +307,8 @@ class CarromSession(Commands):
             raise
         if was_over:
             self.journal.reopen(match_id)  # the match goes on: offered for resuming again
+        elif self._declared(match):
+            self.journal.finish(match_id)  # a protest after the result taken back: declared
         self._reset_after_change()
         self.timers.cancel(now)
         self._emit(now)
@@ -356,6 +363,61 @@ class CarromSession(Commands):
             self._error = exc.reason or str(exc)
         self._emit(now)
 
+    # -- protests (laws 144-151) ---------------------------------------------------------
+
+    def protest(
+        self,
+        by: str,
+        board: tuple[int, int] | list[int],
+        words: str = "",
+        receipt: str = "",
+        *,
+        role: Role | None = None,
+    ) -> None:
+        """`by`'s side protests `board` = (game, board) (laws 144-149), lodged with the umpire:
+        the protest's words and the fee's receipt are journaled with the event (the record
+        keeps the event alone). Refused by the core when too late (146), twice (149), or
+        against a board not begun or set aside; play goes on where it stopped (150)."""
+        text = _text(words, "words", WORDS_MOST)
+        paid = _text(receipt, "receipt", RECEIPT_MOST)
+        event = Protest(by=by, board=_board(board))
+        missing = PROTEST_NO_FEE if not paid else PROTEST_NO_WORDS if not text else None
+        if missing is not None and self.protest_refusal(event.board) is None:
+            self._error = missing  # the core's own refusal comes first (too late, twice)
+            self._emit(self._now())
+            raise IllegalEvent(missing)
+        self._commit(event, source("protest", role), {"words": text, "receipt": paid})
+
+    def decide_protest(
+        self,
+        board: tuple[int, int] | list[int],
+        upheld: bool,
+        *,
+        role: Role | None = None,
+        via: str = "",
+    ) -> None:
+        """The director's decision on the protest against `board` (151): upheld, play goes
+        back to the start of that board (a); rejected, the result stands (b). `via`: where it
+        was given when not at this console ("hall": from the hall's board), journaled with
+        it."""
+        if not isinstance(upheld, bool):
+            raise ValueError(f"decide_protest: 'upheld' must be true or false, not {upheld!r}")
+        event = ProtestDecided(board=_board(board), upheld=upheld)
+        self._commit(event, source("decide_protest", role), {"via": via} if via else None)
+
+    def protestable(self) -> tuple[tuple[int, int], ...]:
+        """The boards a protest lodged now may name (laws 144-149), oldest first."""
+        if self.match is None:
+            return ()
+        return self.match.protestable(self._time.t(self._now()))
+
+    def protest_refusal(self, board: tuple[int, int]) -> Reason | None:
+        """Why a protest lodged now against `board` would be refused (its law), or None."""
+        if self.match is None:
+            return NO_MATCH
+        refused = self.match.protest_refusal(board, self._time.t(self._now()))
+        return None if refused is None else refused.reason
+
     # -- what a command needs, what it would do -------------------------------------------
 
     def needs(self, command: Command) -> Role:
@@ -371,7 +433,9 @@ class CarromSession(Commands):
             return False
         outcome = match.outcome()
         ended = outcome.board is not None or outcome.game is not None
-        return ended or match.state.winner is not None
+        # A decision on a protest is the director's, and so is taking it back (151).
+        decided = isinstance(match.events[-1], ProtestDecided)
+        return ended or decided or match.state.winner is not None
 
     def preview(self, command: Command) -> Preview:
         """What `command` (a foul, a concede, a forfeit, a void: the calls that change the
@@ -388,6 +452,10 @@ class CarromSession(Commands):
             "void_board": VoidBoard(),
             "pass_turn": Pass(),
         }
+        board = command.arg("board")
+        if isinstance(board, tuple | list) and len(board) == 2:
+            upheld = command.arg("upheld")
+            events["decide_protest"] = ProtestDecided(_board(board), upheld is not False)
         event = events.get(command.action)
         if event is None:
             return Preview(None, None, (), NO_PREVIEW)
@@ -415,6 +483,9 @@ class CarromSession(Commands):
                 break
         items.sort(key=lambda item: float(getattr(item, "t", now)))
         for item in items:
+            if isinstance(item, Command):  # a command from afar (the hall's director)
+                self._remote(item)
+                continue
             if not isinstance(item, INPUT_TYPES):
                 self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
                 continue
@@ -438,6 +509,31 @@ class CarromSession(Commands):
                 except IllegalEvent as exc:  # the core's Reason, worded by the screen
                     self._error = exc.reason or f"auto-confirm refused: {exc}"
         return self._emit(now, only_if_changed=True)
+
+    def _remote(self, command: Command) -> None:
+        """A command posted from another thread (the hall's decision on a protest: kiosk/hall/
+        publisher.py), carried out here as if sent at the console, with its role. One for
+        another match is let go; one already journaled (`via` the same hall message, heard
+        again after a reconnect) is not taken twice; a refusal is shown like any."""
+        args = command.kwargs()
+        match = args.pop("match", None)
+        if match is not None and str(match) != str(self.match_id):
+            log.info("%s for match %s let go: the table plays match %s", command.action,
+                     match, self.match_id)  # fmt: skip
+            return
+        via = args.get("via")
+        # Every event journaled, undone ones too: a decision the director took back at the
+        # console is not made again by the same message heard after a reconnect.
+        if via and self.match_id is not None:
+            entries = self.journal.entries(self.match_id, [EVENT])
+            if any(e.data.get("via") == via for e in entries):
+                return
+        try:
+            self.send(Command.of(command.action, command.by, **args))
+        except (Refused, ValueError) as exc:  # said on the console; the core's is journaled
+            log.warning("%s from afar refused: %s", command.action, exc)
+            if not isinstance(self._error, Reason):
+                self._error = reason_of(exc) or str(exc)
 
     def view(self) -> CarromView:
         """The table now: the same view every output was last given (its `t` read now)."""
@@ -503,8 +599,9 @@ class CarromSession(Commands):
 
     @property
     def _live(self) -> bool:
-        """A match is open and not over: inputs make a stroke."""
-        return self.match is not None and self.match.state.winner is None
+        """A match is open and play is not over (a protest may still wait for its decision
+        after the last board: law 150): inputs make a stroke."""
+        return self.match is not None and not self.match.is_over()
 
     def _camera_alive(self, t: float, now: float) -> None:
         if self._replaying:
@@ -573,11 +670,14 @@ class CarromSession(Commands):
 
     # -- inside: events ----------------------------------------------------------------
 
-    def _commit(self, event: Event, who: str) -> None:
+    def _commit(self, event: Event, who: str, extra: dict[str, Any] | None = None) -> None:
+        """Push `event`, journal it (with `extra`: what the record does not keep, e.g. a
+        protest's words), then the timers and the outputs."""
         match, match_id = self._need()
         now = self._now()
         self._expired = None
         before = match.state.now
+        was_declared = self._declared(match)
         event = replace(event, t=self._time.t(now))
         try:
             match.push(event)
@@ -587,9 +687,8 @@ class CarromSession(Commands):
             self._emit(now)
             raise
         try:  # a disk that refuses does not raise: the journal holds the event (its fault)
-            self.journal.append(
-                match_id, event.t or 0.0, self.wall(), who, EVENT, event_to_dict(event)
-            )
+            data = {**event_to_dict(event), **(extra or {})}
+            self.journal.append(match_id, event.t or 0.0, self.wall(), who, EVENT, data)
         except BaseException as exc:
             match.pop()  # not journaled at all: not in the match either
             self._error = f"not recorded: {exc}"
@@ -597,8 +696,12 @@ class CarromSession(Commands):
             raise
         self._journal_works()
         self._error = None
-        if match.state.winner is not None:
-            self.journal.finish(match_id)  # over: no longer offered for resuming
+        # Finished once the result is declared (no protest waits, 150): until then a late
+        # decision is still journaled here; a protest after it opens the match again.
+        if self._declared(match):
+            self.journal.finish(match_id)  # declared: no longer offered for resuming
+        elif was_declared:
+            self.journal.reopen(match_id)
         if match.outcome().board is not None or match.state.winner is not None:
             self.journal.checkpoint()  # board's end: journal.db alone is complete, backed up
         self._reset_after_change()
@@ -624,6 +727,11 @@ class CarromSession(Commands):
         self._auto_at = None
         self._expired = None
 
+    @staticmethod
+    def _declared(match: Match) -> bool:
+        """The match's result is declared: play is over and no protest waits (150)."""
+        return match.state.winner is not None
+
     def _need(self) -> tuple[Match, int]:
         if self.match is None or self.match_id is None:
             raise IllegalEvent("no match: start one or resume")
@@ -641,7 +749,7 @@ class CarromSession(Commands):
         match = self.match
         if match is None:
             phase = "no_match"
-        elif match.state.winner is not None:
+        elif match.is_over():
             phase = "over"
         else:
             phase = self.stroke.phase
@@ -664,6 +772,7 @@ class CarromSession(Commands):
             t=round(self._time.at(now), 1),
             refusal=self._error if isinstance(self._error, Reason) else None,
             history=() if match is None else match.events,
+            protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
@@ -677,6 +786,43 @@ class CarromSession(Commands):
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple | list) else value
+
+
+#: A protest is lodged with its fee (law 145) and says what it is against (147).
+PROTEST_NO_FEE = Reason.of(
+    "protest_no_fee",
+    N_("A protest is not accepted without its fee: type the fee's receipt (law {law})"),
+    law="145",
+)
+PROTEST_NO_WORDS = Reason.of(
+    "protest_no_words",
+    N_("A protest says what happened and what it is against: type its words (law {law})"),
+    law="147",
+)
+#: The longest protest's words and fee receipt kept with it (characters).
+WORDS_MOST = 2000
+RECEIPT_MOST = 80
+
+
+def _text(value: object, name: str, most: int) -> str:
+    """A protest's words or receipt: text of at most `most` characters, trimmed."""
+    if not isinstance(value, str):
+        raise ValueError(f"protest: {name!r} must be text, not {type(value).__name__}")
+    text = value.strip()
+    if len(text) > most:
+        raise ValueError(f"protest: {name!r} is longer than {most} characters ({len(text)})")
+    return text
+
+
+def _board(value: object) -> tuple[int, int]:
+    """A protested board as (game, board), from a pair of whole numbers."""
+    if (
+        isinstance(value, tuple | list)
+        and len(value) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+    ):
+        return int(value[0]), int(value[1])
+    raise ValueError(f"protest: 'board' must be [game, board], not {value!r}")
 
 
 def replayed_match(journal: Journal, row: MatchRow) -> Match:

@@ -13,7 +13,7 @@ from kiosk.engine.publish import fault_to_json
 from kiosk.rules.carrom.errors import Reason
 from kiosk.rules.carrom.events import Event
 from kiosk.rules.carrom.record import state_to_json
-from kiosk.rules.carrom.state import MatchState, Outcome
+from kiosk.rules.carrom.state import MatchState, Outcome, ProtestState
 from kiosk.tables.fusion import Proposal
 
 
@@ -61,6 +61,7 @@ class CarromView:
     t: float
     refusal: Reason | None = None
     history: tuple[Event, ...] = ()
+    protest_minutes: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The view as the publisher sends it (kiosk/engine/publish.py): the match as
@@ -90,7 +91,28 @@ class CarromView:
             "expired": self.expired,
             "faults": [fault_to_json(f) for f in self.faults],
             "t": self.t,
+            # Minutes left of the officials' hour while a protest waits (151 c), else null.
+            "protest_minutes": self.protest_minutes,
         }
+
+
+#: The officials decide a protest within the hour (law 151 c).
+DECISION_WITHIN_S = 3600.0
+
+
+def decision_left(protest: ProtestState, t: float) -> float | None:
+    """Seconds left at match time `t` of the hour the officials have to decide `protest`
+    (151 c; never below 0), or None when it is decided or was lodged without a time."""
+    if protest.decision is not None or protest.t is None:
+        return None
+    return max(0.0, protest.t + DECISION_WITHIN_S - t)
+
+
+def hour_left(state: MatchState, t: float) -> int | None:
+    """Whole minutes left (rounded up) of the hour for the oldest protest that waits, or
+    None when none waits: what the view carries, so it changes once a minute."""
+    left = [s for p in state.protests if (s := decision_left(p, t)) is not None]
+    return None if not left else math.ceil(min(left) / 60 - 1e-9)
 
 
 def timer_view(timers: TurnTimers, now: float) -> TimerView | None:

@@ -28,6 +28,7 @@ from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.protest import DecisionBox, ProtestPanel, waiting_label
 from kiosk.ui.signs import buzzer_played
 from kiosk.ui.widgets import SheetCell
 from kiosk.ui.words import N_, reason_words
@@ -150,6 +151,9 @@ class CarromScreen(CarromCalls):
     over = BooleanProperty(False)
     #: A tie at the board limit waits for the toss (law 56 b): the Toss button's cue.
     toss_due = BooleanProperty(False)
+    # protests (laws 144-151): the Protest button's words, and whether one waits
+    protest_label = StringProperty("")
+    protest_waiting = BooleanProperty(False)
     # the scoresheet
     sheet_rows = ListProperty([])
     sheet_totals = StringProperty("")
@@ -165,6 +169,12 @@ class CarromScreen(CarromCalls):
         self._shown: CarromView | None = None
         #: Called after each view is drawn (the benchmark times a beam hit to its drawing).
         self.drawn: Callable[[CarromView], None] | None = None
+        #: Protests (kiosk/ui/protest.py): the panel and the director's decision, over all.
+        self.protests = ProtestPanel(screen=self)
+        self.decision = DecisionBox(screen=self)
+        self.add_widget(self.protests)
+        self.add_widget(self.decision)
+        self.protest_label = waiting_label(None, tr._)
         tr.on_switch(self.reword)
 
     def reword(self) -> None:
@@ -172,6 +182,7 @@ class CarromScreen(CarromCalls):
         self._shown = None
         self._redraw()
         self.reword_rulings()
+        self.protests.reword()
         grid = self.ids.get("sheet_grid")
         if grid is not None:
             grid.on_live(grid, grid.live)
@@ -203,6 +214,9 @@ class CarromScreen(CarromCalls):
         self._show_timer(view)
         self._show_proposal(view)
         self.follow_rulings(view)
+        self.protests.follow(view)
+        self.protest_label = waiting_label(view, tr._)
+        self.protest_waiting = view.protest_minutes is not None
         self.phase = view.phase
         self.can_undo = view.can_undo
         refusal = view.refusal
@@ -232,7 +246,7 @@ class CarromScreen(CarromCalls):
         self.pocketed = [s.pocketed for s in board.sides]
         self.owed = [s.owed for s in board.sides]
         self.at_turn = [s.at_turn for s in board.sides]
-        self.over = state.winner is not None
+        self.over = view.phase == "over"  # a protest may wait: play is over all the same
         self.toss_due = state.toss_due
         now = state.now
         self.is_break = bool(now and now.is_break)
@@ -304,6 +318,12 @@ class CarromScreen(CarromCalls):
         self.prop_pockets = " · ".join(words for _pocket, words, _missing in self.pockets_seen)
         wait = view.auto_confirm_in
         self.auto_confirm = "" if wait is None else f"{wait:.0f} s"
+
+    def locked(self) -> None:
+        """The console locked: the protest panel and the decision close too (issue 32)."""
+        super().locked()
+        self.protests.close()
+        self.decision.close()
 
     # -- the alarm ----------------------------------------------------------------------
     def _sounded(self) -> None:

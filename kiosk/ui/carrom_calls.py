@@ -68,6 +68,7 @@ NEXT_STEPS = {
     "board": N_("tap Play for the next board"),
     "game": N_("tap Play for the next game"),
     "over": N_("tap Sheet to check the result, then Home"),
+    "protest": N_("the director decides the protest: tap Protest (law 151)"),
 }
 
 

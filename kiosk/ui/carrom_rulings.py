@@ -30,6 +30,8 @@ from kiosk.rules.carrom.events import (
 )
 from kiosk.rules.carrom.state import MatchState, ProtestState
 from kiosk.tables.carrom_preview import Preview
+from kiosk.tables.carrom_view import DECISION_WITHIN_S as DECISION_WITHIN_S  # 151 c
+from kiosk.tables.carrom_view import decision_left
 from kiosk.tables.fusion import Proposal
 from kiosk.ui.words import N_, Words, english, reason_words
 
@@ -156,9 +158,6 @@ def consequence(action: str, by: str, seen: Preview, _: Words = english) -> str:
 
 # -- protests (laws 144-151) ------------------------------------------------------------
 
-#: The officials answer a protest within the hour (151 c).
-DECISION_WITHIN_S = 3600.0
-
 
 def protest_words(protest: ProtestState, t: float | None, _: Words = english) -> str:
     """A protest as the console and the hall list it: who, which board, and its decision,
@@ -183,7 +182,7 @@ def protest_words(protest: ProtestState, t: float | None, _: Words = english) ->
             "decision (law 150)",
             **where,
         )
-    left = max(0, math.ceil((protest.t + DECISION_WITHIN_S - t) / 60))
+    left = math.ceil((decision_left(protest, t) or 0.0) / 60 - 1e-9)
     return _(
         "Protest by {name} against board {board} of game {game}: waiting, {minutes} min "
         "left of the hour (law 151 c)",

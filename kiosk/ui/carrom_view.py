@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_view import CarromView
+from kiosk.ui.carrom_rulings import result_words, word_call
 from kiosk.ui.words import N_, Words, english
 
 #: The timer that ran out, in the banner, with what the umpire does next (the kiosk never
@@ -62,14 +63,16 @@ def _game_points(state: MatchState, side: str) -> int:
     return int(state.games[number - 1].points.get(side, 0))
 
 
-def _boards_so_far(state: MatchState) -> tuple[int, int]:
-    """Boards of the game in progress that counted (won or forfeited), and void ones."""
+def _boards_so_far(state: MatchState) -> tuple[int, int, int]:
+    """Boards of the game in progress that counted (won or forfeited), void ones, and those an
+    upheld protest set aside (151 a)."""
     now = state.now
     if now is None or not 1 <= now.game <= len(state.games):
-        return 0, 0
+        return 0, 0, 0
     boards = state.games[now.game - 1].boards
     counted = sum(1 for b in boards if b.winner is not None and not b.void)
-    return counted, sum(1 for b in boards if b.void)
+    aside = sum(1 for b in boards if b.protest == "upheld")
+    return counted, sum(1 for b in boards if b.void) - aside, aside
 
 
 def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
@@ -81,10 +84,11 @@ def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
     else:
         limit = f"/{state.board_limit}" if state.board_limit and state.rules == "icf" else ""
         game = "" if state.rules == "club" else _("Game {n} · ", n=now.game)
-        counted, void = _boards_so_far(state)
+        counted, void, aside = _boards_so_far(state)
         # A void board is replayed and does not count toward the limit (laws 56, 140):
         # the number is the counted boards' (the spec's `now.board` counts void ones too).
         extra = _(" · {n} void", n=void) if void else ""
+        extra += _(" · {n} set aside", n=aside) if aside else ""  # by a protest (151 a)
         if state.rules == "club":
             number = _("Round {n}", n=counted + 1)
         else:
@@ -92,6 +96,8 @@ def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
         if limit and counted >= (state.board_limit or 0):
             number = _("Extra board (law 56 b)")  # the limit reached level: the toss's board
         title = f"{game}{number}{extra} · {rules}"
+        if state.protest_pending:  # no result is declared while it waits (law 150)
+            title += _(" · under protest")
     panels = []
     for side in state.sides:
         panels.append(
@@ -109,7 +115,10 @@ def scoreboard(state: MatchState, _: Words = english) -> Scoreboard:
     if now is None:
         queen = ""
         on_board = ""
-        status = _("{name} wins the match", name=state.winner) if state.winner else _("Match over")
+        if state.winner:
+            status = _("{name} wins the match", name=state.winner)
+        else:  # won on the board, not declared while a protest waits (150)
+            status = result_words(state, _) or _("Match over")
     else:
         queen = _(QUEEN_WORDS[now.queen]) if now.queen in QUEEN_WORDS else now.queen
         if now.queen_by and now.queen != "on_board":
@@ -143,7 +152,9 @@ def scoresheet(state: MatchState, _: Words = english) -> list[SheetRow]:
     rows: list[SheetRow] = []
     for g, game in enumerate(state.games, start=1):
         for b, board in enumerate(game.boards, start=1):
-            if board.void:
+            if board.protest == "upheld":  # set aside by an upheld protest (151 a)
+                note = _("set aside: protest upheld (law 151 a)")
+            elif board.void:
                 note = _("void (law {law})", law=board.law) if board.law else _("void")
             elif board.winner is None:
                 note = _("in progress")
@@ -151,6 +162,10 @@ def scoresheet(state: MatchState, _: Words = english) -> list[SheetRow]:
                 note = _("law {law}", law=board.law) if board.law else ""
             if board.change_sides:  # the players changed sides after this board (58-60)
                 note += _("; change sides (law {law})", law=board.change_sides)
+            if board.protest == "pending":
+                note += _("; under protest (law 150)")
+            elif board.protest == "rejected":
+                note += _("; protest rejected (law 151 b)")
             rows.append(
                 SheetRow(
                     g, b, board.breaker, board.winner or "", board.points, board.queen or "", note
@@ -177,6 +192,9 @@ def banner(view: CarromView, _: Words = english) -> tuple[str, str]:
     assert state is not None
     if state.winner is not None:
         return _("{name} wins the match", name=state.winner), "over"
+    under_protest = result_words(state, _)
+    if under_protest is not None:  # won on the board, no result declared (150)
+        return under_protest, "protest"
     if view.expired:
         return _(EXPIRED.get(view.expired, view.expired)), "expired"
     if view.timer is not None and view.timer.kind == "interval":
@@ -190,6 +208,9 @@ def banner(view: CarromView, _: Words = english) -> tuple[str, str]:
     if ended is not None and ended.game is not None:
         game = ended.game
         return _("Game to {name} ({reason})", name=game.winner, reason=game.reason), "game"
+    upheld = next((c for c in state.calls if c.code == "protest_upheld"), None)
+    if upheld is not None:  # what an upheld protest set aside, and the board played again
+        return word_call(upheld, _), "board"
     if ended is not None and ended.board is not None:
         b = ended.board
         if b.winner:

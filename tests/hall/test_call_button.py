@@ -39,10 +39,9 @@ def ui_kiosk(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[object, HallPu
 def test_call_director_button_reaches_the_hall_and_shows_the_answer(
     broker: Mosquitto, ui_kiosk: tuple[object, HallPublisher], tmp_path: Path
 ) -> None:
-    from tests.ui.harness import Kiosk, start_backgammon
-
     from kiosk.ui.hall_corner import HallCorner
     from kiosk.ui.i18n import apply_languages, catalogue
+    from tests.ui.harness import Kiosk, start_backgammon
 
     kiosk, publisher = ui_kiosk
     assert isinstance(kiosk, Kiosk)

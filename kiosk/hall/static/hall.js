@@ -3,9 +3,11 @@
 // second. Heard nothing for 3 s: the link is dead, whatever the socket says; reconnect.
 "use strict";
 const hall = {
-  tables: {}, calls: {}, offset: 0, director: false, lastHeard: 0, ws: null,
+  tables: {}, calls: {}, decisions: {}, offset: 0, director: false, lastHeard: 0, ws: null,
   broker: false, only: null, onrender: null,
 };
+// The officials decide a protest within the hour (law 151 c).
+const HOUR_S = 3600;
 
 function key(h, t) { return h + "/" + t; }
 function serverNow() { return Date.now() / 1000 + hall.offset; }
@@ -80,6 +82,10 @@ function take(m) {
     table(m.hall, m.table).broken = m.broken;
   } else if (m.type === "call") {
     hall.calls[key(m.hall, m.table)] = {hall: m.hall, table: m.table, ...m.call};
+  } else if (m.type === "decision") {
+    hall.decisions[key(m.hall, m.table)] = m.decision;
+  } else if (m.type === "decided") {
+    delete hall.decisions[key(m.hall, m.table)];
   } else if (m.type === "ack") {
     const c = hall.calls[key(m.hall, m.table)];
     if (c && c.id <= m.id) delete hall.calls[key(m.hall, m.table)];
@@ -102,11 +108,13 @@ function tileBody(tile, age, running) {
     }
     const queen = tile.queen === null || tile.queen === undefined ? "" :
       "queen: " + String(tile.queen).replace(/_/g, " ") + (tile.queen_by ? " (" + tile.queen_by + ")" : "");
+    // Won on the board with a protest waiting: no result is declared (law 150).
+    const score = tile.winner ? "winner: " + tile.winner : tile.provisional_winner ?
+      "won on the board: " + tile.provisional_winner + " (under protest: no result, law 150)" :
+      "game " + (tile.game_no ?? "-") + " board " + (tile.board_no ?? "-") + ": " + sc;
     return el("players", p.join(" v ")) + el("games", "games " + won) +
-      el("score", tile.winner ? "winner: " + tile.winner :
-        "game " + (tile.game_no ?? "-") + " board " + (tile.board_no ?? "-") + ": " + sc) +
-      el("queen", queen) + el("turn", tile.turn ? "turn: " + tile.turn : "") +
-      el("timer", timer);
+      el("score", score) + el("queen", queen) + el("turn", tile.turn ? "turn: " + tile.turn : "") +
+      el("timer", timer) + protestLines(tile, age ?? 0);
   }
   if (g === "backgammon") {
     const elapsed = running && tile.running ? age : 0;
@@ -128,6 +136,49 @@ function tileBody(tile, age, running) {
       el("games", tile.games + " games");
   }
   return el("unknown", g);
+}
+
+// Each protest (laws 144-151): who, which board, the decision, or while it waits the minutes
+// left of the officials' hour, counted down here from the tile's match time and its age.
+function protestLines(tile, age) {
+  let html = "";
+  for (const p of tile.protests || []) {
+    const board = p.board || [];
+    let text = "protest by " + p.by + " against board " + board[1] + " of game " + board[0] + ": ";
+    if (p.decision === "upheld") text += "upheld, the board is played again (law 151 a)";
+    else if (p.decision === "rejected") text += "rejected, the result stands (law 151 b)";
+    else if (p.t === null || p.t === undefined || tile.t === null || tile.t === undefined) {
+      text += "waiting for the decision (law 150)";
+    } else {
+      const left = Math.max(0, p.t + HOUR_S - (tile.t + age));
+      text += "waiting, " + Math.ceil(left / 60 - 1e-9) + " min left of the hour (law 151 c)";
+    }
+    html += `<div class="protest ${p.decision ? "decided" : "pending"}">${esc(text)}</div>`;
+  }
+  return html;
+}
+
+// The director's decision buttons, apart from the ticking rest (a rewrite swallows a tap).
+function decideHtml(t, tile) {
+  if (!tile || tile.game !== "carrom" || !tile.match) return "";
+  const sent = hall.decisions[key(t.hall, t.table)];
+  let html = "";
+  for (const p of tile.protests || []) {
+    if (p.decision) continue;
+    const [g, b] = p.board || [];
+    if (sent && sent.match === tile.match && sent.board[0] === g && sent.board[1] === b) {
+      html += `<div class="sent">decision sent: ${sent.upheld ? "upheld" : "rejected"}, ` +
+        `waiting for the table</div>`;
+      continue;
+    }
+    if (!hall.director) continue;
+    const data = `data-hall="${esc(t.hall)}" data-table="${esc(t.table)}" ` +
+      `data-match="${esc(tile.match)}" data-game="${esc(g)}" data-board="${esc(b)}"`;
+    html += `<div class="decide">board ${esc(b)} of game ${esc(g)}: ` +
+      `<button class="decide" ${data} data-upheld="1">Uphold (law 151 a)</button> ` +
+      `<button class="decide" ${data} data-upheld="0">Reject (law 151 b)</button></div>`;
+  }
+  return html;
 }
 
 function tileHtml(t) {
@@ -168,7 +219,9 @@ function tileHtml(t) {
       (hall.director ? ` <button class="ack" data-hall="${esc(t.hall)}" data-table="${esc(t.table)}"` +
        ` data-id="${call.id}">Acknowledge</button>` : "") + `</div>`;
   }
-  return {html, callHtml, offline, stale, calling: !!call, game: tile ? tile.game : ""};
+  const protesting = !!(tile && (tile.protests || []).some(p => !p.decision));
+  return {html, callHtml, decide: decideHtml(t, tile), offline, stale, calling: !!call,
+    protesting, game: tile ? tile.game : ""};
 }
 
 // Rewrites a part only when its text changed (what it was set to, not what the browser
@@ -191,8 +244,8 @@ function render() {
       r = tileHtml(t);
     } catch (e) {  // whatever got through, one tile says so and the others go on
       r = {html: `<div class="head"><span class="name">${esc(t.table)}</span></div>` +
-        `<div class="bad">bad data: cannot be shown</div>`, callHtml: "", offline: false,
-        stale: true, calling: false, game: ""};
+        `<div class="bad">bad data: cannot be shown</div>`, callHtml: "", decide: "",
+        offline: false, stale: true, calling: false, protesting: false, game: ""};
     }
     if (filter && r.game !== filter) continue;
     const id = "tile-" + k.replace(/[^A-Za-z0-9_-]/g, "_");
@@ -200,13 +253,16 @@ function render() {
     let div = document.getElementById(id);
     if (!div) {
       div = document.createElement("div"); div.id = id; div.className = "tile"; box.appendChild(div);
-      div.append(document.createElement("div"), document.createElement("div"));
+      div.append(document.createElement("div"), document.createElement("div"),
+        document.createElement("div"));
     }
-    setHtml(div.firstElementChild, r.html);
-    setHtml(div.lastElementChild, r.callHtml);
+    setHtml(div.children[0], r.html);
+    setHtml(div.children[1], r.callHtml);
+    setHtml(div.children[2], r.decide);
     div.dataset.table = t.table; div.dataset.game = r.game;
     div.dataset.state = r.offline ? "offline" : r.stale ? "stale" : "online";
     div.classList.toggle("calling", r.calling);
+    div.classList.toggle("protesting", r.protesting);
   }
   for (const div of Array.from(box.children)) if (!seen.has(div.id)) div.remove();
   if (hall.onrender) hall.onrender();
@@ -217,6 +273,20 @@ document.addEventListener("click", async ev => {
   if (!b) return;
   const r = await fetch("/ack", {method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({hall: b.dataset.hall, table: b.dataset.table, id: +b.dataset.id})});
+  if (!r.ok) alert(await r.text());
+});
+
+// The director's decision on a protest: asked again, then sent to the kiosk by the hall.
+document.addEventListener("click", async ev => {
+  const b = ev.target.closest("button.decide");
+  if (!b) return;
+  const upheld = b.dataset.upheld === "1";
+  const what = upheld ? "Uphold: the board and every board after it are set aside and played again (law 151 a)" :
+    "Reject: the result stands and is declared (law 151 b)";
+  if (!confirm(what + "?")) return;
+  const r = await fetch("/decide", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({hall: b.dataset.hall, table: b.dataset.table, match: b.dataset.match,
+      board: [+b.dataset.game, +b.dataset.board], upheld})});
   if (!r.ok) alert(await r.text());
 });
 
