@@ -8,17 +8,16 @@ fault of that part, never a crash of the session.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from drivers.display_protocol import DisplayFrame
+from drivers.serial_link import DeviceStatus
 from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
-from kiosk.engine.faults import Fault
+from kiosk.engine.faults import Fault, fault_to_json
 from kiosk.engine.journal_rows import Confirmed
 from kiosk.engine.part_faults import link_said
-
-if TYPE_CHECKING:
-    from drivers.display_protocol import DisplayFrame
-    from kiosk.engine.parts import Buzzer, Display
 
 
 @runtime_checkable
@@ -127,6 +126,28 @@ class CallbackOutput(OutputBase, Generic[V]):
         return True
 
 
+class Buzzer(Protocol):
+    """The buzzer (drivers.buzzer.BuzzerPlayer): plays a timer's pattern."""
+
+    last_error: str | None
+    volume: float
+
+    def play(self, pattern: Pattern, *, interrupt: bool = False) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Display(Protocol):
+    """The player display (drivers.display.PlayerDisplay)."""
+
+    @property
+    def status(self) -> DeviceStatus: ...
+
+    def show(self, frame: DisplayFrame) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class BuzzerOutput(OutputBase):
     """The buzzer (drivers/buzzer.py `BuzzerPlayer`): plays the timers' patterns."""
 
@@ -171,6 +192,43 @@ class DisplayOutput(OutputBase):
         if status.state in ("ok", "connecting"):
             return None
         return link_said(status)  # the English, with the facts the screen words
+
+
+@runtime_checkable
+class JsonView(Protocol):
+    """A table's view that says itself as JSON (CarromView, ClockView: kiosk/tables)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the publisher sends it."""
+
+
+def view_to_json(view: object) -> dict[str, Any] | None:
+    return view.to_json() if isinstance(view, JsonView) else None
+
+
+class JsonOutput(OutputBase):
+    """Writes one JSON line per change of the table's state, and one per fault change.
+    `write` may be slow or fail: a failure shows as a fault of this output, nothing more."""
+
+    name = "publisher"
+
+    def __init__(self, write: Callable[[str], object], *, table: str = "table") -> None:
+        self._write = write
+        self.table = table
+
+    def state_changed(self, view: object) -> None:
+        data = view_to_json(view)
+        if data is not None:
+            self._send({"table": self.table, "state": data})
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        self._send({"table": self.table, "fault": fault_to_json(fault), "active": active})
+
+    def sound(self, pattern: Pattern) -> None:
+        return None
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self._write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
 
 class Outputs:

@@ -127,7 +127,7 @@ class ClockView:
     match: MatchFacts | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as the publisher sends it (kiosk/engine/publish.py): the keys of
+        """The view as the publisher sends it (kiosk/engine/outputs.py `JsonOutput`): the keys of
         `tableside clock replay --json`, and the faces."""
         return {
             "game": "backgammon",

@@ -140,7 +140,7 @@ class CarromSession(Commands):
         self._last_view: CarromView | None = None
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
-        """Say which parts started (kiosk/engine/hardware.py builds them after the session,
+        """Say which parts started (kiosk/parts/hardware.py builds them after the session,
         since they post to it): the pockets with beams, and whether a camera is watching."""
         self.health.fit(beams, camera, self._now())
 

@@ -9,16 +9,15 @@ import numpy as np
 
 from vision.sim.render import Scene, pocket_centres_image, render, start_arrangement
 
-from .conftest import PIN
+from .conftest import PIN, Hooks
 from .harness import Kiosk
 
 
-def test_calibration_taps_the_four_pockets_on_the_live_image(kiosk: Kiosk) -> None:
+def test_calibration_taps_the_four_pockets_on_the_live_image(kiosk: Kiosk, hooks: Hooks) -> None:
     scene = Scene(pieces=tuple(start_arrangement()))
     frame = np.ascontiguousarray(render(scene)[..., ::-1])  # BGR -> RGB for the screen
-    kiosk.services.grab_frame = lambda: frame
-    saved = []
-    kiosk.services.save_settings = saved.append
+    hooks.frame = frame
+    saved = hooks.saved
     kiosk.tap("settings")
     for key in PIN:
         kiosk.tap(f"key_{key}")
@@ -50,18 +49,18 @@ def test_calibration_without_a_camera_says_so(kiosk: Kiosk) -> None:
     assert kiosk.screen().message == "Mark all four pockets first"
 
 
-def _open_calibration(kiosk: Kiosk, frame: np.ndarray) -> None:
-    kiosk.services.grab_frame = lambda: frame
+def _open_calibration(kiosk: Kiosk, hooks: Hooks, frame: np.ndarray) -> None:
+    hooks.frame = frame
     kiosk.app.show("calibration")
     kiosk.advance(0.1)
 
 
-def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(kiosk: Kiosk) -> None:
+def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(
+    kiosk: Kiosk, hooks: Hooks
+) -> None:
     scene = Scene(pieces=tuple(start_arrangement()))
     frame = np.ascontiguousarray(render(scene)[..., ::-1])
-    saved = []
-    kiosk.services.save_settings = saved.append
-    _open_calibration(kiosk, frame)
+    _open_calibration(kiosk, hooks, frame)
     screen = kiosk.screen()
     kiosk.tap("suggest")
     assert len(screen.points) == 4 and screen.message.startswith("Suggested")
@@ -71,12 +70,11 @@ def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(kiosk: 
     assert screen.message == "Calibration saved"
 
 
-def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> None:
+def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk, hooks: Hooks) -> None:
     scene = Scene(pieces=())
     frame = np.ascontiguousarray(render(scene)[..., ::-1])
-    saved = []
-    kiosk.services.save_settings = saved.append
-    _open_calibration(kiosk, frame)
+    saved = hooks.saved
+    _open_calibration(kiosk, hooks, frame)
     screen = kiosk.screen()
     live = screen.ids.live
     truth = pocket_centres_image(scene.look)
@@ -88,9 +86,9 @@ def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> N
     assert saved == []
 
 
-def test_calibration_keeps_the_empty_board_once(kiosk: Kiosk) -> None:
+def test_calibration_keeps_the_empty_board_once(kiosk: Kiosk, hooks: Hooks) -> None:
     frame = np.ascontiguousarray(render(Scene(pieces=()))[..., ::-1])
-    _open_calibration(kiosk, frame)
+    _open_calibration(kiosk, hooks, frame)
     kiosk.tap("empty")
     screen = kiosk.screen()
     assert screen.message == "Empty board kept"
