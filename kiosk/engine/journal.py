@@ -490,12 +490,13 @@ class Journal:
 
     def write(self) -> None:
         """Put the rows kept by `append(sync=False)` on disk: one transaction, not synced
-        (once per poll: the raw inputs of the poll). Rows held by a refusing disk, or a
-        confirmed event among them, are written synced as `append` does."""
-        if self._pending and not self._orphaned and self._error is None:
+        (once per poll: the raw inputs of the poll; with a confirmed event among them, synced).
+        While a refusing disk holds rows, they are tried again at most once a second
+        (`retry`), all together and synced, as the held rows always are."""
+        if self._error is not None or self._orphaned:
+            self.retry()
+        elif self._pending:
             self._flush(sync=any(published(op) for op in self._pending))
-        elif self._pending or self._orphaned:
-            self._flush()
 
     def take_confirmed(self) -> list[Confirmed]:
         """The confirmed events and undos put on disk (synced) since the last call, in order:

@@ -121,7 +121,8 @@ def test_a_held_event_is_told_once_the_disk_takes_it(
 ) -> None:
     with tmpfs(tmp_path / "disk") as disk:
         memory = MemoryOutput()
-        s = CarromSession(Journal(disk / "journal.db"), clock=clock, wall=wall, outputs=[memory])
+        journal = Journal(disk / "journal.db", clock=clock)  # its retries paced on the fake clock
+        s = CarromSession(journal, clock=clock, wall=wall, outputs=[memory])
         s.start_match(START)
         filler = fill(disk)
         for _ in range(3):
