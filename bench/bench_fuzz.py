@@ -1,5 +1,5 @@
 """Benchmark: the structure-aware fuzz of the journal's readers (tests/fuzz/test_fuzz_journal.py)
-for longer than make test's 1,000 inputs, with other inputs each run.
+for longer than make test's 400 inputs, with other inputs each run.
 
 Each input is a copy of a journal the kiosk wrote (a carrom match, a backgammon clock, a
 Bhukhar session) with 1 to 3 mutations: a row's column set to what a hand or a damaged card

@@ -1,9 +1,11 @@
 """Power cuts on the journal: N cuts at random moments on a filesystem that drops every
-unsynced byte (tests/engine/lazyfs.py, FUSE), each followed by a restart.
+unsynced byte (tests/engine/lazyfs.py, FUSE), each followed by a restart. The writer journals a
+poll's raw inputs (unsynced, one write) before each event.
 
-Prints how many events were acknowledged (append returned: synced), how many of them were
-lost (the goal: 0), how often the one event in flight survived, how many restarts refused the
-journal (goal: 0) and the restart times. Needs root and /dev/fuse.
+Prints what one synced event and one raw input cost, how many events were acknowledged
+(append returned: synced), how many of them were lost (the goal: 0), how often the one event
+in flight survived, how many restarts refused the journal (goal: 0) and the restart times.
+Needs root and /dev/fuse.
 
     .venv/bin/python bench/bench_powercut.py [CUTS] [SEED]
 """
@@ -45,6 +47,24 @@ def append_latency(folder: Path, n: int = 300) -> tuple[float, float, float]:
     return sealed[n // 2], sealed[int(n * 0.99)], bare[n // 2]
 
 
+def raw_latency(folder: Path, n: int = 300) -> tuple[float, float]:
+    """p50 / p99 of a poll's raw input (a beam hit) as the tables write it now: appended
+    unsynced and written by the poll's one `write()` (before, each was an append as above)."""
+    from kiosk.engine.journal import Journal
+
+    journal = Journal(folder / "raw.db")
+    mid = journal.begin_match("carrom", {"event": "match"}, 0.0)
+    took = []
+    for i in range(n):
+        started = time.perf_counter()
+        journal.append(mid, float(i), 0.0, "beam", "beam_hit", {"pocket": 1}, sync=False)
+        journal.write()
+        took.append(time.perf_counter() - started)
+    journal.close()
+    took.sort()
+    return took[n // 2], took[int(n * 0.99)]
+
+
 def main() -> int:
     cuts = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
@@ -57,10 +77,12 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory(dir=ROOT) as folder:  # the disk the checkout is on
         p50, p99, bare = append_latency(Path(folder))
+        raw50, raw99 = raw_latency(Path(folder))
     print(
         f"append, synced and sealed:  p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
         f" (without the seal: p50 {bare * 1000:.2f} ms)"
     )
+    print(f"raw input, written unsynced: p50 {raw50 * 1000:.2f} ms, p99 {raw99 * 1000:.2f} ms")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         figures = powercut.run(Path(folder), cuts=cuts, seed=seed, max_wait=0.3)

@@ -261,7 +261,7 @@ class TimerBench:
 
         app = self.app
         # Starting a match is the umpire's (kiosk/ui/lock.py): the simulation's umpire PIN
-        # (kiosk/engine/roles.py) typed first, as at a console, or Start only opens the pad.
+        # (kiosk/roles.py) typed first, as at a console, or Start only opens the pad.
         services = self.kiosk.services
         assert services.authority is not None
         services.authority.enter("1234", Role.UMPIRE, services.clock())

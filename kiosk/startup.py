@@ -7,12 +7,14 @@ the window, and nothing of Kivy.
    file stops the start (`StartRefused`) with every problem named (file, line, key), before
    anything is opened;
 2. the data folder: `data`, else a temporary one when simulating, else `[journal] dir`;
-3. the parts from the settings (kiosk/engine/hardware.py: beams, buzzer, player display,
+3. the parts from the settings (kiosk/parts/hardware.py: beams, buzzer, player display,
    camera; simulated ones with `simulate`), each optional: a part that did not start is a
    fault on the table, not a refusal;
-4. the `Services` the app's screens use: the journal, the outputs every table speaks to
-   (buzzer, player display), the parts' faults, the camera's frame for calibration, and with
-   simulated beams a coin of the striker's colour through a pocket;
+4. the `Tables` (the journal, the table in play, what a table is made with: the settings,
+   the outputs every table speaks to, the parts' faults) and the `Services` the app's screens
+   use beside them, built once (the camera's frame for calibration, with simulated beams a
+   coin of the striker's colour through a pocket, the start screen's Retry, the console's
+   lock);
 5. the `Runner` that steps the parts' pollers (the beams' stuck check, the sensor bridge's
    link) and the table in play, and pings the systemd watchdog.
 """
@@ -22,25 +24,29 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from drivers.display_protocol import DisplayFrame
 from kiosk.atomic import private_dir
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
-from kiosk.engine.display_frames import bhukhar_frame, carrom_frame, clock_frame
-from kiosk.engine.hardware import Parts, build_parts
 from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import Output
-from kiosk.engine.roles import SettingsAuthority, needs_pins, simulated_pins
-from kiosk.engine.runner import Runner
 from kiosk.errors import TablesideError
+from kiosk.parts.display_frames import bhukhar_frame, carrom_frame, clock_frame
+from kiosk.parts.hardware import Parts, build_parts
+from kiosk.roles import SettingsAuthority, simulated_pins
+from kiosk.runner import Runner
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
-from kiosk.wiring import Frame, Services
+from kiosk.tables.registry import Fitted
+from kiosk.wiring import Frame, Services, Tables
+
+if TYPE_CHECKING:
+    from kiosk.hall.publisher import HallPublisher
 
 #: Where the settings screen saves the settings in the data folder (read at the next start).
 SAVED_NAME = "settings.toml"
@@ -58,14 +64,22 @@ class Kiosk:
     """A started kiosk: what the app needs (`services`, `runner`) and what to close after."""
 
     services: Services
-    parts: Parts
+    in_place: PartsInPlace
     runner: Runner
     data_dir: Path
     #: Where the settings screen writes the settings.
     settings_path: Path
     simulated: bool
-    #: The hall publisher (docs/hall.md), None without a broker in [hall].  # hall
-    hall: Any = None  # hall
+
+    @property
+    def parts(self) -> Parts:
+        """The parts in place (started again by the start screen's Retry)."""
+        return self.in_place.parts
+
+    @property
+    def hall(self) -> HallPublisher | None:
+        """The hall publisher (docs/hall.md), None without a broker in [hall]."""
+        return self.in_place.hall
 
     @property
     def notifier(self) -> Notifier:
@@ -124,21 +138,11 @@ def start_kiosk(
     except OSError as exc:
         raise StartRefused(f"cannot start: the data folder {data_dir}: {exc}") from None
 
-    services = Services(
-        data_dir=data_dir,
-        check_pin=lambda pin: check_pin(pin, services.settings.umpire.pin_hash),
-        clock=clock,
-        settings=settings,
-        save_settings=lambda s: write_settings(s, settings_path),
-        first_start=needs_pins(settings),  # roles: no PIN yet, the first start asks
-    )
-    services.authority = SettingsAuthority(
-        lambda: services.settings, lambda _note: None, state=data_dir / PIN_STATE_NAME, clock=clock
-    )
-    tables = services.tables  # the parts post to the table in play through it
+    tables = Tables(data_dir, Fitted(clock=clock, settings=settings))
 
     def start_parts() -> Parts:
-        """Every part the settings name (at start, and again at the start screen's Retry)."""
+        """Every part the settings name (at start, and again at the start screen's Retry);
+        they post their inputs to the table in play."""
         return build_parts(
             settings, tables.post, simulate=simulate, clock=clock, journal=data_dir / "journal.db"
         )
@@ -148,50 +152,73 @@ def start_kiosk(
 
     # The director's decisions from the hall go to the table in play (protests, 144-151).
     hall = start_hall(settings, data_dir, tables.post)  # hall
-
-    def fit(started: Parts) -> None:
-        """The parts that started, as the tables and the screens see them (at start, and
-        again at the start screen's Retry: no table is open yet at that screen)."""
-        frames: list[Output] = list(started.outputs(_frame_of))
-        services.outputs = frames + ([hall] if hall is not None else [])  # hall
-        services.beams = started.pockets
-        services.camera = started.camera is not None
-        services.startup_faults = list(started.problems)
-
-    parts = start_parts()
-    fit(parts)
-    services.grab_frame = lambda: _rgb(getattr(parts.camera, "latest", None))
-    services.keep_empty = lambda rgb: getattr(parts.camera, "keep_empty", lambda _rgb: None)(rgb)
-    if parts.simulated is not None:
-        # Simulation: a coin of the striker's colour through the pocket, seen by the beam
-        # and, when the synthetic camera runs, gone from its board too.
-        def press(pocket: int) -> None:
-            parts.press(pocket, tables.turn_colour())
-
-        services.press_pocket = press
+    in_place = PartsInPlace(start_parts(), hall)
+    tables.refit(in_place.fitted(tables.fitted))
     runner = Runner(
         clock=clock,
         notifier=notifier or Notifier(),
-        pollers=parts.pollers(tables.post),
-        deadlines=parts.deadlines(),
+        pollers=in_place.parts.pollers(tables.post),
+        deadlines=in_place.parts.deadlines(),
         in_play=lambda: tables.in_play,
     )
-    kiosk = Kiosk(services, parts, runner, data_dir, settings_path, simulate, hall=hall)  # hall
 
     def retry() -> list[tuple[str, str]]:
-        """The start screen's Retry: every part closed and started again; the tables, the
-        runner and the screens take the new ones (the simulated pocket press and the
-        calibration picture read `parts` when called)."""
-        nonlocal parts
-        kiosk.parts.close()
-        again = parts = kiosk.parts = start_parts()
-        fit(again)
-        runner.pollers = again.pollers(tables.post)
-        runner.deadlines = again.deadlines()
-        return list(again.problems)
+        """The start screen's Retry: every part closed and started again; the tables take a
+        new Fitted, the runner the new parts' pollers (no table is open yet at that screen)."""
+        in_place.parts.close()
+        in_place.parts = start_parts()
+        tables.refit(in_place.fitted(tables.fitted))
+        runner.refit(in_place.parts.pollers(tables.post), in_place.parts.deadlines())
+        return list(in_place.parts.problems)
 
-    services.retry_parts = retry
-    return kiosk
+    def press(pocket: int) -> None:
+        """Simulation: a coin of the striker's colour through the pocket, seen by the beam
+        and, when the synthetic camera runs, gone from its board too."""
+        in_place.parts.press(pocket, tables.turn_colour())
+
+    services = Services(
+        data_dir,
+        lambda pin: check_pin(pin, tables.settings.umpire.pin_hash),
+        clock,
+        tables=tables,
+        save_settings=lambda s: write_settings(s, settings_path),
+        grab_frame=lambda: _rgb(getattr(in_place.parts.camera, "latest", None)),
+        keep_empty=lambda rgb: in_place.parts.keep_empty(rgb),
+        press_pocket=press if in_place.parts.simulated is not None else None,
+        retry_parts=retry,
+        authority=SettingsAuthority(
+            lambda: tables.settings,
+            lambda _note: None,
+            state=data_dir / PIN_STATE_NAME,
+            clock=clock,
+        ),
+        ask_pins=True,  # roles: no PIN yet, the first start asks for them
+    )
+    return Kiosk(services, in_place, runner, data_dir, settings_path, simulate)
+
+
+class PartsInPlace:
+    """The parts started (at start, or again at the start screen's Retry: replaced whole)
+    and the hall's publisher, which outlives them."""
+
+    def __init__(self, parts: Parts, hall: HallPublisher | None) -> None:
+        self.parts = parts
+        self.hall = hall
+
+    def outputs(self) -> tuple[Output, ...]:
+        """What every table speaks to: the parts' outputs (buzzer, player display), the hall."""
+        frames: list[Output] = list(self.parts.outputs(_frame_of))
+        return (*frames, *([self.hall] if self.hall is not None else []))  # hall
+
+    def fitted(self, before: Fitted) -> Fitted:
+        """`before` with these parts: their outputs, pockets, camera and problems."""
+        return replace(
+            before,
+            outputs=self.outputs(),
+            beams=self.parts.pockets,
+            camera=self.parts.camera is not None,
+            faults=tuple(self.parts.problems),
+        )
 
 
 def _frame_of(view: object) -> DisplayFrame | None:

@@ -15,13 +15,16 @@ opened, the outputs every table speaks to, the parts fitted, and the one table i
 - `note(kind, role, data)`: a kiosk act outside any match (a settings save, a PIN change),
   journaled with its role.
 
-`runner` polls `in_play` (kiosk/engine/runner.py reads it at each step).
+`runner` polls `in_play` (kiosk/runner.py reads it at each step). `fitted` is what a new
+table is made with (the settings in force, the outputs, the parts that started): one
+immutable `Fitted`, replaced whole when the settings are saved (`use_settings`) or the parts
+are started again (`refit`, the start screen's Retry), never changed field by field.
 
-`Services` is what the app's screens use of the kiosk beside its tables: the clock, the
-settings and where they are saved, the parts' hooks (the camera's frame, a simulated coin,
-the start screen's Retry), the console's authority; its `tables` are made from its fields at
-each new table. `kiosk/startup.py` builds one from the settings file with the parts; the UI
-tests build one with a fake clock and a temporary folder. Kivy-free.
+`Services` is what the app's screens use of the kiosk beside its tables, built once: the
+clock, where the settings are saved, the parts' hooks (the camera's frame, a simulated coin,
+the start screen's Retry), the console's authority, and the `tables` (the settings and the
+parts fitted are theirs). `kiosk/startup.py` builds one from the settings file with the
+parts; the UI tests build one with a fake clock and a temporary folder. Kivy-free.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -38,6 +41,7 @@ from kiosk.authority import Authority, Role
 from kiosk.config import Settings
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import Output
+from kiosk.roles import needs_pins
 from kiosk.tables.base import close_match
 from kiosk.tables.bhukhar_migrate import migrate_sessions
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
@@ -54,20 +58,20 @@ log = logging.getLogger(__name__)
 
 
 class Tables:
-    """The tables of one kiosk (see the module docstring). `fitted` says what a new table is
-    made with, read at each new table (the settings screen may have changed the settings,
-    the start screen's Retry the parts); its clock is the one monotonic clock."""
+    """The tables of one kiosk (see the module docstring). `fitted` is what a new table is
+    made with, replaced whole (`use_settings`, `refit`); its clock is the one monotonic
+    clock."""
 
     def __init__(
         self,
         data_dir: Path,
-        fitted: Callable[[], Fitted] = Fitted,
+        fitted: Fitted | None = None,
         *,
         wall: Callable[[], float] = time.time,
     ) -> None:
         self.data_dir = data_dir
-        self.fitted = fitted
-        self.clock = fitted().clock
+        self._fitted = fitted or Fitted()
+        self.clock = self._fitted.clock
         self.wall = wall
         #: The table in play (polled by the runner, fed by the sensors), or None.
         self.in_play: AnyTable | None = None
@@ -75,6 +79,26 @@ class Tables:
         #: next frame rather than at the next tick.
         self.wake: Callable[[], None] = lambda: None
         self._journal: Journal | None = None
+
+    # -- what a table is made with -------------------------------------------------------
+    @property
+    def fitted(self) -> Fitted:
+        """What a new table is made with now."""
+        return self._fitted
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in force."""
+        return self._fitted.settings
+
+    def use_settings(self, settings: Settings) -> None:
+        """The settings saved (the settings screen, the first start): the next table and the
+        screens read them; the table in play keeps those it was made with."""
+        self._fitted = replace(self._fitted, settings=settings)
+
+    def refit(self, fitted: Fitted) -> None:
+        """The parts started again (the start screen's Retry, before any table is open)."""
+        self._fitted = fitted
 
     # -- the journal ---------------------------------------------------------------------
     @property
@@ -84,7 +108,7 @@ class Tables:
     def journal(self) -> Journal:
         """The kiosk's one journal (opened at first use; JournalError if it cannot be)."""
         if self._journal is None:
-            j = self.fitted().settings.journal
+            j = self._fitted.settings.journal
             self._journal = Journal(
                 self.journal_path,
                 backup_dir=j.backup_dir or None,
@@ -102,7 +126,7 @@ class Tables:
         """A new table for `start`, over the unfinished one of its game (closing it is
         journaled with `role`); it is now in play. The table's own refusal (IllegalEvent,
         IllegalAction, SessionError) or JournalError: nothing changed."""
-        table = create(self.journal(), self.fitted(), start, role)
+        table = create(self.journal(), self._fitted, start, role)
         self.in_play = table
         return table
 
@@ -117,7 +141,7 @@ class Tables:
         row = self.journal().unfinished(kind)
         if table is not None and row is not None and table.match_id == row.id:
             return table  # still in memory, exactly where it was
-        found = resume(self.journal(), self.fitted(), kind)
+        found = resume(self.journal(), self._fitted, kind)
         if found is not None:
             self.in_play = found
         return found
@@ -192,57 +216,144 @@ def _keep(_settings: Settings) -> None:
     """Settings kept in memory only (tests, or a kiosk started without a settings file)."""
 
 
-@dataclass
+def _no_frame() -> Frame:
+    return None
+
+
+def _drop_frame(_rgb: Frame) -> None:
+    """No camera: a picture kept as the empty board goes nowhere."""
+
+
 class Services:
-    """The kiosk's parts as the screens see them (time always from `clock`)."""
+    """The kiosk's parts as the screens see them, built once (time always from `clock`).
+    Nothing here is replaced afterwards: the settings and the parts fitted are the tables'
+    (`tables.fitted`, replaced whole), the hooks read the parts in place when called.
+
+    `save_settings` writes the settings where the kiosk reads them at start (raises OSError);
+    `grab_frame` gives the camera's latest frame (RGB) or None, for the calibration screen;
+    `keep_empty` keeps a picture (RGB) as the camera's empty board (kiosk/parts/camera.py),
+    what the detector judges against from then on;
+    `press_pocket` (simulated beams, keys 1-4) a coin through a pocket, None on a real table;
+    `retry_parts` starts the parts again (the start screen's Retry) and returns those still
+    missing, None where there is nothing to retry; `authority` is the console's lock
+    (kiosk/roles.py), None: no roles, every command carries the role it needs (tests and
+    benches that build Services themselves; `start_kiosk` always gives one); `ask_pins`: the
+    app opens on the first-start screen while the umpire's or the director's PIN is missing.
+    `settings`, `outputs` (the buzzer, the player display, the hall: what every table speaks
+    to), `beams`, `camera` and `startup_faults` (the parts that did not start, shown as faults
+    on the carrom table) make the tables' first `Fitted`, unless `tables` are given (made with
+    their own: kiosk/startup.py).
+    """
+
+    __slots__ = (
+        "ask_pins",
+        "authority",
+        "check_pin",
+        "clock",
+        "data_dir",
+        "grab_frame",
+        "keep_empty",
+        "press_pocket",
+        "retry_parts",
+        "save_settings",
+        "tables",
+    )
 
     data_dir: Path
     check_pin: Callable[[str], bool]
-    clock: Callable[[], float] = time.monotonic
-    settings: Settings = field(default_factory=Settings)
-    #: Writes the settings where the kiosk reads them at start (raises OSError).
-    save_settings: Callable[[Settings], None] = _keep
-    #: The camera's latest frame (an RGB numpy array) or None; for the calibration screen.
-    grab_frame: Callable[[], Frame] = lambda: None
-    #: Keeps a picture (RGB) as the camera's empty board (kiosk/engine/camera.py).
-    keep_empty: Callable[[Frame], None] = lambda _rgb: None
-    #: The buzzer, the player display, the hall: engine Outputs every table speaks to.
-    outputs: list[Output] = field(default_factory=list)
-    #: Simulated beams: a coin through pocket 1-4 (keys 1-4); None on a real table.
-    press_pocket: Callable[[int], None] | None = None
-    #: The pockets with a beam fitted, and whether a camera watches the board.
-    beams: tuple[int, ...] = POCKETS
-    camera: bool = False
-    #: Parts that did not start, as (part, message): shown as faults on the carrom table.
-    startup_faults: list[tuple[str, str]] = field(default_factory=list)
-    #: Starts the parts again (the start screen's Retry) and returns those still missing;
-    #: None where there is nothing to retry (tests, a kiosk built by hand).
-    retry_parts: Callable[[], list[tuple[str, str]]] | None = None
-    #: The console's lock (kiosk/engine/roles.py); None: no roles, every command carries the
-    #: role it needs (tests and benches that build Services themselves; `start_kiosk` always
-    #: sets one).
-    authority: Authority | None = None
-    #: No umpire or director PIN yet: the app opens on the first-start screen.
-    first_start: bool = False
-    #: The tables, made at first use from the fields above.
-    _tables: Tables | None = field(default=None, repr=False)
+    clock: Callable[[], float]
+    save_settings: Callable[[Settings], None]
+    grab_frame: Callable[[], Frame]
+    keep_empty: Callable[[Frame], None]
+    press_pocket: Callable[[int], None] | None
+    retry_parts: Callable[[], list[tuple[str, str]]] | None
+    authority: Authority | None
+    ask_pins: bool
+    tables: Tables
 
-    def fitted(self) -> Fitted:
-        """What a new table is made with, now."""
-        return Fitted(
-            clock=self.clock,
-            outputs=tuple(self.outputs),
-            settings=self.settings,
-            beams=self.beams,
-            camera=self.camera,
-            faults=tuple(self.startup_faults),
+    def __init__(
+        self,
+        data_dir: Path,
+        check_pin: Callable[[str], bool],
+        clock: Callable[[], float] = time.monotonic,
+        settings: Settings | None = None,
+        *,
+        save_settings: Callable[[Settings], None] = _keep,
+        grab_frame: Callable[[], Frame] = _no_frame,
+        keep_empty: Callable[[Frame], None] = _drop_frame,
+        press_pocket: Callable[[int], None] | None = None,
+        retry_parts: Callable[[], list[tuple[str, str]]] | None = None,
+        authority: Authority | None = None,
+        ask_pins: bool = False,
+        outputs: tuple[Output, ...] | list[Output] = (),
+        beams: tuple[int, ...] = POCKETS,
+        camera: bool = False,
+        startup_faults: tuple[tuple[str, str], ...] | list[tuple[str, str]] = (),
+        tables: Tables | None = None,
+    ) -> None:
+        fitted = Fitted(
+            clock=clock,
+            outputs=tuple(outputs),
+            settings=settings or Settings(),
+            beams=beams,
+            camera=camera,
+            faults=tuple(startup_faults),
         )
+        values: dict[str, object] = {
+            "data_dir": data_dir,
+            "check_pin": check_pin,
+            "clock": clock,
+            "save_settings": save_settings,
+            "grab_frame": grab_frame,
+            "keep_empty": keep_empty,
+            "press_pocket": press_pocket,
+            "retry_parts": retry_parts,
+            "authority": authority,
+            "ask_pins": ask_pins,
+            "tables": tables or Tables(data_dir, fitted),
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Services is built once: {name} is not replaced")
+
+    def but(self, **hooks: object) -> Services:
+        """A new record with these hooks instead (`press_pocket=`, `authority=`, ...), over
+        the same tables: for a harness that fits its own parts."""
+        unknown = set(hooks) - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"Services has no {', '.join(sorted(unknown))}")
+        other = object.__new__(Services)
+        for name in self.__slots__:
+            object.__setattr__(other, name, hooks.get(name, getattr(self, name)))
+        return other
+
+    # -- read from the tables' Fitted ------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self.tables.settings
 
     @property
-    def tables(self) -> Tables:
-        if self._tables is None:
-            self._tables = Tables(self.data_dir, self.fitted)
-        return self._tables
+    def outputs(self) -> tuple[Output, ...]:
+        return self.tables.fitted.outputs
+
+    @property
+    def beams(self) -> tuple[int, ...]:
+        return self.tables.fitted.beams
+
+    @property
+    def camera(self) -> bool:
+        return self.tables.fitted.camera
+
+    @property
+    def startup_faults(self) -> tuple[tuple[str, str], ...]:
+        return self.tables.fitted.faults
+
+    @property
+    def first_start(self) -> bool:
+        """The first-start screen comes first: no umpire or director PIN yet."""
+        return self.ask_pins and needs_pins(self.settings)
 
     @property
     def journal_path(self) -> Path:
@@ -253,8 +364,7 @@ class Services:
         return self.tables.journal()
 
     def close(self) -> None:
-        if self._tables is not None:
-            self._tables.close_all()
+        self.tables.close_all()
 
 
 def changed_keys(before: Settings, after: Settings) -> list[str]:

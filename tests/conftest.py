@@ -1,13 +1,9 @@
-"""Before any test module: Kivy's environment, as kiosk/ui/window.py sets it for the kiosk.
+"""Before any test imports Kivy (kiosk.ui.i18n does, and the rulings' and the parts' words
+tests import it outside tests/ui): Kivy set up as the kiosk sets it up (kiosk/ui/window.py)
+and as tests/ui/harness.py expects, whichever test module is collected first. Without this
+the whole suite stops at collection ("before_kivy() must run before Kivy is imported").
 
-Kivy reads its settings when it is first imported, and a module outside tests/ui may import
-it first (the words of a ruling through kiosk/ui/i18n): whoever comes first, Kivy starts with
-the PIL text provider, no argument parsing, its logs through Python's, and a home of its own.
-
-Under pytest-xdist (`make test` runs two workers) each worker gets a virtual screen of its
-own: the UI tests type through xdotool into the focused window, and two kiosks on one
-screen would take each other's keys.
-"""
+With `-n 2` (make test, pytest-xdist) each worker draws on an X display of its own."""
 
 from __future__ import annotations
 
@@ -17,34 +13,40 @@ import shutil
 import subprocess
 import tempfile
 
-from kiosk.ui import text
 
-
-def _own_screen() -> None:
-    """Start an Xvfb for this worker and point DISPLAY at it (before Kivy is imported)."""
-    if shutil.which("Xvfb") is None:
-        return  # the UI tests skip themselves, saying why
+def _own_display() -> None:
+    """The second worker's own Xvfb (the first keeps xvfb-run's): tests/ui taps with xdotool
+    at window coordinates, and two kiosks' windows on one display would take each other's
+    taps and focus."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    if worker == "gw0" or not os.environ.get("DISPLAY") or shutil.which("Xvfb") is None:
+        return
     read, write = os.pipe()
-    screen = subprocess.Popen(
+    server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x600x24", "-nolisten", "tcp"],
         pass_fds=(write,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     os.close(write)
-    with os.fdopen(read) as chosen:
-        number = chosen.readline().strip()
+    with os.fdopen(read) as answer:
+        number = answer.readline().strip()  # written once the server takes connections
     if not number:
-        screen.kill()
-        return
+        server.kill()
+        raise RuntimeError(f"worker {worker}: Xvfb did not start")
     os.environ["DISPLAY"] = f":{number}"
-    atexit.register(screen.kill)
+    atexit.register(server.terminate)
 
 
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    _own_screen()
+_own_display()
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
-text.before_kivy()
+
+from kiosk.ui import text as _text  # noqa: E402
+
+_text.before_kivy()  # the PIL text provider, shaped by Pillow's raqm
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "maxfps", "0")  # read as Kivy's clock is made: tests/ui pumps frames

@@ -17,8 +17,8 @@ from kiosk.config import (
     load_settings,
     with_values,
 )
-from kiosk.engine.roles import needs_pins, simulated_pins
 from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS
+from kiosk.roles import needs_pins, simulated_pins
 
 
 def test_roles_no_default_pin_in_the_shipped_settings() -> None:

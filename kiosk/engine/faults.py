@@ -5,6 +5,7 @@ fault and records it in the journal; it clears when the part works again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +49,13 @@ class FaultBoard:
 @dataclass(frozen=True, slots=True)
 class PartFault:
     """A part reports trouble (`message`) or that it works again (`message` None), at `t`:
-    an input a part posts to the table in play (kiosk/engine/hardware.py)."""
+    an input a part posts to the table in play (kiosk/parts/hardware.py)."""
 
     t: float
     part: str
     message: str | None
+
+
+def fault_to_json(fault: Fault) -> dict[str, Any]:
+    """A fault as the outputs that speak JSON send it (the hall's tile)."""
+    return {"part": fault.part, "message": fault.message, "since": fault.since}

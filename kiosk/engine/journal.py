@@ -39,14 +39,22 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kiosk.atomic import private_dir
 from kiosk.engine import journal_store as store
-from kiosk.engine.journal_chain import GENESIS, entry_hash, match_hash
+from kiosk.engine.journal_chain import (
+    DECODER,
+    GENESIS,
+    entry_hash,
+    entry_problem,
+    match_hash,
+    match_problem,
+)
 from kiosk.engine.journal_check import Verdict, file_problem
 from kiosk.engine.journal_faults import cannot_open, cause, not_saved
 from kiosk.engine.journal_files import (
@@ -64,15 +72,26 @@ from kiosk.engine.journal_files import (
     write_seal,
 )
 from kiosk.engine.journal_key import DirectorKey, evolve, give_to_director, mac, new_key, parse_key
-from kiosk.engine.journal_read import EVENT, UNDO, JournalReading
 from kiosk.engine.journal_restore import finish_interrupted_restore
-from kiosk.engine.journal_rows import Entry, Flag, MatchRow, Op, dumps, write
+from kiosk.engine.journal_rows import (
+    EVENT,
+    UNDO,
+    Confirmed,
+    Entry,
+    Flag,
+    MatchRow,
+    Op,
+    dumps,
+    published,
+    write,
+)
 from kiosk.errors import ReasonedText
 
 __all__ = [
     "EVENT",
     "SCHEMA_VERSION",
     "UNDO",
+    "Confirmed",
     "Entry",
     "Journal",
     "JournalDamaged",
@@ -87,9 +106,12 @@ log = logging.getLogger(__name__)
 
 #: How often a held write is tried again at most (seconds).
 RETRY_EVERY = 1.0
+#: Confirmed entries kept for the outputs at most (`take_confirmed`); a listener that was
+#: not asked for longer reads what it missed from the journal by sequence number.
+KEEP_CONFIRMED = 1000
 
 
-class Journal(JournalReading):
+class Journal:
     """The journal file at `path` (created with its folder if missing, unless `create` is
     False: then a missing file is a JournalError, as for `tableside export`).
 
@@ -140,6 +162,12 @@ class Journal(JournalReading):
         self._next_seq = 1
         self._last_hash = GENESIS
         self._next_match = 1
+        #: Confirmed entries on disk not yet taken for the outputs (`take_confirmed`).
+        self._confirmed: list[Confirmed] = []
+        #: The last event or undo written (None: not looked up yet), for `Confirmed.after`.
+        self._last_published: int | None = None
+        #: The matches as last read or written, for `Confirmed.match` without a read.
+        self._match_rows: dict[int, MatchRow] = {}
         if not create and not self.path.is_file():
             raise JournalError(f"{self.path}: no such journal")
         if readonly:
@@ -252,6 +280,102 @@ class Journal(JournalReading):
             ).fetchone()
             self._last_hash = (row[0] if row else None) or GENESIS
 
+    # -- reading: the rows on disk, then those still held in memory ---------------------
+
+    @property
+    def pending(self) -> tuple[Entry, ...]:
+        """The entries held in memory, not yet on disk, oldest first."""
+        return tuple(op for op in self._pending if isinstance(op, Entry))
+
+    def _read(self, query: str, args: tuple[Any, ...]) -> list[Any]:
+        """Rows of a query; a page damaged since the check at start is a JournalError naming
+        the file, never a raw sqlite3 error."""
+        assert self._db is not None
+        try:
+            return self._db.execute(query, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
+
+    def _row(self, problem: str | None, what: str, text: str) -> dict[str, Any]:
+        """A row's JSON column, or a JournalError naming the file and the row (a row that is
+        not what the journal writes: a copy changed by hand, or damaged)."""
+        if problem is None:
+            try:
+                value = DECODER.decode(text)
+            except (ValueError, RecursionError) as exc:
+                problem = f"not JSON ({exc})"
+            else:
+                if isinstance(value, dict):
+                    return value
+                problem = "not a JSON object"
+        raise JournalError(f"{self.path}: {what} cannot be read: {problem}")
+
+    def matches(self, kind: str | None = None) -> list[MatchRow]:
+        """Every match, oldest first (only those of `kind` when given)."""
+        rows: list[MatchRow] = []
+        if self._db is not None:
+            extra = ", seq, hash, prev" if self._chained else ", NULL, NULL, NULL"
+            query = f"SELECT id, kind, header, wall_start, finished{extra} FROM matches"
+            for r in self._read(query + " ORDER BY id", ()):
+                why = match_problem((r[5], r[7], r[6], r[0], r[1], r[2], r[3]))
+                header = self._row(why, f"match {r[0]!r:.20}", r[2])
+                rows.append(MatchRow(r[0], r[1], header, r[3], bool(r[4]), r[5], r[6], r[7]))
+        for op in self._pending:
+            if isinstance(op, MatchRow):
+                rows.append(op)
+            elif isinstance(op, Flag):
+                rows = [
+                    replace(r, finished=op.finished) if r.id == op.match_id else r for r in rows
+                ]
+        return [r for r in rows if kind is None or r.kind == kind]
+
+    def match(self, match_id: int) -> MatchRow:
+        for row in self.matches():
+            if row.id == match_id:
+                return row
+        raise JournalError(f"{self.path}: no match {match_id} in the journal")
+
+    def unfinished(self, kind: str | None = None) -> MatchRow | None:
+        """The latest match not finished (of `kind` when given): the one to resume."""
+        candidates = [m for m in self.matches(kind) if not m.finished]
+        return candidates[-1] if candidates else None
+
+    def latest(self, kind: str | None = None) -> MatchRow | None:
+        rows = self.matches(kind)
+        return rows[-1] if rows else None
+
+    def entries(self, match_id: int | None, kinds: Iterable[str] | None = None) -> list[Entry]:
+        """The match's entries, oldest first (only those of `kinds` when given), held ones
+        included; match None: the entries written outside any match (faults at start-up)."""
+        found: list[Entry] = []
+        if self._db is not None:
+            extra = ", prev, hash" if self._chained else ", NULL, NULL"
+            for r in self._read(
+                f"SELECT seq, match_id, t, wall, source, kind, data{extra} FROM entries"
+                " WHERE match_id IS ? ORDER BY seq",
+                (match_id,),
+            ):
+                why = entry_problem((r[0], r[7], r[8], r[1], r[2], r[3], r[4], r[5], r[6]))
+                data = self._row(why, f"entry {r[0]}", r[6])
+                found.append(Entry(r[0], r[1], r[2], r[3], r[4], r[5], data, r[7], r[8]))
+        found.extend(e for e in self.pending if e.match_id == match_id)
+        wanted = None if kinds is None else set(kinds)
+        return [e for e in found if wanted is None or e.kind in wanted]
+
+    def confirmed(self, match_id: int) -> list[dict[str, Any]]:
+        """The confirmed events that stand: each "event" entry, minus those undone."""
+        stack: list[dict[str, Any]] = []
+        for entry in self.entries(match_id, (EVENT, UNDO)):
+            if entry.kind == EVENT:
+                stack.append(entry.data)
+            elif stack:
+                stack.pop()
+        return stack
+
+    def last_entry(self, match_id: int) -> Entry | None:
+        entries = self.entries(match_id)
+        return entries[-1] if entries else None
+
     # -- writing -----------------------------------------------------------------
 
     @contextmanager
@@ -310,6 +434,7 @@ class Journal(JournalReading):
             self._mac(digest),
         )
         self._pending.append(row)
+        self._match_rows[match_id] = row
         self._last_hash = digest
         self._flush()
         return match_id
@@ -322,10 +447,18 @@ class Journal(JournalReading):
         source: str,
         kind: str,
         data: dict[str, Any],
+        *,
+        sync: bool = True,
     ) -> int:
         """Write one entry and sync it to disk before returning; returns its sequence number.
         If the disk refuses, the entry is held in memory (see `fault`, `pending`) and written
-        in order later: nothing is half-written and nothing is dropped."""
+        in order later: nothing is half-written and nothing is dropped.
+
+        `sync` False (a raw input: a beam hit, a camera event, a timer's warning): the entry
+        is numbered and chained now but only kept, for `write()` to put on disk with the
+        others of the same poll in one transaction, not synced (a power cut may take it; the
+        next synced write takes every row before it to the disk). A confirmed event or undo
+        is always synced."""
         self._writable()
         text = dumps(data)  # a value JSON cannot hold is the caller's error: raise now
         text.encode("utf-8")  # so is a lone surrogate (UnicodeEncodeError, a ValueError)
@@ -351,20 +484,44 @@ class Journal(JournalReading):
         )
         self._pending.append(entry)
         self._last_hash = digest
-        self._flush()
+        if sync or published(entry):
+            self._flush()
         return seq
+
+    def write(self) -> None:
+        """Put the rows kept by `append(sync=False)` on disk: one transaction, not synced
+        (once per poll: the raw inputs of the poll; with a confirmed event among them, synced).
+        While a refusing disk holds rows, they are tried again at most once a second
+        (`retry`), all together and synced, as the held rows always are."""
+        if self._error is not None or self._orphaned:
+            self.retry()
+        elif self._pending:
+            self._flush(sync=any(published(op) for op in self._pending))
+
+    def take_confirmed(self) -> list[Confirmed]:
+        """The confirmed events and undos put on disk (synced) since the last call, in order:
+        what the outputs are told (the hall's publisher sends them)."""
+        taken, self._confirmed = self._confirmed, []
+        return taken
 
     def finish(self, match_id: int) -> None:
         """Mark a match over (or abandoned): it is no longer offered for resuming."""
         self._writable()
         self._pending.append(Flag(match_id, True))
+        self._flag(match_id, True)
         self._flush()
 
     def reopen(self, match_id: int) -> None:
         """The match goes on after all (the umpire undid the event that ended it)."""
         self._writable()
         self._pending.append(Flag(match_id, False))
+        self._flag(match_id, False)
         self._flush()
+
+    def _flag(self, match_id: int, finished: bool) -> None:
+        row = self._match_rows.get(match_id)
+        if row is not None:
+            self._match_rows[match_id] = replace(row, finished=finished)
 
     def retry(self, force: bool = False) -> bool:
         """Try the held writes again (at most once a second unless `force`); True when
@@ -378,8 +535,10 @@ class Journal(JournalReading):
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
 
-    def _flush(self) -> None:
-        """Write every held row in order, in one transaction: all of them or none."""
+    def _flush(self, sync: bool = True) -> None:
+        """Write every held row in order, in one transaction: all of them or none. `sync`
+        False: the transaction is not synced (SQLite's synchronous=NORMAL for it: the -wal is
+        not flushed to the disk), and neither the seal nor a backup follows."""
         self._tried = self._clock()
         if not self._pending and not self._orphaned:
             return
@@ -389,9 +548,16 @@ class Journal(JournalReading):
             if self._orphaned or self._wal_gone():
                 self._rescue_wal()
             if self._pending:
-                with self._transaction() as db:
-                    for op in self._pending:
-                        write(db, op)
+                assert self._db is not None
+                if not sync:
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                try:
+                    with self._transaction() as db:
+                        for op in self._pending:
+                            write(db, op)
+                finally:
+                    if not sync and self._db is not None:
+                        self._db.execute("PRAGMA synchronous=FULL")
         except (sqlite3.Error, OSError, JournalError) as exc:
             words = str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
             self._error = ReasonedText(words, cause(exc))
@@ -409,14 +575,44 @@ class Journal(JournalReading):
                 return
         self._error = None
         self._note_wal()
+        self._since_backup += len(written)
+        if not sync:
+            return  # the seal names only rows known to be on disk; a backup only such rows
+        self._keep_confirmed(written)
         last = next((op for op in reversed(written) if not isinstance(op, Flag)), None)
         if last is not None:
             assert last.seq is not None and last.hash is not None
             with contextlib.suppress(OSError):
                 write_seal(self.path, Seal(last.seq, last.hash, self._key))
-        self._since_backup += len(written)
         if self.backup_dir is not None and self._since_backup >= self.backup_every:
             self.backup()
+
+    def _keep_confirmed(self, written: list[Op]) -> None:
+        """The confirmed entries just synced, for the outputs, each with the one before."""
+        for op in written:
+            if not (isinstance(op, Entry) and published(op)):
+                continue
+            assert op.match_id is not None
+            if self._last_published is None:
+                self._last_published = self._published_before(op.seq)
+            match = self._match_rows.get(op.match_id)
+            if match is None:
+                match = self.match(op.match_id)
+                self._match_rows[op.match_id] = match
+            entry = replace(op, saved=True)
+            self._confirmed.append(Confirmed(entry, self._last_published, match))
+            self._last_published = op.seq
+        if len(self._confirmed) > KEEP_CONFIRMED:
+            del self._confirmed[:-KEEP_CONFIRMED]
+
+    def _published_before(self, seq: int) -> int:
+        """The last event or undo of a match before entry `seq` on disk (0: none)."""
+        row = self._read(
+            "SELECT seq FROM entries WHERE seq < ? AND match_id IS NOT NULL"
+            " AND kind IN (?, ?) ORDER BY seq DESC LIMIT 1",
+            (seq, EVENT, UNDO),
+        )
+        return int(row[0][0]) if row else 0
 
     # -- the -wal deleted under the kiosk ------------------------------------------------
 
@@ -466,8 +662,8 @@ class Journal(JournalReading):
     def fault(self) -> str | None:
         """None while everything is on disk; else what is held and why, in words."""
         held_ops = self._orphaned + self._pending
-        if not held_ops:
-            return None
+        if not held_ops or self._error is None:
+            return None  # nothing held (rows kept for `write()` are not held by a fault)
         seqs = [op.seq for op in held_ops if isinstance(op, Entry | MatchRow) and op.seq]
         if not seqs:
             held = "a match's end"

@@ -7,6 +7,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+#: Entry kinds that make up the record: confirmed events and their undos.
+EVENT = "event"
+UNDO = "undo"
+
 
 @dataclass(frozen=True, slots=True)
 class MatchRow:
@@ -49,6 +53,25 @@ class Flag:
 
 
 Op = Entry | MatchRow | Flag
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """A confirmed event or undo once it is on disk (synced), as the outputs hear of it.
+
+    `after` is the sequence number of the event or undo of any match written before it (0:
+    none), so a listener that missed one knows it (the hall's publisher then reads the gap
+    from the journal); `match` is its match as it stands now (finished or not)."""
+
+    entry: Entry
+    after: int
+    match: MatchRow
+
+
+def published(op: Op) -> bool:
+    """Whether `op` is a confirmed event or undo of a match: synced before anyone hears of it,
+    and what the hall is sent."""
+    return isinstance(op, Entry) and op.match_id is not None and op.kind in (EVENT, UNDO)
 
 
 def write(db: sqlite3.Connection, op: Op) -> None:

@@ -8,16 +8,16 @@ fault of that part, never a crash of the session.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from drivers.display_protocol import DisplayFrame
+from drivers.serial_link import DeviceStatus
 from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
-from kiosk.engine.faults import Fault
+from kiosk.engine.faults import Fault, fault_to_json
+from kiosk.engine.journal_rows import Confirmed
 from kiosk.engine.part_faults import link_said
-
-if TYPE_CHECKING:
-    from drivers.display_protocol import DisplayFrame
-    from kiosk.engine.parts import Buzzer, Display
 
 
 @runtime_checkable
@@ -31,6 +31,10 @@ class Output(Protocol):
 
     def sound(self, pattern: Pattern) -> None:
         """A timer's warning or expiry is due now: play it."""
+
+    def confirmed(self, confirmed: Confirmed) -> None:
+        """A confirmed event or undo is on disk (synced): told before the view that shows it
+        (the hall's publisher sends it on)."""
 
     def fault(self, fault: Fault, active: bool) -> None:
         """A part failed (`active`) or works again."""
@@ -50,6 +54,9 @@ class OutputBase:
     def sound(self, pattern: Pattern) -> None:
         return None
 
+    def confirmed(self, confirmed: Confirmed) -> None:
+        return None
+
     def fault(self, fault: Fault, active: bool) -> None:
         return None
 
@@ -57,41 +64,57 @@ class OutputBase:
         return None
 
 
+#: A view as an output takes it (CarromView, ClockView, BhukharView: kiosk/tables).
+V = TypeVar("V")
+
+
 class MemoryOutput(OutputBase):
-    """Keeps what it was told: the latest view, the patterns, the fault changes. A screen that
-    reads the view after each call can use it, and so can tests."""
+    """Keeps what it was told: the latest view, the patterns, the confirmed entries, the fault
+    changes. A screen that reads the view after each call can use it, and so can tests."""
 
     name = "memory"
 
     def __init__(self) -> None:
-        self.view: Any = None
+        self.view: object = None
         self.views = 0
         self.sounds: list[Pattern] = []
+        self.confirmations: list[Confirmed] = []
         self.faults: list[tuple[Fault, bool]] = []
 
     def state_changed(self, view: object) -> None:
         self.view = view
         self.views += 1
 
+    def latest(self, kind: type[V]) -> V:
+        """The latest view, which must be a `kind` (AssertionError otherwise)."""
+        assert isinstance(self.view, kind), f"the latest view is {type(self.view).__name__}"
+        return self.view
+
     def sound(self, pattern: Pattern) -> None:
         self.sounds.append(pattern)
+
+    def confirmed(self, confirmed: Confirmed) -> None:
+        self.confirmations.append(confirmed)
 
     def fault(self, fault: Fault, active: bool) -> None:
         self.faults.append((fault, active))
 
 
-class CallbackOutput(OutputBase):
-    """Calls `on_change(view)` for each change: how a screen follows its table. The screen
-    keeps the view and redraws through a Kivy Clock trigger (once a frame however many views
-    arrive), so it draws exactly the views every other output gets."""
+class CallbackOutput(OutputBase, Generic[V]):
+    """Calls `on_change(view)` for each change of a view of type `kind`: how a screen follows
+    its table (a view of another type is not its table's and is ignored). The screen keeps the
+    view and redraws through a Kivy Clock trigger (once a frame however many views arrive), so
+    it draws exactly the views every other output gets."""
 
     name = "screen"
 
-    def __init__(self, on_change: Callable[[Any], None]) -> None:
+    def __init__(self, kind: type[V], on_change: Callable[[V], None]) -> None:
+        self._kind = kind
         self._on_change = on_change
 
     def state_changed(self, view: object) -> None:
-        self._on_change(view)
+        if isinstance(view, self._kind):
+            self._on_change(view)
 
     def follow(self, old: Outputs | None, new: Outputs) -> bool:
         """Listen to `new` instead of `old`; True when it was not listening to `new` yet."""
@@ -101,6 +124,28 @@ class CallbackOutput(OutputBase):
             return False
         new.add(self)
         return True
+
+
+class Buzzer(Protocol):
+    """The buzzer (drivers.buzzer.BuzzerPlayer): plays a timer's pattern."""
+
+    last_error: str | None
+    volume: float
+
+    def play(self, pattern: Pattern, *, interrupt: bool = False) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Display(Protocol):
+    """The player display (drivers.display.PlayerDisplay)."""
+
+    @property
+    def status(self) -> DeviceStatus: ...
+
+    def show(self, frame: DisplayFrame) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class BuzzerOutput(OutputBase):
@@ -149,6 +194,43 @@ class DisplayOutput(OutputBase):
         return link_said(status)  # the English, with the facts the screen words
 
 
+@runtime_checkable
+class JsonView(Protocol):
+    """A table's view that says itself as JSON (CarromView, ClockView: kiosk/tables)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the publisher sends it."""
+
+
+def view_to_json(view: object) -> dict[str, Any] | None:
+    return view.to_json() if isinstance(view, JsonView) else None
+
+
+class JsonOutput(OutputBase):
+    """Writes one JSON line per change of the table's state, and one per fault change.
+    `write` may be slow or fail: a failure shows as a fault of this output, nothing more."""
+
+    name = "publisher"
+
+    def __init__(self, write: Callable[[str], object], *, table: str = "table") -> None:
+        self._write = write
+        self.table = table
+
+    def state_changed(self, view: object) -> None:
+        data = view_to_json(view)
+        if data is not None:
+            self._send({"table": self.table, "state": data})
+
+    def fault(self, fault: Fault, active: bool) -> None:
+        self._send({"table": self.table, "fault": fault_to_json(fault), "active": active})
+
+    def sound(self, pattern: Pattern) -> None:
+        return None
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self._write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+
 class Outputs:
     """All the outputs; each call goes to every output, and an exception from one is kept in
     `errors` (by output name) for the session to show as a fault."""
@@ -176,6 +258,9 @@ class Outputs:
 
     def sound(self, pattern: Pattern) -> None:
         self._each(lambda o: o.sound(pattern))
+
+    def confirmed(self, confirmed: Confirmed) -> None:
+        self._each(lambda o: o.confirmed(confirmed))
 
     def fault(self, fault: Fault, active: bool) -> None:
         self._each(lambda o: o.fault(fault, active))

@@ -82,7 +82,7 @@ def port_said(text: str, port: str, exc: BaseException | None) -> ReasonedText:
 
 
 def start_said(text: str, exc: BaseException, source: str = "") -> str:
-    """A part that did not start (kiosk/engine/hardware.py): `text` its English line, `exc`
+    """A part that did not start (kiosk/parts/hardware.py): `text` its English line, `exc`
     why, `source` the camera's source when it is the camera."""
     if isinstance(exc, PinFactoryError):
         if not exc.factory:

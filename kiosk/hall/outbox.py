@@ -1,9 +1,12 @@
 """The journal is the outbox: what the hall has not acknowledged yet, read back from disk.
 
-`JournalOutbox` reads the kiosk's journal (its own read-only SQLite connection: the engine's
-writes are never held up) for confirmed events and undos after a sequence number; the chain
-hash and the hash it is chained on are read from the journal's `hash` and `prev` columns when
-the journal has them, else sent as null.
+The publisher hears of each confirmed event and undo from the table's outputs once it is
+synced (`entry_of` makes the message of one); it reads the journal only for a gap: at a new
+connection, after an outage, when the hall asks again, or when one it heard of does not follow
+the last it sent. `JournalOutbox` reads the kiosk's journal (its own read-only SQLite
+connection: the engine's writes are never held up) for confirmed events and undos after a
+sequence number; the chain hash and the hash it is chained on are read from the journal's
+`hash` and `prev` columns when the journal has them, else sent as null.
 A Bhukhar session is a journal match like the others: its events are its record's lines.
 
 `Mark` is the high-water mark the broker acknowledged: every entry up to it is in the hall.
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.atomic import write_atomic
+from kiosk.engine.journal_rows import Confirmed
 
 #: Journal entry kinds that make up the record (kiosk/engine/journal.py EVENT, UNDO).
 PUBLISHED_KINDS = ("event", "undo")
@@ -49,6 +53,11 @@ class Mark:
         except (OSError, ValueError, AttributeError):
             self.values = {}  # no mark: everything is sent again, and the hall ignores repeats
         self._saved = dict(self.values)
+
+    @property
+    def saved(self) -> dict[str, int]:
+        """The values as last saved (the publisher saves again only when they differ)."""
+        return self._saved
 
     def get(self, source: str) -> int:
         return self.values.get(source, 0)
@@ -83,6 +92,10 @@ class JournalOutbox:
         self._hash = False
         self._headers: dict[int, tuple[str, dict[str, Any], bool, str]] = {}
         self.source: str | None = None
+        #: The last sequence number of this outbox known (None: not read yet).
+        self._last: int | None = None
+        #: How many times entries were read from the file (a gap), for the tests.
+        self.reads = 0
 
     def _open(self) -> sqlite3.Connection | None:
         if self._db is None:
@@ -103,7 +116,8 @@ class JournalOutbox:
         return self._db
 
     def name(self) -> str | None:
-        self._open()
+        if self.source is None:
+            self._open()
         return self.source
 
     def latest(self) -> int:
@@ -115,21 +129,51 @@ class JournalOutbox:
         return int(row[0] or 0)
 
     def last(self) -> int:
-        """The last sequence number this outbox sends (0: none yet)."""
-        db = self._open()
-        if db is None:
-            return 0
-        row = db.execute(
-            "SELECT max(seq) FROM entries WHERE match_id IS NOT NULL"
-            f" AND kind IN ({_marks(PUBLISHED_KINDS)})",
-            PUBLISHED_KINDS,
-        ).fetchone()
-        return int(row[0] or 0)
+        """The last sequence number this outbox sends (0: none yet): read once, then what was
+        heard of or read since."""
+        if self._last is None:
+            db = self._open()
+            if db is None:
+                return 0
+            row = db.execute(
+                "SELECT max(seq) FROM entries WHERE match_id IS NOT NULL"
+                f" AND kind IN ({_marks(PUBLISHED_KINDS)})",
+                PUBLISHED_KINDS,
+            ).fetchone()
+            self._last = int(row[0] or 0)
+        return self._last
+
+    def heard(self, seq: int) -> None:
+        """An entry up to `seq` was heard of from the outputs."""
+        if self._last is not None:
+            self._last = max(self._last, seq)
+
+    def entry_of(self, confirmed: Confirmed) -> OutEntry:
+        """The message of a confirmed entry heard of from the outputs, as `after` reads it."""
+        entry, match = confirmed.entry, confirmed.match
+        key = match_key(match.id, match.wall_start)
+        message = {
+            "seq": entry.seq,
+            "match": key,
+            "game": match.kind,
+            "header": match.header,
+            "t": entry.t,
+            "wall": entry.wall,
+            "source": entry.source,
+            "kind": entry.kind,
+            "data": entry.data,
+            "hash": entry.hash,
+            "prev_hash": entry.prev,
+            "finished": match.finished,
+        }
+        self.heard(entry.seq)
+        return OutEntry(self.source or "journal", entry.seq, key, match.kind, message)
 
     def after(self, seq: int, limit: int) -> list[OutEntry]:
         db = self._open()
         if db is None:
             return []
+        self.reads += 1
         hash_cols = "hash, prev" if self._hash else "NULL, NULL"
         rows = db.execute(
             f"SELECT seq, match_id, t, wall, source, kind, data, {hash_cols} FROM entries"
@@ -156,6 +200,7 @@ class JournalOutbox:
                 "finished": finished,
             }
             out.append(OutEntry(self.source or "journal", int(r[0]), key, game, message))
+            self.heard(int(r[0]))
         return out
 
     def _match(

@@ -4,10 +4,12 @@
   "offline" when the kiosk dies or its link is cut (after 1.5 x keep-alive).
 - `state`: retained, the table's tile (kiosk/hall/views.py) with the journal's sequence number
   and the wall time; sent at once on a real change, then at least every heartbeat.
-- `events`: QoS 1, every confirmed event and undo from the journal (a Bhukhar session's
-  record lines among them), in order, with its sequence number and chain hash. The journal
-  is the outbox: after a broker outage, a cut or a restart the kiosk sends everything after
-  the acknowledged mark.
+- `events`: QoS 1, every confirmed event and undo (a Bhukhar session's record lines among
+  them), in order, with its sequence number and chain hash, as the table's outputs hear of it
+  once it is synced (`confirmed`). The journal is the outbox: after a broker outage, a cut or
+  a restart, or when one heard of does not follow the last sent (`Confirmed.after`), the
+  kiosk reads from the journal everything after the acknowledged mark; in between it never
+  reads the file for events.
 - `call`: the umpire's "Call director" (retained until answered on `call/ack`).
 - `protest/decide` (read): the director's decision on a protest, given on the hall's board.
   Checked (kiosk/hall/schema.py) and handed to `on_command` as the table's command
@@ -25,6 +27,7 @@ import json
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +36,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from kiosk.authority import Role
+from kiosk.engine.journal_rows import Confirmed
 from kiosk.engine.outputs import OutputBase
 from kiosk.hall import schema, topics
 from kiosk.hall.outbox import JournalOutbox, Mark, OutEntry
@@ -70,6 +74,11 @@ class HallPublisher(OutputBase):
         #: The last answered call no longer retained on the broker.
         self.call_cleared: int | None = None
         self._tile: dict[str, Any] | None = None
+        #: Confirmed entries heard of from the outputs, not yet sent (the engine appends).
+        self._heard: deque[Confirmed] = deque(maxlen=4 * WINDOW)
+        #: Read the journal for what was not heard of (set at a start, a new connection, a
+        #: resend, a gap, `nudge`; cleared once a read reaches the journal's end).
+        self._look = True
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._acks: list[int] = []  # mids acknowledged, appended by paho's thread
@@ -124,6 +133,11 @@ class HallPublisher(OutputBase):
         self._tile = tile
         self._wake.set()
 
+    def confirmed(self, confirmed: Confirmed) -> None:
+        """A confirmed event or undo is on disk: send it (the publisher's thread does)."""
+        self._heard.append(confirmed)  # deque.append is atomic; a full deque drops the oldest
+        self._wake.set()
+
     def call_director(self, reason: str = "") -> int:
         """The umpire's "Call director": returns the call's number (milliseconds of the wall
         clock, so a call after a restart is never taken as answered by an old answer)."""
@@ -133,7 +147,9 @@ class HallPublisher(OutputBase):
         return self.calls
 
     def nudge(self) -> None:
-        """Something was written to the journal: look at the outboxes now."""
+        """Something was written to the journal that no output heard of (a test, a tool):
+        read the outboxes now."""
+        self._look = True
         self._wake.set()
 
     # -- starting and stopping --------------------------------------------------------
@@ -262,11 +278,15 @@ class HallPublisher(OutputBase):
         last_offer = 0.0
         clearing: tuple[int, int | None] | None = None
         while not self._stop.is_set():
-            self._wake.wait(timeout=0.25)
+            # Woken by what there is to do (an entry heard of, a tile, an ack, a call); else
+            # at the heartbeat, or soon while acknowledgements are awaited or a gap is read.
+            busy = inflight or self._look or self.mark.values != self.mark.saved
+            self._wake.wait(timeout=0.5 if busy else self.settings.heartbeat_s)
             self._wake.clear()
             now = time.monotonic()
             if self._fresh:  # a new connection: what was in flight may be lost, send again
                 self._fresh = False
+                self._look = True
                 inflight.clear()
                 pending.clear()
                 acked.clear()
@@ -278,6 +298,7 @@ class HallPublisher(OutputBase):
                 self.mark.values[name] = min(self.mark.get(name), after)
                 pending.pop(name, None)
                 acked.pop(name, None)
+                self._look = True
             while self._acks:
                 acked_mid = self._acks.pop(0)
                 if clearing is not None and acked_mid == clearing[0]:
@@ -301,7 +322,7 @@ class HallPublisher(OutputBase):
                 if room <= 0:
                     break
                 prev = sent.get(name, self.mark.get(name))
-                for entry in box.after(prev, room):
+                for entry in self._next(box, prev, room):
                     mid = self._send_event(entry, prev)
                     if mid is None:
                         break
@@ -331,6 +352,29 @@ class HallPublisher(OutputBase):
                 # resumed match's first view goes out before it is the table in play).
                 self._offer_held(tile)
                 last_offer = now
+
+    def _next(self, box: JournalOutbox, prev: int, room: int) -> list[OutEntry]:
+        """Up to `room` entries after `prev`: those heard of from the outputs while each
+        follows the one before; else (a gap, or `_look`) read from the journal, until a read
+        reaches its end."""
+        heard: list[OutEntry] = []
+        if box is self.journal:
+            while self._heard and not self._look and len(heard) < room:
+                confirmed = self._heard[0]
+                if confirmed.entry.seq <= prev:  # read from the journal already
+                    self._heard.popleft()
+                elif confirmed.after == prev:
+                    self._heard.popleft()
+                    heard.append(box.entry_of(confirmed))
+                    prev = confirmed.entry.seq
+                else:
+                    self._look = True  # one was missed (a full deque, a held write)
+            if not self._look:
+                return heard
+        read = box.after(prev, room - len(heard))
+        if box is self.journal and len(read) < room - len(heard):
+            self._look = False  # the journal's end reached: listen to the outputs again
+        return heard + read
 
     def _send_event(self, entry: OutEntry, prev: int) -> int | None:
         # `prev` links each event to the one before in its outbox: the hall finds gaps by it.

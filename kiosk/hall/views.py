@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.engine.publish import fault_to_json
+from kiosk.engine.faults import fault_to_json
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView

@@ -55,7 +55,7 @@ from kiosk.engine.timebase import MatchTime
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import IllegalAction, Match
-from kiosk.tables.base import close_unfinished
+from kiosk.tables.base import close_unfinished, write_and_tell
 from kiosk.tables.commands import Commands, source
 
 KIND = "backgammon"
@@ -127,7 +127,7 @@ class ClockView:
     match: MatchFacts | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as the publisher sends it (kiosk/engine/publish.py): the keys of
+        """The view as the publisher sends it (kiosk/engine/outputs.py `JsonOutput`): the keys of
         `tableside clock replay --json`, and the faces."""
         return {
             "game": "backgammon",
@@ -348,7 +348,9 @@ class ClockTable(Commands):
         flagged = cm.clock.flagged
         if flagged is not None and flagged != self._flag_seen:
             at = cm.flag_at if cm.flag_at is not None else t
-            self.journal.append(match_id, at, self.wall(), "timer", "flag", {"player": flagged})
+            self.journal.append(
+                match_id, at, self.wall(), "timer", "flag", {"player": flagged}, sync=False
+            )
             self.outputs.sound(LONG_BUZZ)
         self._flag_seen = flagged
 
@@ -440,7 +442,9 @@ class ClockTable(Commands):
     def _changed(self, now: float, *, only_if_changed: bool = False) -> ClockView:
         """The view to the outputs: after a command always; from `poll` only when something
         visible changed (the face: whole seconds, tenths below 20 s), not the raw banks that
-        move at every poll."""
+        move at every poll. The journal's kept rows are written and the confirmed entries told
+        first (kiosk/tables/base.py `write_and_tell`)."""
+        write_and_tell(self.journal, self.outputs)
         view = self.view(now)
         last = self._last_view
         if only_if_changed and last is not None and replace(view, snapshot=last.snapshot) == last:

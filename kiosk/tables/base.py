@@ -34,6 +34,16 @@ def close_match(journal: Journal, match_id: int, who: str, wall: float, why: str
     journal.finish(match_id)
 
 
+def write_and_tell(journal: Journal, outputs: Outputs) -> None:
+    """Before a view goes out: the raw inputs kept since the last write go to the disk in one
+    transaction, not synced (`Journal.write`: once per poll or command), and each confirmed
+    event or undo synced since is told to the outputs (the hall's publisher sends it). Nothing
+    confirmed reaches an output before it is on disk."""
+    journal.write()
+    for confirmed in journal.take_confirmed():
+        outputs.confirmed(confirmed)
+
+
 def close_unfinished(journal: Journal, kind: str, who: str, wall: float) -> None:
     """A new match of `kind` starts: the unfinished one of that game (if any) is closed."""
     old = journal.unfinished(kind)

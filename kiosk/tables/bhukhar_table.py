@@ -48,6 +48,7 @@ from kiosk.rules.bhukhar.record import (
 )
 from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
+from kiosk.tables.base import write_and_tell
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
 from kiosk.tables.commands import Commands, source
 
@@ -318,7 +319,9 @@ class BhukharTable(Commands):
 
     def _emit(self, now: float) -> BhukharView:
         """Tell the outputs when the view changed visibly: the face (whole seconds), not the
-        seconds left that move at every poll."""
+        seconds left that move at every poll. The confirmed entries are told first
+        (kiosk/tables/base.py `write_and_tell`)."""
+        write_and_tell(self.journal, self.outputs)
         view = self.view(now)
         last = self._last_view
         if last is None or replace(view, left=last.left) != last:

@@ -2,7 +2,7 @@
 inputs, and how each is journaled.
 
 The pocket beams post `drivers.hits.BeamHit` and `BeamFault` as they are. The camera's
-events (vision/watcher.py) are translated by kiosk/engine/camera.py into the small types
+events (vision/watcher.py) are translated by kiosk/parts/camera.py into the small types
 below, so the table needs neither OpenCV nor a camera to be tested. Every `t` is on the
 table's one monotonic clock.
 

@@ -59,7 +59,7 @@ from kiosk.rules.carrom.events import (
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import Now
 from kiosk.rules.carrom.timing import timer_after, turn_goes_on
-from kiosk.tables.base import close_unfinished
+from kiosk.tables.base import close_unfinished, write_and_tell
 from kiosk.tables.carrom_inputs import (
     INPUT_TYPES,
     CameraAlive,
@@ -145,7 +145,7 @@ class CarromSession(Commands):
         self._last_view: CarromView | None = None
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
-        """Say which parts started (kiosk/engine/hardware.py builds them after the session,
+        """Say which parts started (kiosk/parts/hardware.py builds them after the session,
         since they post to it): the pockets with beams, and whether a camera is watching."""
         self.health.fit(beams, camera, self._now())
 
@@ -642,13 +642,13 @@ class CarromSession(Commands):
         self.outputs.sound(due.pattern)
 
     def _raw(self, t: float, source: str, kind: str, data: dict[str, Any]) -> None:
-        """Journal a raw input (a refusing disk holds it: a fault). With no match open only
+        """Journal a raw input: numbered and chained now, written with the others of this poll
+        or command when the view goes out (`_emit`), not synced. With no match open only
         faults are kept (with the monotonic time), sensor noise is not."""
         if self.match_id is None and not kind.startswith("fault"):
             return
         at = self._time.at(t) if self.match_id is not None else round(t, 6)
-        self.journal.append(self.match_id, at, self.wall(), source, kind, data)
-        self._journal_works()
+        self.journal.append(self.match_id, at, self.wall(), source, kind, data, sync=False)
 
     def _journal_works(self) -> None:
         """Show the journal's "not saved" fault while it holds writes; clear it once written."""
@@ -776,6 +776,10 @@ class CarromSession(Commands):
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
+        """The raw inputs written, the confirmed entries told, then the view to the outputs
+        (from `poll`: only a visible change)."""
+        write_and_tell(self.journal, self.outputs)
+        self._journal_works()
         view = self._view(now)
         last = self._last_view
         if not only_if_changed or last is None or replace(view, t=0.0) != replace(last, t=0.0):

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.clocks.turn import TurnTimers
-from kiosk.engine.faults import Fault
-from kiosk.engine.publish import fault_to_json
+from kiosk.engine.faults import Fault, fault_to_json
 from kiosk.rules.carrom.errors import Reason
 from kiosk.rules.carrom.events import Event
 from kiosk.rules.carrom.record import state_to_json
@@ -64,7 +63,7 @@ class CarromView:
     protest_minutes: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The view as the publisher sends it (kiosk/engine/publish.py): the match as
+        """The view as the publisher sends it (kiosk/engine/outputs.py `JsonOutput`): the match as
         `tableside replay --json` shows it, and the table."""
         p = self.proposal
         timer = self.timer

@@ -29,8 +29,8 @@ from kiosk.authority import Role
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
 from kiosk.engine.outputs import BuzzerOutput
-from kiosk.engine.runner import Runner
 from kiosk.errors import Refused
+from kiosk.runner import Runner
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.tables.registry import AnyTable, CarromStart, ClockStart, Start
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared styles)
@@ -127,7 +127,7 @@ class TablesideApp(App):
             "bhukhar": lambda: BhukharScreen(name="bhukhar"),
             "players": lambda: PlayersScreen(name="players"),
             "parts": lambda: PartsScreen(
-                self.services.startup_faults,
+                list(self.services.startup_faults),
                 lambda: self.show(getattr(self, "_after_parts", "home")),
                 self.services.retry_parts,
                 name="parts",
@@ -162,7 +162,7 @@ class TablesideApp(App):
         if not self.manager.has_screen(name):
             self.manager.add_widget(self._factories[name]())
             # hall: the "Call director" button on the umpire screens (docs/hall.md)
-            add_hall_corner(self.manager.get_screen(name), self.services.outputs)  # hall
+            add_hall_corner(self.manager.get_screen(name), list(self.services.outputs))  # hall
             settle()  # a screen lives as long as the app: see _first_frame
         return self.manager.get_screen(name)
 
@@ -190,7 +190,7 @@ class TablesideApp(App):
         that changed, never their values (a PIN's hash among them)."""
         before = self.services.settings
         self.services.save_settings(settings)
-        self.services.settings = settings
+        self.tables.use_settings(settings)
         with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
             self.tables.note("settings", Role.DIRECTOR, {"changed": changed_keys(before, settings)})
 

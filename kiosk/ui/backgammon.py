@@ -113,7 +113,7 @@ class BackgammonScreen(Screen):
         super().__init__(**kw)
         self._redraw = Clock.create_trigger(self._show, -1)
         #: The screen is one of its table's outputs: the views come to `changed`.
-        self._output = CallbackOutput(self.changed)
+        self._output = CallbackOutput(ClockView, self.changed)
         self._latest: ClockView | None = None
         tr.on_switch(self._redraw)
 

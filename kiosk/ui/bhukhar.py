@@ -108,7 +108,7 @@ class BhukharScreen(Screen):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         #: The screen is one of its table's outputs: the views come to `changed`.
-        self._output = CallbackOutput(self.changed)
+        self._output = CallbackOutput(BhukharView, self.changed)
         self._latest: BhukharView | None = None
         self._last_result: GameResult | None = None  # the last game entered here
         self._redraw = Clock.create_trigger(self._show, -1)

@@ -92,12 +92,14 @@ def timer_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-class ScreenOutput(CallbackOutput):
+class ScreenOutput(CallbackOutput[CarromView]):
     """The screen as an output: the views, and each sound the buzzer is given (the screen
     shows that it sounded, for a hall too noisy to hear it)."""
 
-    def __init__(self, on_change: Callable[[Any], None], on_sound: Callable[[], None]) -> None:
-        super().__init__(on_change)
+    def __init__(
+        self, on_change: Callable[[CarromView], None], on_sound: Callable[[], None]
+    ) -> None:
+        super().__init__(CarromView, on_change)
         self._on_sound = on_sound
 
     def sound(self, pattern: Pattern) -> None:

@@ -104,8 +104,7 @@ class PinsScreen(Screen):
         except (ConfigError, OSError) as exc:
             self._start(tr._("The PINs could not be saved: {error}", error=str(exc)))
             return
-        services.settings = settings
-        services.first_start = False
+        services.tables.use_settings(settings)  # the first start is over: the PINs are set
         with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
             what = "set" if self.first else "changed"
             services.tables.note("pins", Role.DIRECTOR, {"what": what})

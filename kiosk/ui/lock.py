@@ -34,7 +34,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.authority import Authority, Note, Role, needs
 from kiosk.engine.journal import JournalError
-from kiosk.engine.roles import journal_note
+from kiosk.roles import journal_note
 from kiosk.tables.commands import Command, Commands
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from drivers.display_protocol import DisplayFrame, decode_frame, encode_frame
 from drivers.lines import unseal
 from drivers.transliterate import initials, to_latin
-from kiosk.engine.display_frames import message
+from kiosk.parts.display_frames import message
 
 
 @pytest.mark.parametrize(
@@ -60,6 +60,6 @@ def test_any_text_becomes_something_the_display_accepts(text: str) -> None:
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x1FFF), max_size=40))
 def test_any_name_gives_initials_the_display_accepts(name: str) -> None:
     """Any side's name (in doubles two joined by " & ") makes a valid `N` field."""
-    from kiosk.engine.display_frames import side_initials
+    from kiosk.parts.display_frames import side_initials
 
     DisplayFrame(left_name=side_initials(name), right_name=side_initials(f"{name} & {name}"))

@@ -1,8 +1,9 @@
-"""Power cuts on the journal: a writer journals numbered events on lazyfs.py and is cut at a
-random moment (killed, then the filesystem unmounted, which drops every unsynced byte), again
-and again. After every cut the next writer must find each event it was told was saved, in
-order, and nothing else but the one event in flight at most. Used by
-tests/engine/test_journal_powercut.py and bench/bench_powercut.py.
+"""Power cuts on the journal: a writer journals numbered events (each after a poll's raw
+inputs, written together and not synced) on lazyfs.py and is cut at a random moment (killed,
+then the filesystem unmounted, which drops every unsynced byte), again and again. After every
+cut the next writer must find each event it was told was saved, in order, and nothing else
+but the one event in flight at most. Used by tests/engine/test_journal_powercut.py and
+bench/bench_powercut.py.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ ok = got == list(range(len(got)))
 print("start", len(got), "ok" if ok else "bad:" + repr(got[-5:]), flush=True)
 n = len(got)
 while True:
+    # A poll's raw inputs (beam hits) first, written together and not synced, as the tables
+    # do: a cut may take them, never an event acknowledged after them.
+    for pocket in (1, 2, 3):
+        j.append(mid, float(n), 0.0, "beam", "beam_hit", {"pocket": pocket}, sync=False)
+    j.write()
     j.append(mid, float(n), 0.0, "umpire", EVENT, {"n": n, "pad": "x" * (n % 50)})
     print("ack", n, flush=True)
     n += 1

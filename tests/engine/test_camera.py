@@ -8,8 +8,8 @@ from pathlib import Path
 
 from drivers.hits import BeamHit
 from kiosk.config import Settings
-from kiosk.engine.camera import start_camera, translate
 from kiosk.engine.journal import Journal
+from kiosk.parts.camera import start_camera, translate
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraMotion, CameraRest
 from kiosk.tables.carrom_table import CarromSession

@@ -7,7 +7,9 @@ from pathlib import Path
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
-from kiosk.engine.display_frames import (
+from kiosk.engine.journal import Journal
+from kiosk.engine.outputs import DisplayOutput
+from kiosk.parts.display_frames import (
     bhukhar_frame,
     carrom_frame,
     clock_frame,
@@ -15,8 +17,6 @@ from kiosk.engine.display_frames import (
     seconds_text,
     side_initials,
 )
-from kiosk.engine.journal import Journal
-from kiosk.engine.outputs import DisplayOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable

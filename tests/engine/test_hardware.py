@@ -15,9 +15,9 @@ import pytest
 from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
 from kiosk.config import Settings, with_values
-from kiosk.engine.camera import CameraFeed
-from kiosk.engine.hardware import build_parts
 from kiosk.engine.journal import Journal
+from kiosk.parts.camera import CameraFeed
+from kiosk.parts.hardware import build_parts
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraAlive, CameraLost, PartFault
 from kiosk.tables.carrom_table import CarromSession

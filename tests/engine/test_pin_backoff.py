@@ -9,8 +9,8 @@ from pathlib import Path
 from kiosk.authority import BACKOFF_S, FREE_TRIES, Role
 from kiosk.config import DEFAULT_PIN_HASH, Settings, hash_pin, with_values
 from kiosk.engine.notify import Notifier
-from kiosk.engine.roles import SettingsAuthority, needs_pins
 from kiosk.pins import SIMULATED_DIRECTOR_HASH
+from kiosk.roles import SettingsAuthority, needs_pins
 from kiosk.startup import PIN_STATE_NAME, find_settings, start_kiosk
 
 from .conftest import FakeClock

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from drivers.hits import BeamFault
 from kiosk.engine.journal import Journal
-from kiosk.engine.publish import JsonOutput
+from kiosk.engine.outputs import JsonOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.carrom_table import CarromSession

@@ -14,7 +14,7 @@ import pytest
 from kiosk.authority import Authority, Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
-from kiosk.engine.roles import KIND, journal_note
+from kiosk.roles import KIND, journal_note
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record

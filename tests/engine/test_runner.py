@@ -12,8 +12,8 @@ from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import MemoryOutput
-from kiosk.engine.runner import Runner
 from kiosk.rules.carrom.events import MatchStart
+from kiosk.runner import Runner
 from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock

@@ -108,3 +108,38 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
         assert view.snapshot.banks["Nikos"] == 360.0
     finally:
         kiosk.close()
+
+
+def test_startup_services_are_built_once_and_retry_fits_new_parts_whole(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Issue 30: no service locator. The screens' Services cannot be changed afterwards; the
+    start screen's Retry starts new parts and gives the tables a new Fitted (what a table is
+    made with) and the runner the new parts' pollers, never changing the old ones."""
+    kiosk = start_kiosk(None, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
+    try:
+        services = kiosk.services
+        with pytest.raises(AttributeError, match="built once"):
+            services.authority = None  # type: ignore[misc]
+        before, parts = services.tables.fitted, kiosk.parts
+        outputs = before.outputs
+        assert services.retry_parts is not None
+        assert services.retry_parts() == []
+        after = services.tables.fitted
+        assert after is not before and before.outputs is outputs  # the old one as it was
+        assert kiosk.parts is not parts  # the new parts, in place
+        new_display = [o for o in after.outputs if o.name == "display"]
+        old_display = [o for o in before.outputs if o.name == "display"]
+        assert new_display and old_display and new_display[0] is not old_display[0]
+        assert services.outputs == after.outputs  # the screens read the new ones
+        table = services.tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")))
+        assert tuple(table.outputs.items) == after.outputs
+        # The simulated coin goes through the new beams to the table in play.
+        assert services.press_pocket is not None
+        services.press_pocket(2)
+        clock.advance(0.5)
+        kiosk.runner.step()
+        assert isinstance(table, CarromSession)
+        assert [p.beam for p in table.view().proposal.pockets] == [0, 1, 0, 0]
+    finally:
+        kiosk.close()

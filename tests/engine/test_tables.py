@@ -50,7 +50,7 @@ COMMANDS = {
 
 
 def _tables(path: Path, clock: FakeClock, out: MemoryOutput) -> Tables:
-    return Tables(path, lambda: Fitted(clock=clock, outputs=(out,), beams=(), camera=False))
+    return Tables(path, Fitted(clock=clock, outputs=(out,), beams=(), camera=False))
 
 
 @pytest.mark.parametrize("kind", sorted(STARTS))

@@ -8,7 +8,8 @@ and two of `export` (carrom, --clock, --bhukhar), `protest` and `journal restore
 file as the backup). The answer must be a refusal naming the file (and the entry, for a row),
 never a traceback; a run that takes over 10 s is a hang. The record readers (`replay`,
 `clock replay`, `bhukhar standings`) get their lines' values replaced the same way.
-Over 1,000 journal inputs and 900 record inputs, in under a minute."""
+400 journal inputs and 900 record inputs here (make test); bench/bench_fuzz.py runs the
+journal's for as long as asked, with other inputs each run (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -315,10 +316,15 @@ def fuzz_journals(
     return seen
 
 
+#: Journal inputs in make test (each through verify, the start and two more readers): the
+#: thousands are bench/bench_fuzz.py's (issue 30: the suite's time).
+INPUTS = 400
+
+
 def test_fuzz_journal_readers_never_raise_or_hang(seed: Path, scratch: Path) -> None:
-    seen = fuzz_journals(seed, scratch, 1000)
-    assert seen["inputs"] >= 1000
-    assert seen["refused"] > 300  # most mutations are found
+    seen = fuzz_journals(seed, scratch, INPUTS)
+    assert seen["inputs"] >= INPUTS
+    assert seen["refused"] > INPUTS * 3 // 10  # most mutations are found
 
 
 @pytest.mark.parametrize(

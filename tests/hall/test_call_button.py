@@ -27,8 +27,12 @@ def ui_kiosk(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[object, HallPu
 
     clock = FakeClock(1000.0)
     publisher = HallPublisher(table_settings(broker, "t01"), tmp_path / "data").start()
-    services = Services(data_dir=tmp_path / "data", check_pin=lambda p: p == "2468", clock=clock)
-    services.outputs = [publisher]
+    services = Services(
+        data_dir=tmp_path / "data",
+        check_pin=lambda p: p == "2468",
+        clock=clock,
+        outputs=[publisher],
+    )
     try:
         for kiosk in make_kiosk(services, clock):
             yield kiosk, publisher

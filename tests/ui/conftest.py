@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from kiosk.config import Settings
 
 from .harness import FakeClock, Kiosk, Services, make_kiosk
 
 PIN = "2468"
+
+
+@dataclass
+class Hooks:
+    """What a test hands the kiosk in place of its parts (Services is built once): where the
+    settings are saved (`saved`, or `save` when set), the camera's frame and where a picture
+    kept as the empty board goes (`keep`)."""
+
+    saved: list[Settings] = field(default_factory=list)
+    save: Callable[[Settings], None] | None = None
+    frame: Any = None
+    keep: Callable[[Any], None] | None = None
+
+    def save_settings(self, settings: Settings) -> None:
+        if self.save is not None:
+            self.save(settings)
+        self.saved.append(settings)
+
+
+@pytest.fixture
+def hooks() -> Hooks:
+    return Hooks()
 
 
 @pytest.fixture
@@ -18,8 +44,15 @@ def fake_clock() -> FakeClock:
 
 
 @pytest.fixture
-def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
-    return Services(data_dir=tmp_path, check_pin=lambda pin: pin == PIN, clock=fake_clock)
+def services(tmp_path: Path, fake_clock: FakeClock, hooks: Hooks) -> Services:
+    return Services(
+        data_dir=tmp_path,
+        check_pin=lambda pin: pin == PIN,
+        clock=fake_clock,
+        save_settings=hooks.save_settings,
+        grab_frame=lambda: hooks.frame,
+        keep_empty=lambda rgb: hooks.keep(rgb) if hooks.keep is not None else None,
+    )
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,8 @@ from kivy.uix.widget import Widget  # noqa: E402
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
 from drivers.simulated import SimulatedBeams  # noqa: E402
 from kiosk.authority import Role  # noqa: E402
-from kiosk.engine.runner import Runner  # noqa: E402
+from kiosk.engine.outputs import Output  # noqa: E402
+from kiosk.runner import Runner  # noqa: E402
 from kiosk.tables.commands import Command  # noqa: E402
 from kiosk.ui.app import TablesideApp  # noqa: E402
 from kiosk.wiring import Services  # noqa: E402
@@ -266,7 +268,7 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session;
     # the runner looks at them as kiosk/startup.py has it look at the parts.
     beams = SimulatedBeams(sink=services.tables.post, clock=clock)
-    services.press_pocket = beams.press
+    services = services.but(press_pocket=beams.press)
     tables = services.tables
     runner = Runner(
         clock=clock,
@@ -300,6 +302,13 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         # screens live on, and their .kv rules still answer a later test's language switch.
         gc.unfreeze()
         gc.collect()
+
+
+def fit_output(kiosk: Kiosk, output: Output) -> None:
+    """One more output every new table speaks to (a buzzer, a stand-in for the hall), fitted
+    as the start screen's Retry fits the parts: the tables' Fitted replaced whole."""
+    tables = kiosk.services.tables
+    tables.refit(replace(tables.fitted, outputs=(*tables.fitted.outputs, output)))
 
 
 def confirmed_events(owner: Any) -> list[dict[str, Any]]:

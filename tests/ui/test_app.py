@@ -17,7 +17,7 @@ from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK, Pattern
 from kiosk.engine.outputs import OutputBase
 from kiosk.ui.app import TICK_S
 
-from .harness import FakeClock, Kiosk, Services, make_kiosk, pump
+from .harness import FakeClock, Kiosk, Services, fit_output, make_kiosk, pump
 
 
 class _Stamped(OutputBase):
@@ -36,7 +36,7 @@ class _Stamped(OutputBase):
 def _play(kiosk: Kiosk) -> _Stamped:
     """A carrom match started and the umpire's "play": the break count runs (law 46)."""
     stamped = _Stamped(kiosk.clock)
-    kiosk.services.outputs.append(stamped)  # before the session is made: it speaks to all
+    fit_output(kiosk, stamped)  # before the session is made: it speaks to all
     kiosk.tap("carrom_icf")
     kiosk.tap("start")
     kiosk.tap("play")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from kiosk.engine.outputs import MemoryOutput
 
-from .harness import Kiosk
+from .harness import Kiosk, fit_output
 
 
 def test_bhukhar_round_timer_and_totals_entry(kiosk: Kiosk) -> None:
     buzzer = MemoryOutput()
-    kiosk.services.outputs.append(buzzer)
+    fit_output(kiosk, buzzer)
     kiosk.tap("bhukhar")
     assert kiosk.current == "setup_bhukhar"
     kiosk.tap("start")

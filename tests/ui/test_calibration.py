@@ -11,21 +11,20 @@ import cv2
 import numpy as np
 
 from kiosk.config import Settings, with_values
-from kiosk.engine.camera import empty_board_path, start_camera
+from kiosk.parts.camera import empty_board_path, start_camera
 from vision.calibration import Calibration
 from vision.pieces import lab
 from vision.sim.render import Scene, pocket_centres_image, render, start_arrangement
 
-from .conftest import PIN
+from .conftest import PIN, Hooks
 from .harness import Kiosk
 
 
-def test_calibration_taps_the_four_pockets_on_the_live_image(kiosk: Kiosk) -> None:
+def test_calibration_taps_the_four_pockets_on_the_live_image(kiosk: Kiosk, hooks: Hooks) -> None:
     scene = Scene(pieces=tuple(start_arrangement()))
     frame = np.ascontiguousarray(render(scene)[..., ::-1])  # BGR -> RGB for the screen
-    kiosk.services.grab_frame = lambda: frame
-    saved = []
-    kiosk.services.save_settings = saved.append
+    hooks.frame = frame
+    saved = hooks.saved
     kiosk.tap("settings")
     for key in PIN:
         kiosk.tap(f"key_{key}")
@@ -57,18 +56,18 @@ def test_calibration_without_a_camera_says_so(kiosk: Kiosk) -> None:
     assert kiosk.screen().message == "Mark all four pockets first"
 
 
-def _open_calibration(kiosk: Kiosk, frame: np.ndarray) -> None:
-    kiosk.services.grab_frame = lambda: frame
+def _open_calibration(kiosk: Kiosk, hooks: Hooks, frame: np.ndarray) -> None:
+    hooks.frame = frame
     kiosk.app.show("calibration")
     kiosk.advance(0.1)
 
 
-def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(kiosk: Kiosk) -> None:
+def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(
+    kiosk: Kiosk, hooks: Hooks
+) -> None:
     scene = Scene(pieces=tuple(start_arrangement()))
     frame = np.ascontiguousarray(render(scene)[..., ::-1])
-    saved = []
-    kiosk.services.save_settings = saved.append
-    _open_calibration(kiosk, frame)
+    _open_calibration(kiosk, hooks, frame)
     screen = kiosk.screen()
     kiosk.tap("suggest")
     assert len(screen.points) == 4 and screen.message.startswith("Suggested")
@@ -78,12 +77,11 @@ def test_calibration_suggest_marks_the_pockets_for_the_umpire_to_confirm(kiosk: 
     assert screen.message == "Calibration saved"
 
 
-def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> None:
+def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk, hooks: Hooks) -> None:
     scene = Scene(pieces=())
     frame = np.ascontiguousarray(render(scene)[..., ::-1])
-    saved = []
-    kiosk.services.save_settings = saved.append
-    _open_calibration(kiosk, frame)
+    saved = hooks.saved
+    _open_calibration(kiosk, hooks, frame)
     screen = kiosk.screen()
     live = screen.ids.live
     truth = pocket_centres_image(scene.look)
@@ -96,7 +94,7 @@ def test_calibration_refuses_taps_that_are_not_a_square_board(kiosk: Kiosk) -> N
 
 
 def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
-    kiosk: Kiosk, tmp_path: Path
+    kiosk: Kiosk, hooks: Hooks, tmp_path: Path
 ) -> None:
     # The kiosk's camera (a real CameraFeed and BoardWatcher, calibrated) watches a board
     # with pieces; the umpire clears it, opens the calibration and taps "Empty board".
@@ -115,8 +113,8 @@ def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
     feed = start_camera(f"file:{video}", settings, lambda _e: None, journal=journal)
     try:
         assert feed.watcher is not None and not feed.watcher.empty_kept
-        kiosk.services.keep_empty = feed.keep_empty
-        _open_calibration(kiosk, np.ascontiguousarray(empty_bgr[..., ::-1]))
+        hooks.keep = feed.keep_empty
+        _open_calibration(kiosk, hooks, np.ascontiguousarray(empty_bgr[..., ::-1]))
         kiosk.tap("empty")
         assert kiosk.screen().message == "Empty board kept"
         deadline = time.monotonic() + 10.0
@@ -144,7 +142,7 @@ def test_calibration_keep_empty_board_is_what_the_detector_judges_against(
 
 
 def test_calibration_taps_pockets_beyond_the_picture_when_the_board_runs_off_it(
-    kiosk: Kiosk,
+    kiosk: Kiosk, hooks: Hooks
 ) -> None:
     # A webcam that sees the board with its bottom edge cut off: pockets 1 and 4 are
     # below the picture. The umpire taps where they would be, in the room around it.
@@ -152,9 +150,8 @@ def test_calibration_taps_pockets_beyond_the_picture_when_the_board_runs_off_it(
     truth = pocket_centres_image(scene.look)
     cut = int(truth[0][1]) - 20  # the picture ends 20 px above pockets 1 and 4
     frame = np.ascontiguousarray(render(scene)[:cut, :, ::-1])
-    saved = []
-    kiosk.services.save_settings = saved.append
-    _open_calibration(kiosk, frame)
+    saved = hooks.saved
+    _open_calibration(kiosk, hooks, frame)
     screen = kiosk.screen()
     live = screen.ids.live
     for px, py in truth:

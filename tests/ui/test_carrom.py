@@ -100,7 +100,9 @@ def test_carrom_technical_foul_on_the_player_not_at_turn(kiosk: Kiosk) -> None:
 
 def test_carrom_player_display_shows_the_timer_and_score_large(kiosk: Kiosk) -> None:
     # the score shows under the ICF laws only where the tournament allows it (law 128)
-    kiosk.services.settings = with_values(kiosk.services.settings, players={"icf_score": True})
+    kiosk.services.tables.use_settings(
+        with_values(kiosk.services.settings, players={"icf_score": True})
+    )
     _setup(kiosk)
     kiosk.tap("play")
     kiosk.tap("players")

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from kiosk.config import Settings, with_values
-from kiosk.engine.roles import SettingsAuthority
 from kiosk.pins import MIN_PIN_ITERATIONS
+from kiosk.roles import SettingsAuthority
 
 from .harness import FakeClock, Kiosk, Services, confirmed_events, name_players, pump, win_board
 
@@ -39,8 +39,7 @@ def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
     services = Services(
         data_dir=tmp_path, check_pin=lambda _pin: False, clock=fake_clock, settings=settings
     )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
-    return services
+    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _note: None))
 
 
 def _type_pin(kiosk: Kiosk, pin: str) -> None:

@@ -109,7 +109,7 @@ def test_law_128_the_player_display_hides_the_icf_score_by_default(kiosk: Kiosk)
 
 def test_law_128_the_tournament_may_show_the_icf_score(kiosk: Kiosk) -> None:
     services = kiosk.services
-    services.settings = with_values(services.settings, players={"icf_score": True})
+    services.tables.use_settings(with_values(services.settings, players={"icf_score": True}))
     _carrom(kiosk, icf=True)
     players = _players(kiosk, "home")
     assert (players.left_score, players.right_score) == ("0", "0")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import PIN
+from .conftest import PIN, Hooks
 from .harness import Kiosk
 
 
@@ -29,9 +29,8 @@ def test_pin_refused_keeps_settings_shut(kiosk: Kiosk) -> None:
     assert kiosk.current == "home"
 
 
-def test_pin_accepted_opens_settings_and_saves_a_timer(kiosk: Kiosk) -> None:
-    saved = []
-    kiosk.services.save_settings = saved.append
+def test_pin_accepted_opens_settings_and_saves_a_timer(kiosk: Kiosk, hooks: Hooks) -> None:
+    saved = hooks.saved
     kiosk.tap("settings")
     for key in PIN:
         kiosk.tap(f"key_{key}")
@@ -49,9 +48,8 @@ def test_pin_accepted_opens_settings_and_saves_a_timer(kiosk: Kiosk) -> None:
     assert kiosk.services.settings.timers.stroke_s == 13.0
 
 
-def test_settings_refuses_a_pin_used_twice_and_names_the_key(kiosk: Kiosk) -> None:
-    saved = []
-    kiosk.services.save_settings = saved.append
+def test_settings_refuses_a_pin_used_twice_and_names_the_key(kiosk: Kiosk, hooks: Hooks) -> None:
+    saved = hooks.saved
     kiosk.app.show("settings")
     kiosk.tap(kiosk.widget("pin1").ids.minus)  # pocket 1: 17 -> 16
     for _ in range(11):  # pocket 2: 27 -> 16, the same as pocket 1

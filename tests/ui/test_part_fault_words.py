@@ -25,9 +25,8 @@ def _kiosk(config_text: str, tmp_path: Path, clock: FakeClock) -> Iterator[Kiosk
     config = tmp_path / "settings.toml"
     config.write_text(config_text, encoding="utf-8")
     started = start_kiosk(config, tmp_path / "data", clock=clock)
-    started.services.authority = None  # no roles here (tests/ui/test_roles.py has them)
     try:
-        yield from make_kiosk(started.services, clock)
+        yield from make_kiosk(started.services.but(authority=None), clock)
     finally:
         apply_languages("en", "")
         started.parts.close()

@@ -25,9 +25,8 @@ def dead(tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch)
     if not started.services.startup_faults:  # a machine with GPIO: nothing is dead here
         started.close()
         pytest.skip("the GPIO pins start on this machine")
-    started.services.authority = None
     try:
-        yield from make_kiosk(started.services, fake_clock)
+        yield from make_kiosk(started.services.but(authority=None), fake_clock)
     finally:
         started.parts.close()
 

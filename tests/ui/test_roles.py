@@ -15,8 +15,8 @@ import pytest
 from kiosk.authority import BACKOFF_S
 from kiosk.config import Settings, check_pin, hash_pin, with_values
 from kiosk.config import save_settings as write_settings
-from kiosk.engine.roles import KIND, SettingsAuthority
 from kiosk.pins import MIN_PIN_ITERATIONS
+from kiosk.roles import KIND, SettingsAuthority
 
 from .harness import (
     FakeClock,
@@ -49,10 +49,12 @@ def _settings(umpire: str = UMPIRE, director: str = DIRECTOR) -> Settings:
 @pytest.fixture
 def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
     services = Services(
-        data_dir=tmp_path, check_pin=lambda _pin: False, clock=fake_clock, settings=_settings()
+        data_dir=tmp_path,
+        check_pin=lambda _pin: False,
+        clock=fake_clock,
+        settings=_settings(),
     )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
-    return services
+    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _n: None))
 
 
 def _type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
@@ -292,10 +294,9 @@ def fresh(tmp_path: Path, fake_clock: FakeClock) -> Services:
         check_pin=lambda _pin: False,
         clock=fake_clock,
         save_settings=lambda s: write_settings(s, path),
-        first_start=True,
+        ask_pins=True,
     )
-    services.authority = SettingsAuthority(lambda: services.settings, lambda _note: None)
-    return services
+    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _n: None))
 
 
 @pytest.fixture

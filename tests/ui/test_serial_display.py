@@ -29,10 +29,8 @@ def simulated(tmp_path: Path, fake_clock: FakeClock) -> Iterator[tuple[Kiosk, St
     # under the ICF laws only where the tournament allows it (law 128).
     config.write_text('[camera]\nsource = "none"\n[players]\nicf_score = true\n', encoding="utf-8")
     started = start_kiosk(config, tmp_path / "data", simulate=True, clock=fake_clock)
-    started.services.authority = None  # no roles here (tests/ui/test_roles.py has them)
-    started.services.first_start = False
     try:
-        for kiosk in make_kiosk(started.services, fake_clock):
+        for kiosk in make_kiosk(started.services.but(authority=None, ask_pins=False), fake_clock):
             yield kiosk, started
     finally:
         started.close()

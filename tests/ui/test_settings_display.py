@@ -17,8 +17,8 @@ from kiosk.config import load_settings, save_settings, with_values
 from kiosk.engine.outputs import BuzzerOutput
 from tests.waiting import wait_until
 
-from .conftest import PIN
-from .harness import Kiosk, pump
+from .conftest import PIN, Hooks
+from .harness import Kiosk, fit_output, pump
 
 
 def _open_settings(kiosk: Kiosk) -> None:
@@ -32,16 +32,16 @@ def _open_settings(kiosk: Kiosk) -> None:
 @pytest.fixture
 def buzzer(kiosk: Kiosk) -> Iterator[BuzzerPlayer]:
     player = BuzzerPlayer(18, tonal=True, pin_factory=MockFactory(pin_class=MockPWMPin))
-    kiosk.services.outputs.append(BuzzerOutput(player))
+    fit_output(kiosk, BuzzerOutput(player))
     yield player
     player.close()
 
 
 def test_settings_buzzer_test_sounds_at_the_volume_and_saves_it(
-    kiosk: Kiosk, buzzer: BuzzerPlayer, tmp_path: Path
+    kiosk: Kiosk, buzzer: BuzzerPlayer, tmp_path: Path, hooks: Hooks
 ) -> None:
     target = tmp_path / "settings.toml"
-    kiosk.services.save_settings = lambda s: save_settings(s, target)
+    hooks.save = lambda s: save_settings(s, target)
     _open_settings(kiosk)
     volume = kiosk.widget("volume")
     for _ in range(4):
@@ -65,9 +65,11 @@ def test_settings_buzzer_test_without_a_buzzer_says_so(kiosk: Kiosk) -> None:
     assert kiosk.widget("buzzer_seen").text == "No buzzer on this kiosk"
 
 
-def test_settings_player_display_size_and_contents_are_saved(kiosk: Kiosk, tmp_path: Path) -> None:
+def test_settings_player_display_size_and_contents_are_saved(
+    kiosk: Kiosk, tmp_path: Path, hooks: Hooks
+) -> None:
     target = tmp_path / "settings.toml"
-    kiosk.services.save_settings = lambda s: save_settings(s, target)
+    hooks.save = lambda s: save_settings(s, target)
     _open_settings(kiosk)
     for _ in range(3):
         kiosk.tap(kiosk.widget("digits").ids.plus)
@@ -102,7 +104,9 @@ def test_player_display_digits_are_a_fifth_of_the_screen_height(
     try:
         app = kiosk.app
         # the score shows under the ICF laws only where the tournament allows it (law 128)
-        kiosk.services.settings = with_values(kiosk.services.settings, players={"icf_score": True})
+        kiosk.services.tables.use_settings(
+            with_values(kiosk.services.settings, players={"icf_score": True})
+        )
         app.choose_game("carrom_icf")
         app.start_carrom(kiosk.screen("setup_carrom"))
         kiosk.app.show("players")

@@ -11,8 +11,8 @@ import pytest
 
 from drivers.simulated import ManualClock
 from kiosk.cli import main as cli_main
-from kiosk.engine.camera import translate
 from kiosk.engine.journal import Journal
+from kiosk.parts.camera import translate
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 from vision.calibration import auto_calibrate

@@ -48,7 +48,7 @@ def test_law_123_watcher_reports_start_rest_and_diff_in_order() -> None:
 
 
 def test_watcher_started_as_the_engine_starts_it_learns_the_board() -> None:
-    # kiosk/engine/camera.py builds BoardWatcher() with no calibration and no reference.
+    # kiosk/parts/camera.py builds BoardWatcher() with no calibration and no reference.
     board = SimulatedBoard()
     watcher = BoardWatcher()
     board.strike(0.5, [("queen", 2)], striker_pocket=4, duration=0.6)

@@ -11,7 +11,7 @@ goes on with what remains. Nothing here decides anything about the game.
 - buzzer: drivers.buzzer.BuzzerPlayer on `[buzzer] pin` (a mock pin when simulated);
 - player display: drivers.display.PlayerDisplay on `[display] port` ("" : none; when
   simulated, a drivers.display_sim.SimulatedDisplay on a pseudo-terminal);
-- camera: kiosk/engine/camera.py's feed on `[camera] source` ("none": no camera).
+- camera: kiosk/parts/camera.py's feed on `[camera] source` ("none": no camera).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 from drivers.hits import POCKETS
 from kiosk.config import Settings
 from kiosk.engine.faults import PartFault
-from kiosk.engine.outputs import BuzzerOutput, DisplayOutput, Output
+from kiosk.engine.outputs import Buzzer, BuzzerOutput, Display, DisplayOutput, Output
 from kiosk.engine.part_faults import link_said, start_said
-from kiosk.engine.parts import Beams, Buzzer, Camera, Display, LinkedPart, PolledBeams
+from kiosk.parts.kinds import Beams, Camera, LinkedPart, PolledBeams
 
 if TYPE_CHECKING:
     from drivers.display_protocol import DisplayFrame
@@ -71,6 +71,13 @@ class Parts:
                 t = self.clock() if now is None else now
                 board.strike(t, [(colour, pocket)])
         self.simulated.press(pocket)
+
+    def keep_empty(self, rgb: object) -> None:
+        """The calibration screen's "Keep empty board": the picture (RGB) becomes what the
+        camera's detector judges against (kiosk/parts/camera.py); no camera, nothing kept."""
+        keep = getattr(self.camera, "keep_empty", None)
+        if keep is not None:
+            keep(rgb)
 
     def outputs(
         self, frame_of: Callable[[object], DisplayFrame | None] | None = None
@@ -262,7 +269,7 @@ def _camera(
         return None
     source = "synthetic" if simulate else source
     try:
-        from kiosk.engine.camera import start_camera
+        from kiosk.parts.camera import start_camera
 
         return start_camera(source, settings, sink, clock=clock, journal=journal)
     except Exception as exc:

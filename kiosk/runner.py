@@ -72,6 +72,15 @@ class Runner:
     def table(self, table: Table | None) -> None:
         self.in_play = lambda: table
 
+    def refit(
+        self,
+        pollers: Iterable[Callable[[float], object]],
+        deadlines: Iterable[Callable[[], float | None]],
+    ) -> None:
+        """The parts started again (the start screen's Retry): their pollers and deadlines."""
+        self.pollers = list(pollers)
+        self.deadlines = list(deadlines)
+
     def ready(self, status: str = "table ready") -> None:
         """Tell systemd the kiosk is up (READY=1); the watchdog pings start from here."""
         self.notifier.ready(status)

@@ -1,16 +1,15 @@
-"""The parts beside a table as the engine sees them: typed by what it calls on each.
+"""The parts beside a table as the kiosk sees them: typed by what it calls on each.
 
-The drivers (drivers/) and the camera feed (kiosk/engine/camera.py) fit these structurally;
-tests may hand in their own. Nothing here starts a part: kiosk/engine/hardware.py does.
+The drivers (drivers/) and the camera feed (kiosk/parts/camera.py) fit these structurally;
+tests may hand in their own. Nothing here starts a part: kiosk/parts/hardware.py does. The
+buzzer and the player display are typed beside their outputs (kiosk/engine/outputs.py).
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from drivers.display_protocol import DisplayFrame
 from drivers.serial_link import DeviceStatus
-from kiosk.clocks.patterns import Pattern
 
 
 @runtime_checkable
@@ -37,30 +36,8 @@ class LinkedPart(Protocol):
     def status(self) -> DeviceStatus: ...
 
 
-class Buzzer(Protocol):
-    """The buzzer (drivers.buzzer.BuzzerPlayer): plays a timer's pattern."""
-
-    last_error: str | None
-    volume: float
-
-    def play(self, pattern: Pattern, *, interrupt: bool = False) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class Display(Protocol):
-    """The player display (drivers.display.PlayerDisplay)."""
-
-    @property
-    def status(self) -> DeviceStatus: ...
-
-    def show(self, frame: DisplayFrame) -> None: ...
-
-    def close(self) -> None: ...
-
-
 class Camera(Protocol):
-    """The camera feed (kiosk/engine/camera.py `CameraFeed`): its latest frame, its source."""
+    """The camera feed (kiosk/parts/camera.py `CameraFeed`): its latest frame, its source."""
 
     @property
     def latest(self) -> object:
