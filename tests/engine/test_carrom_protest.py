@@ -27,7 +27,7 @@ UMPIRE, DIRECTOR, PLAYER = Role.UMPIRE, Role.DIRECTOR, Role.PLAYER
 
 
 def _tables(path: Path, clock: FakeClock) -> Tables:
-    return Tables(path, lambda: Fitted(clock=clock, outputs=(MemoryOutput(),), beams=()))
+    return Tables(path, Fitted(clock=clock, outputs=(MemoryOutput(),), beams=()))
 
 
 def _table(tables: Tables) -> CarromSession:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from media import fill, tmpfs
 
 from drivers.hits import BeamHit
 from kiosk.engine.journal import EVENT, UNDO, Journal
@@ -19,6 +18,7 @@ from kiosk.engine.outputs import MemoryOutput, OutputBase
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraMotion
 from kiosk.tables.carrom_table import CarromSession
+from tests.media import fill, tmpfs
 
 from .conftest import FakeClock
 

@@ -232,8 +232,7 @@ def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
     clock = ManualClock(1000.0)
     data = tmp_path / "k"
     pub = HallPublisher(table_settings(broker, "t01"), data)
-    fitted = lambda: Fitted(clock=clock, outputs=(pub,), beams=())  # noqa: E731
-    tables = Tables(data, fitted)
+    tables = Tables(data, Fitted(clock=clock, outputs=(pub,), beams=()))
     pub.on_command = lambda command: tables.post(command)
     pub.start()
     director = _client("director", broker.port)
@@ -247,7 +246,7 @@ def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
         message = {"id": 5, "match": match, "board": [1, 1], "upheld": False, "wall": 1.0}
         director.publish(DECIDE, json.dumps(message), qos=1, retain=True).wait_for_publish(5)
         wait_for(lambda: pub._held is not None, 10, "the decision heard")
-        tables = Tables(data, fitted)
+        tables = Tables(data, Fitted(clock=clock, outputs=(pub,), beams=()))
         resumed = tables.resume("carrom")  # its first view goes to the publisher
         assert isinstance(resumed, CarromSession)
 

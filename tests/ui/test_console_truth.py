@@ -140,9 +140,13 @@ def test_law_121_the_player_display_shows_the_carrom_clock_stopped(kiosk: Kiosk)
 @pytest.fixture
 def with_buzzer(tmp_path: Path) -> Iterator[tuple[Kiosk, BuzzerPlayer]]:
     clock = FakeClock(1000.0)
-    services = Services(data_dir=tmp_path, check_pin=lambda pin: pin == PIN, clock=clock)
     player = BuzzerPlayer(18, pin_factory=MockFactory())
-    services.outputs.append(BuzzerOutput(player))
+    services = Services(
+        data_dir=tmp_path,
+        check_pin=lambda pin: pin == PIN,
+        clock=clock,
+        outputs=(BuzzerOutput(player),),
+    )
     try:
         yield from ((k, player) for k in make_kiosk(services, clock))
     finally:
