@@ -24,7 +24,7 @@ from kivy.core.window import Window
 from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.ui.backgammon import match_words
+from kiosk.ui.backgammon import face_words
 from kiosk.ui.carrom import TIMER_NAMES, timer_text
 from kiosk.ui.carrom_view import banner, scoreboard
 from kiosk.ui.i18n import ptr
@@ -219,10 +219,7 @@ class PlayersScreen(Screen):
             else (ptr._("delay") if side is not None else "")
         )
         self.urgent = bool(view.flagged) or waiting
-        match = getattr(getattr(game.table, "cm", None), "match", None)
-        words, line = (
-            match_words(match, ptr._) if match is not None else (face.banner or "", face.match_line)
-        )
+        words, line = face_words(view, ptr._)  # the face's facts, in the players' language
         if view.flagged and not view.winner:
             words = ptr._("TIME OUT: {name}'s flag fell", name=view.flagged)
         elif view.paused:
