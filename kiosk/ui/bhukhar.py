@@ -45,6 +45,7 @@ from kiosk.ui.bhukhar_words import (
     penalty_short,
     refusal,
     result_words,
+    spoiled_words,
     total_lines,
     word_refusal,
 )
@@ -85,6 +86,7 @@ class BhukharScreen(Screen):
     full = ListProperty([False, False])
     summaries = ListProperty(["No cards yet", "No cards yet"])
     licence_by = ListProperty([-1, -1])  # an index into that side's players, -1 not named
+    spoiled = ListProperty([False, False])  # as totals: a licence meld spoiled later (17.2)
     side_players = ListProperty([["", "", ""], ["", "", ""]])
     penalties = ListProperty([])  # [side, kind value, player index or -1] each
     penalty_summary = StringProperty("No penalties (rule 17)")
@@ -95,6 +97,8 @@ class BhukharScreen(Screen):
     cards_lines = StringProperty("")
     cards_message = StringProperty("")
     can_take_back = BooleanProperty(False)
+    cards_licence_count = NumericProperty(0)  # the open side's licence melds
+    cards_spoiled = ListProperty([])  # of them, those spoiled later (17.2)
     pen_open = BooleanProperty(False)
     pen_side = NumericProperty(0)
     pen_kind = StringProperty("")  # a PenaltyKind value, "" before one is chosen
@@ -129,6 +133,11 @@ class BhukharScreen(Screen):
 
     def _draft(self) -> Draft | None:
         return None if self._latest is None else self._latest.draft
+
+    @property
+    def latest(self) -> BhukharView | None:
+        """The table's view this screen draws (the player display words it too)."""
+        return self._latest
 
     def reword(self) -> None:
         """The language changed: word the cards, the penalties and the standings again."""
@@ -182,6 +191,7 @@ class BhukharScreen(Screen):
             self.hand = [s.hand for s in sides]
             self.full = [s.full for s in sides]
             self.licence_by = [s.licence_by for s in sides]
+            self.spoiled = [s.spoiled for s in sides]
             self.end = ENDS.index(draft.end)
             self.bhukhar = draft.bhukhar
             self.closed_by = draft.closed_by
@@ -191,11 +201,16 @@ class BhukharScreen(Screen):
             self.cards_lines = "\n".join(lines(sides[side].cards, tr._))
             self.summaries = [summary(s.cards, tr._) for s in sides]
             self.can_take_back = view.can_take_back[side]
+            self.cards_licence_count = len(sides[side].cards.licence)
+            self.cards_spoiled = list(sides[side].cards.spoiled)
         self._show_penalties()
         self._show_standings(view)
         if self._last_result is not None:
             names = {t.id: t.name or t.id for t in view.teams}
-            self.totals_lines = "\n".join(total_lines(self._last_result, names, tr._))
+            added = total_lines(self._last_result, names, tr._)
+            if view.entered is self._last_result and view.entered_game is not None:
+                added += spoiled_words(view.entered_game, names, tr._)  # 17.2
+            self.totals_lines = "\n".join(added)
 
     def _show_penalties(self) -> None:
         ids = [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
@@ -270,6 +285,10 @@ class BhukharScreen(Screen):
 
     def toggle_licence(self, side: int) -> None:
         self._edit(lambda d: d.toggle_licence(side))
+
+    def toggle_spoiled(self, side: int) -> None:
+        """As totals: a meld of the side's licence spoiled later by a wrong card (17.2)."""
+        self._edit(lambda d: d.toggle_spoiled(side))
 
     def toggle_full(self, side: int) -> None:
         self._edit(lambda d: d.toggle_full(side))
@@ -357,6 +376,11 @@ class BhukharScreen(Screen):
     def close_meld(self) -> None:
         section = self.section
         self._cards(lambda entry: entry.close_meld(section))
+
+    def toggle_spoiled_meld(self, index: int) -> None:
+        """Licence meld `index` spoiled later by a wrong card (17.2): void, not counted; the
+        licence stands. Tapped again: it was not."""
+        self._cards(lambda entry: entry.toggle_spoiled(index))
 
     def clear_cards(self) -> None:
         self._cards(lambda _entry: CardsEntry())

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 
 from kiosk.ui import bhukhar_grid as _grid  # noqa: F401  (registers CardGrid for the .kv)
 from kiosk.ui.kvload import load_kv
@@ -23,6 +29,9 @@ class BhukharCardsPanel(Overlay):
     lines = StringProperty("")
     message = StringProperty("")
     can_take_back = BooleanProperty(False)
+    #: The licence's melds, and those a wrong card spoiled later (17.2; 0 = the first).
+    licence_count = NumericProperty(0)
+    spoiled = ListProperty([])
 
 
 load_kv(__file__)
