@@ -86,9 +86,7 @@ def lines(entry: CardsEntry, _: Words = english) -> list[str]:
     return out
 
 
-def _meld_words(
-    cards: tuple[str, ...], _: Words, void: bool = False, spoiled: bool = False
-) -> str:
+def _meld_words(cards: tuple[str, ...], _: Words, void: bool = False, spoiled: bool = False) -> str:
     shown = faces(cards, True)
     if void:
         return f"{shown} [color={_DIM}]({_('not counted')})[/color]"

@@ -10,6 +10,7 @@ import pytest
 from kiosk.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
+from kiosk.engine.display_frames import clock_frame
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.backgammon.clocked import replay_clock
@@ -267,6 +268,7 @@ def test_clock_table_4_8_correct_length_between_games_and_the_view_follows_it(
     t.send(Command.of("correct_length", Role.DIRECTOR, length=7))
     view = t.view()
     assert view.match_length == 7 and view.match is not None and view.match.length == 7
+    assert clock_frame(view).message == "TO 7"  # the player display, not the header's 5
     assert not view.crawford  # 4 of 7: nobody one point away any more
     data = [e.data for e in t.journal.entries(t.match_id) if e.kind == "event"]
     assert data[-1]["event"] == "match_length" and data[-1]["length"] == 7

@@ -237,7 +237,6 @@ def test_2_2_iv_a_mid_match_header_the_rules_refuse_is_worded_on_the_setup(
     kiosk.tap("start")
     assert kiosk.current == "setup_backgammon"
     assert setup.message == (
-        "Player B's 4 penalty points are more than half of 7: the match is already won "
-        "(2.2 (iv))"
+        "Player B's 4 penalty points are more than half of 7: the match is already won (2.2 (iv))"
     )
     assert kiosk.services.tables.latest_unfinished() is None

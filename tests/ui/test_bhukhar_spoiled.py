@@ -82,10 +82,8 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     players = kiosk.screen()
     assert players.status.splitlines() == [
         "Last game: A 350 · B 90",
-        "A: a licence meld spoiled later is void, its cards not counted; the licence stands "
-        "(17.2)",
-        "B: a licence meld spoiled later is void, its cards not counted; the licence stands "
-        "(17.2)",
+        "A: a licence meld spoiled later is void, its cards not counted; the licence stands (17.2)",
+        "B: a licence meld spoiled later is void, its cards not counted; the licence stands (17.2)",
     ]
     kiosk.shot("players_bhukhar_spoiled")
 
