@@ -35,7 +35,7 @@ from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.ui import bhukhar_cards_panel as _cards_panel  # noqa: F401  (the .kv's panels)
 from kiosk.ui import bhukhar_penalty_panel as _penalty_panel  # noqa: F401
 from kiosk.ui import bhukhar_totals_panel as _totals_panel  # noqa: F401
-from kiosk.ui.bhukhar_cards import lines, summary
+from kiosk.ui.bhukhar_cards import licence_faces, lines, summary
 from kiosk.ui.bhukhar_words import (
     END_WORDS,
     ENDS,
@@ -97,8 +97,9 @@ class BhukharScreen(Screen):
     cards_lines = StringProperty("")
     cards_message = StringProperty("")
     can_take_back = BooleanProperty(False)
-    cards_licence_count = NumericProperty(0)  # the open side's licence melds
+    cards_licence = ListProperty([])  # the open side's licence melds, as shown
     cards_spoiled = ListProperty([])  # of them, those spoiled later (17.2)
+    spoil_open = BooleanProperty(False)  # the panel that marks them
     pen_open = BooleanProperty(False)
     pen_side = NumericProperty(0)
     pen_kind = StringProperty("")  # a PenaltyKind value, "" before one is chosen
@@ -122,7 +123,8 @@ class BhukharScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         # The panels' buttons are reached by id from the screen, as when they were inline.
-        for panel in (self.ids.cards_panel, self.ids.penalty_panel, self.ids.totals_panel):
+        panels = ("cards_panel", "spoil_panel", "penalty_panel", "totals_panel")
+        for panel in (self.ids[name] for name in panels):
             self.ids.update(panel.ids)
 
     @property
@@ -201,7 +203,7 @@ class BhukharScreen(Screen):
             self.cards_lines = "\n".join(lines(sides[side].cards, tr._))
             self.summaries = [summary(s.cards, tr._) for s in sides]
             self.can_take_back = view.can_take_back[side]
-            self.cards_licence_count = len(sides[side].cards.licence)
+            self.cards_licence = licence_faces(sides[side].cards)
             self.cards_spoiled = list(sides[side].cards.spoiled)
         self._show_penalties()
         self._show_standings(view)
@@ -274,7 +276,7 @@ class BhukharScreen(Screen):
 
     def locked(self) -> None:
         """The console locked: the panels close (what is entered stays in the draft)."""
-        self.pen_open = self.cards_open = self.totals_open = False
+        self.pen_open = self.cards_open = self.totals_open = self.spoil_open = False
 
     def cycle_team(self, side: int) -> None:
         self._edit(lambda d: d.next_team(side, self.team_ids))
@@ -361,7 +363,7 @@ class BhukharScreen(Screen):
         self._redraw_now()
 
     def close_cards(self) -> None:
-        self.cards_open = False
+        self.cards_open = self.spoil_open = False
 
     def choose_section(self, section: str) -> None:
         if section in SECTIONS:
@@ -376,6 +378,13 @@ class BhukharScreen(Screen):
     def close_meld(self) -> None:
         section = self.section
         self._cards(lambda entry: entry.close_meld(section))
+
+    def open_spoiled(self) -> None:
+        """The panel marking a licence meld spoiled later (17.2), over the cards panel."""
+        self.spoil_open = True
+
+    def close_spoiled(self) -> None:
+        self.spoil_open = False
 
     def toggle_spoiled_meld(self, index: int) -> None:
         """Licence meld `index` spoiled later by a wrong card (17.2): void, not counted; the

@@ -18,7 +18,7 @@ from kiosk.rules.bhukhar.melds import ACE, Kind, MeldError, licence_form, meld
 from kiosk.tables.bhukhar_draft import MELD_SECTIONS, SECTIONS, SUIT_SIGNS, CardsEntry
 from kiosk.ui.words import N_, Words, english, reason_words
 
-__all__ = ["ALL_CARDS", "RED_SUITS", "SECTIONS", "card_face", "lines", "summary"]
+__all__ = ["ALL_CARDS", "RED_SUITS", "SECTIONS", "card_face", "licence_faces", "lines", "summary"]
 SECTION_WORDS = {
     "licence": N_("Licence"),
     "melds": N_("Melds"),
@@ -43,6 +43,19 @@ def card_face(card: str, markup: bool = False) -> str:
 
 def faces(cards: tuple[str, ...], markup: bool = False) -> str:
     return " ".join(card_face(c, markup) for c in cards) or "-"
+
+
+def licence_faces(entry: CardsEntry) -> list[str]:
+    """Each licence meld numbered with its cards as the core orders them ("2) A♥ 2♥ 3♥"),
+    for the buttons that mark one spoiled later (17.2)."""
+    out = []
+    for n, cards in enumerate(entry.licence, 1):
+        try:
+            shown = tuple(str(c) for c in meld(parse_cards(cards)).cards)
+        except MeldError:
+            shown = cards
+        out.append(f"{n}) {faces(shown)}")
+    return out
 
 
 def summary(entry: CardsEntry, _: Words = english) -> str:

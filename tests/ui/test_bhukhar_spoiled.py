@@ -32,15 +32,19 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     side_a, side_b = screen.ids.side_0, screen.ids.side_1
     kiosk.tap(side_a.ids.full)
     kiosk.tap(side_a.ids.cards)
-    assert all(kiosk.widget(f"spoil_{i}").disabled for i in range(5))  # no licence yet
+    assert kiosk.widget("spoil_open").disabled  # no licence yet: nothing to spoil
     _meld(kiosk, screen, *SEVEN)
     _meld(kiosk, screen, "3H", "AH", "2H")  # tapped in any order: the ace is low
     assert "2) A♥ 2♥ 3♥" in _plain(screen.cards_lines)
     assert "(sequence 20, ace low)" in screen.cards_lines
-    assert not kiosk.widget("spoil_1").disabled and kiosk.widget("spoil_2").disabled
     # A partner laid a wrong card on A 2 3 later: that meld is void (17.2).
+    kiosk.tap("spoil_open")
+    assert kiosk.widget("spoil_1").text == "2) A♥ 2♥ 3♥" and kiosk.widget("spoil_2").disabled
     kiosk.tap("spoil_1")
     assert kiosk.widget("spoil_1").chosen and screen.cards[0].spoiled == (1,)
+    kiosk.shot("bhukhar_spoil_panel")
+    kiosk.tap("spoil_done")
+    assert not screen.spoil_open and screen.cards_open
     lines = screen.cards_lines
     assert "2) A♥ 2♥ 3♥ (VOID: spoiled later, not counted; the licence stands (17.2))" in _plain(
         lines
