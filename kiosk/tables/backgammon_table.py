@@ -32,9 +32,11 @@ from kiosk.clocks.record import (
     ClockEvent,
     ClockHeader,
     ClockRecordError,
+    CorrectScore,
     EarlyPickup,
     GameEnd,
     Late,
+    MatchLength,
     Overrule,
     Pause,
     Penalty,
@@ -54,7 +56,7 @@ from kiosk.engine.outputs import Output, Outputs
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
-from kiosk.rules.backgammon.match import IllegalAction, Match
+from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
 from kiosk.tables.base import close_unfinished, write_and_tell
 from kiosk.tables.commands import Commands, source
 
@@ -118,6 +120,9 @@ class ClockView:
     breaks_left: tuple[int, int] = (0, 0)
     must_wait: str | None = None
     second_leg: tuple[bool, bool] = (False, False)
+    #: Per side: an early pickup recorded (4.1 (v) b) that the side's next turn has not yet
+    #: waited out: the director's button shows the pickup was taken.
+    wait_next: tuple[bool, bool] = (False, False)
     #: The journal's "not saved" fault while it holds entries the disk refused (its facts
     #: for the screen's words), else "".
     #: The table's faults: the journal's "not saved" while it holds entries the disk
@@ -168,8 +173,9 @@ class ClockTable(Commands):
         for name in (
             "start", "press", "pause", "resume_clock", "restart_delay", "early_pickup",
             "adjust", "game_end", "overrule", "late", "penalty", "take_break",
+            "correct_score",
         )
-    } | {"adjust_by": "adjust"}  # fmt: skip
+    } | {"adjust_by": "adjust", "correct_length": "match_length"}  # fmt: skip
 
     def __init__(
         self,
@@ -214,11 +220,17 @@ class ClockTable(Commands):
         post_crawford: bool = False,
         second_leg: float | None = None,
         best_of_three: bool = False,
+        breaks_taken: tuple[int, int] = (0, 0),
+        penalty_points: tuple[int, int] = (0, 0),
         role: Role | None = None,
     ) -> None:
         """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first, journaled
         with `role` (closing it is the director's).
-        `second_leg` (seconds, 3.5 (v)) defaults to the settings' `second_leg_s` (0: none)."""
+        `second_leg` (seconds, 3.5 (v)) defaults to the settings' `second_leg_s` (0: none).
+        For a clock introduced in the middle of a match, `breaks_taken` and `penalty_points`
+        (per player, in the order of `players`; the penalty points are in `score`) carry
+        what was already given (2.2 (ii), 2.2 (iv), 2.3). A header the rules refuse raises
+        `IllegalAction` with the rules' reason; nothing is written."""
         leg = self.settings.second_leg_s if second_leg is None else second_leg
         header = ClockHeader(
             (players[0], players[1]),
@@ -229,11 +241,15 @@ class ClockTable(Commands):
             post_crawford,
             leg or None,
             best_of_three,
+            (int(breaks_taken[0]), int(breaks_taken[1])),
+            (int(penalty_points[0]), int(penalty_points[1])),
         )
         # Let the record's own reader check the header, so a bad one is refused as a record is.
         try:
             parse_clock_record(write_clock_record(header, []))
             cm = ClockedMatch(header)
+        except ClockRecordError as exc:
+            raise IllegalAction(exc.why or exc.reason) from None
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         close_unfinished(self.journal, KIND, source("close_table", role), self.wall())
@@ -324,9 +340,28 @@ class ClockTable(Commands):
         """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
         self._press("penalty", lambda t: Penalty(t, player, int(points)), role)
 
-    def take_break(self, player: str, emergency: bool = False, *, role: Role | None = None) -> None:
-        """The director grants `player` a break (2.2 (ii)), or an emergency break (2.2 (v))."""
+    def take_break(
+        self, player: str, emergency: bool = False, *, role: Role | None = None
+    ) -> Absence:
+        """The director grants `player` a break (2.2 (ii)), or an emergency break (2.2 (v));
+        returns how the absence was counted: one of the player's breaks while one is left
+        (leaving the table is a break, also in an emergency), else "emergency"."""
+        cm, _ = self._need()
+        before = cm.match.breaks_left(player) if player in cm.match.players else 0
         self._press("take_break", lambda t: Break(t, player, emergency), role)
+        return "break" if cm.match.breaks_left(player) < before else "emergency"
+
+    def correct_score(self, score: Mapping[str, int], *, role: Role | None = None) -> None:
+        """The director corrects the score (4.7): it becomes `score`, both players named.
+        Refused after the match, below a player's penalty points, or with both scores at
+        the length; a score that reaches the length ends the match."""
+        fixed = {str(p): int(n) for p, n in score.items()}
+        self._press("correct_score", lambda t: CorrectScore(t, fixed), role)
+
+    def correct_length(self, length: int, *, role: Role | None = None) -> None:
+        """The director corrects a wrongly entered match length before the next game (4.8);
+        refused during a game, below 1, or where the new length would end the match."""
+        self._press("correct_length", lambda t: MatchLength(t, int(length)), role)
 
     def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role | None) -> None:
         now = self.clock()
@@ -407,7 +442,7 @@ class ClockTable(Commands):
             face=clock_face(cm, t),
             snapshot=snapshot,
             players=self.header.players,
-            match_length=self.header.match_length,
+            match_length=cm.match.length,  # 4.8: a corrected length, not the header's
             running=cm.clock.running,
             paused=cm.clock.paused is not None,
             flagged=cm.clock.flagged,
@@ -425,6 +460,10 @@ class ClockTable(Commands):
             second_leg=(
                 cm.clock.on_second_leg(self.header.players[0]),
                 cm.clock.on_second_leg(self.header.players[1]),
+            ),
+            wait_next=(
+                cm.clock.must_wait_next(self.header.players[0]),
+                cm.clock.must_wait_next(self.header.players[1]),
             ),
             match=match_facts(cm.match),
         )

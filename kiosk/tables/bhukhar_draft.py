@@ -3,7 +3,8 @@
 The umpire builds a game's scoresheet tap by tap: the table and the two teams, each team's
 part as totals (table and hand points, a licence or not) or in full (every meld's cards and
 the cards in hand, `CardsEntry`), who laid each licence (rule 17.1), how the game ended
-(rule 16), the bhukhar and the closing (13.5, 13.6), and rule 17's penalties. Every change
+(rule 16), the bhukhar and the closing (13.5, 13.6), rule 17's penalties, and a licence meld
+spoiled later by a wrong card (17.2 after a licence, ruling of 2026-11-27). Every change
 is a new frozen `Draft` (the table journals it, so a crash loses nothing); `game()` gives
 the core's `Game`, which the rules judge only when it is entered. Nothing here is a rule:
 the values come from the Bhukhar core (kiosk/rules/bhukhar).
@@ -46,13 +47,17 @@ Melds = tuple[tuple[str, ...], ...]
 
 @dataclass(frozen=True, slots=True)
 class CardsEntry:
-    """A team's cards so far: melds by section, the hand, and the meld being laid."""
+    """A team's cards so far: melds by section, the hand, and the meld being laid.
+
+    `spoiled`: the licence's melds (0 = the first) that a wrong card spoiled later (17.2):
+    void, their cards not counted, while the licence, judged when laid (13.4), stands."""
 
     licence: Melds = ()
     melds: Melds = ()
     void: Melds = ()
     hand: tuple[str, ...] = ()
     laying: tuple[str, ...] = ()
+    spoiled: tuple[int, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -78,6 +83,17 @@ class CardsEntry:
             return replace(self, laying=(), melds=laid)
         return replace(self, laying=(), void=laid)
 
+    def toggle_spoiled(self, index: int) -> CardsEntry:
+        """Licence meld `index` was spoiled later by a wrong card (17.2), or, tapped again,
+        was not after all."""
+        if not 0 <= index < len(self.licence):
+            raise DraftError(
+                f"the licence has {len(self.licence)} melds: no meld {index + 1} to mark spoiled"
+            )
+        if index in self.spoiled:
+            return replace(self, spoiled=tuple(i for i in self.spoiled if i != index))
+        return replace(self, spoiled=tuple(sorted((*self.spoiled, index))))
+
     def sheet(self, team: str) -> FullSheet:
         """The core's full sheet; DraftError while a meld is still being laid."""
         if self.laying:
@@ -90,11 +106,18 @@ class CardsEntry:
             melds=tuple(parse_cards(m) for m in self.melds),
             void=tuple(parse_cards(m) for m in self.void),
             hand=parse_cards(self.hand),
+            licence_spoiled=self.spoiled,
         )
 
+    @property
+    def standing(self) -> Melds:
+        """The licence's melds that still count: those not spoiled later (17.2)."""
+        return tuple(m for i, m in enumerate(self.licence) if i not in self.spoiled)
+
     def table_points(self) -> int:
-        """The worth of the licence and melds that are melds (rules 13, 18.2)."""
-        return sum(m.value for m in checked_melds(self.licence + self.melds))
+        """The worth of the licence and melds that are melds and count (rules 13, 17.2,
+        18.2): a licence meld spoiled later counts nothing."""
+        return sum(m.value for m in checked_melds(self.standing + self.melds))
 
     def hand_points(self) -> int:
         return points(parse_cards(self.hand))
@@ -106,6 +129,7 @@ class CardsEntry:
             "void": [list(m) for m in self.void],
             "hand": list(self.hand),
             "laying": list(self.laying),
+            "spoiled": list(self.spoiled),
         }
 
     @classmethod
@@ -119,6 +143,7 @@ class CardsEntry:
             group("void"),
             tuple(str(c) for c in data.get("hand", ())),
             tuple(str(c) for c in data.get("laying", ())),
+            tuple(int(i) for i in data.get("spoiled", ())),
         )
 
 
@@ -149,6 +174,9 @@ class SideDraft:
     cards: CardsEntry = CardsEntry()
     #: Who laid the team's licence: an index into the team's players, -1 not named.
     licence_by: int = -1
+    #: As totals: a meld of the licence was spoiled later (17.2): the table points hold
+    #: only what still counts, so below the 100 a licence is worth when laid (13.4).
+    spoiled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -158,6 +186,7 @@ class SideDraft:
             "full": self.full,
             "cards": self.cards.to_dict(),
             "licence_by": self.licence_by,
+            "spoiled": self.spoiled,
         }
 
     @classmethod
@@ -169,6 +198,7 @@ class SideDraft:
             bool(data.get("full", False)),
             CardsEntry.from_dict(data.get("cards", {})),
             int(data.get("licence_by", -1)),
+            bool(data.get("spoiled", False)),
         )
 
 
@@ -219,6 +249,10 @@ class Draft:
     def toggle_licence(self, side: int) -> Draft:
         return self._side(side, licence=not self.sides[side].licence)
 
+    def toggle_spoiled(self, side: int) -> Draft:
+        """As totals: a meld of this side's licence was spoiled later (17.2), or was not."""
+        return self._side(side, spoiled=not self.sides[side].spoiled)
+
     def toggle_full(self, side: int) -> Draft:
         """Enter this side's part in full (its cards) or as totals; the other is kept."""
         return self._side(side, full=not self.sides[side].full)
@@ -257,7 +291,7 @@ class Draft:
         by = player_name(rosters, team, s.licence_by)
         if s.full:
             return replace(s.cards.sheet(team), licence_by=by)
-        return TotalsSheet(s.licence, s.points, s.hand, by)
+        return TotalsSheet(s.licence, s.points, s.hand, by, licence_spoiled=s.spoiled)
 
     def game(self, rosters: Mapping[str, Sequence[str]]) -> Game:
         """The game as entered: each team's sheet, how it ended (rule 16), its penalties

@@ -88,6 +88,8 @@ class BhukharView:
     faults: tuple[Fault, ...] = ()
     #: The last game entered at this table since it was opened (its totals, rule 18).
     entered: GameResult | None = None
+    #: That game as entered (each team's sheet: a licence meld spoiled later, 17.2).
+    entered_game: Game | None = None
 
     @property
     def not_saved(self) -> str:
@@ -138,6 +140,7 @@ class BhukharTable(Commands):
         ids = session.team_ids
         self.draft = draft or Draft((ids[0], ids[1]))
         self._entered: GameResult | None = None
+        self._entered_game: Game | None = None
         #: Earlier states of each side's cards, for "Take back" (newest last; not journaled).
         self._history: tuple[list[CardsEntry], list[CardsEntry]] = ([], [])
         self.timer = RoundTimer(session.start.round_minutes, session.start.warn_minutes)
@@ -315,6 +318,7 @@ class BhukharTable(Commands):
             can_take_back=(bool(self._history[0]), bool(self._history[1])),
             faults=self._journal_faults(now),
             entered=self._entered,
+            entered_game=self._entered_game,
         )
 
     def _emit(self, now: float) -> BhukharView:
@@ -360,11 +364,10 @@ class BhukharTable(Commands):
         """Enter the game being entered; its scores are cleared once it is in the record."""
         draft = self.draft
         who = source("bhukhar_enter", role)
-        result = self._append(
-            GameEntry(max(1, self.round), draft.table_no, draft.game(self.rosters)), who
-        )
+        game = draft.game(self.rosters)
+        result = self._append(GameEntry(max(1, self.round), draft.table_no, game), who)
         assert result is not None
-        self._entered = result
+        self._entered, self._entered_game = result, game
         self._history = ([], [])
         self._set_draft(draft.after_entry(), who)
         return result

@@ -78,6 +78,9 @@ class ClockStart:
     post_crawford: bool = False
     second_leg: float | None = None
     best_of_three: bool = False
+    #: A clock introduced mid-match: what was already given (2.2 (ii), 2.2 (iv), 2.3).
+    breaks_taken: tuple[int, int] = (0, 0)
+    penalty_points: tuple[int, int] = (0, 0)
 
 
 Start = CarromStart | ClockStart | SessionStart
@@ -161,6 +164,8 @@ def _clock_create(
         post_crawford=start.post_crawford,
         second_leg=start.second_leg,
         best_of_three=start.best_of_three,
+        breaks_taken=start.breaks_taken,
+        penalty_points=start.penalty_points,
         role=role,
     )
     return table

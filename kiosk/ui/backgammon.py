@@ -31,43 +31,24 @@ from kiosk.rules.backgammon.match import (
     late_penalty_points,
     penalty_points_to_win,
 )
-from kiosk.tables.backgammon_table import ClockTable, ClockView, MatchFacts
+from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import send
-from kiosk.ui.words import Words, error_words, said_words
+from kiosk.ui.words import Words, error_words, reason_words, said_words
 
 
-def match_words(match: MatchFacts, _: Words) -> tuple[str, str]:
-    """The banner (the result, the Crawford game) and the match line, worded from the match's
-    facts as kiosk/rules/backgammon/face.py words them in English."""
-    banner = ""
-    if match.winner is not None:
-        if match.won_by == "overrule":
-            banner = _(
-                "{name} wins the match: time ran out, but the match was already won",
-                name=match.winner,
-            )
-        elif match.won_by == "time":
-            banner = _("{name} wins the match on time", name=match.winner)
-        elif match.won_by == "penalty":
-            banner = _("{name} wins the match on penalty points", name=match.winner)
-        else:
-            banner = _("{name} wins the match", name=match.winner)
-    elif match.crawford and not match.in_game:
-        banner = _("Next game: the Crawford game, no doubling")
-    elif match.crawford:
-        banner = _("Crawford game: no doubling")
-    if match.crawford:
-        cube = _("cube out of play")
-    elif match.owner is not None:
-        cube = _("cube {value} ({name})", value=match.cube, name=match.owner)
-    else:
-        cube = _("cube {value}", value=match.cube)
-    if match.post_crawford and not match.crawford and not match.over:
-        cube = _("post-Crawford · {cube}", cube=cube)
-    return banner, _("match to {n} · {cube}", n=match.length, cube=cube)
+def face_words(view: ClockView, _: Words) -> tuple[str, str]:
+    """The banner (the result, the Crawford game) and the match line in `_`'s language: the
+    face's own facts (kiosk/rules/backgammon/face.py), worded, never worked out again here."""
+    face = view.face
+    banner = face.banner_reason
+    line = face.match_reason
+    return (
+        "" if banner is None else reason_words(banner, _),
+        face.match_line if line is None else reason_words(line, _),
+    )
 
 
 __all__ = ["BackgammonScreen", "BackgammonSetupScreen"]
@@ -104,6 +85,12 @@ class BackgammonScreen(Screen):
     breaks = ListProperty([0, 0])
     waits = ListProperty([False, False])
     legs = ListProperty([False, False])
+    #: Per side: an early pickup recorded, its wait still to come (the director's button).
+    pickups = ListProperty([False, False])
+    #: The director's corrections (4.7, 4.8): the panel, the score and length it sets.
+    fix_open = BooleanProperty(False)
+    fix_score = ListProperty([0, 0])
+    fix_length = NumericProperty(1)
     #: The director's late arrival (2.2 (iv)): who, how many minutes, what it gives.
     late_seat = NumericProperty(0)
     late_minutes = NumericProperty(5)
@@ -155,9 +142,9 @@ class BackgammonScreen(Screen):
         self.waits = [view.must_wait == p for p in view.players]
         self.legs = list(view.second_leg)
         self.not_saved = said_words(view.not_saved, tr._)
+        self.pickups = list(view.wait_next)
         self._late_preview()
-        if view.match is not None:
-            self.banner, self.match_line = match_words(view.match, tr._)
+        self.banner, self.match_line = face_words(view, tr._)
 
     # -- commands ----------------------------------------------------------------------
     def _do(self, action: str, **args: object) -> None:
@@ -172,8 +159,10 @@ class BackgammonScreen(Screen):
             self.message = ""
 
     def locked(self) -> None:
-        """The console locked: the director's panel and the game-over panel close."""
+        """The console locked: the director's panel, its corrections and the game-over panel
+        close."""
         self.end_open = False
+        self.fix_open = False
         panel = self.ids.get("director_panel")
         if panel is not None:
             panel.shown = False
@@ -259,6 +248,46 @@ class BackgammonScreen(Screen):
 
     def take_break(self, seat: int, emergency: bool = False) -> None:
         self._do("take_break", player=self.names[seat], emergency=emergency)
+
+    # -- the director: the score (4.7) and the match length (4.8) ---------------------------
+    def open_fix(self) -> None:
+        """The corrections panel, set to the score and the length as they stand."""
+        if self.view is None:
+            return
+        score = self.view.snapshot.score
+        self.fix_score = [score.get(name, 0) for name in self.view.players]
+        self.fix_length = self.view.match_length
+        self.message = ""
+        self.fix_open = True
+
+    def step_fix_score(self, seat: int, delta: int) -> None:
+        score = list(self.fix_score)
+        score[seat] = max(0, int(score[seat]) + delta)
+        self.fix_score = score
+
+    def step_fix_length(self, delta: int) -> None:
+        self.fix_length = max(1, int(self.fix_length) + delta)
+
+    def correct_score(self) -> None:
+        """4.7: every scoring error is corrected as soon as it is found (the director's)."""
+        score = {self.names[i]: int(self.fix_score[i]) for i in (0, 1)}
+        self._fix("correct_score", score=score)
+
+    def correct_length(self) -> None:
+        """4.8: a wrong match length is corrected before the next game (the director's)."""
+        self._fix("correct_length", length=int(self.fix_length))
+
+    def _fix(self, action: str, **args: object) -> None:
+        """A correction sent; carried out, the panel closes on the corrected clock (a PIN
+        asked first sends it again once typed)."""
+        try:
+            sent = send(self.table, action, lambda: self._fix(action, **args), **args)
+        except Refused as exc:
+            self.message = error_words(exc, tr._)
+            return
+        if sent:
+            self.message = ""
+            self.fix_open = False
 
     def open_end(self) -> None:
         self.end_open = True

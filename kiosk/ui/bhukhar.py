@@ -35,7 +35,7 @@ from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.ui import bhukhar_cards_panel as _cards_panel  # noqa: F401  (the .kv's panels)
 from kiosk.ui import bhukhar_penalty_panel as _penalty_panel  # noqa: F401
 from kiosk.ui import bhukhar_totals_panel as _totals_panel  # noqa: F401
-from kiosk.ui.bhukhar_cards import lines, summary
+from kiosk.ui.bhukhar_cards import licence_faces, lines, summary
 from kiosk.ui.bhukhar_words import (
     END_WORDS,
     ENDS,
@@ -45,6 +45,7 @@ from kiosk.ui.bhukhar_words import (
     penalty_short,
     refusal,
     result_words,
+    spoiled_words,
     total_lines,
     word_refusal,
 )
@@ -85,6 +86,7 @@ class BhukharScreen(Screen):
     full = ListProperty([False, False])
     summaries = ListProperty(["No cards yet", "No cards yet"])
     licence_by = ListProperty([-1, -1])  # an index into that side's players, -1 not named
+    spoiled = ListProperty([False, False])  # as totals: a licence meld spoiled later (17.2)
     side_players = ListProperty([["", "", ""], ["", "", ""]])
     penalties = ListProperty([])  # [side, kind value, player index or -1] each
     penalty_summary = StringProperty("No penalties (rule 17)")
@@ -95,6 +97,9 @@ class BhukharScreen(Screen):
     cards_lines = StringProperty("")
     cards_message = StringProperty("")
     can_take_back = BooleanProperty(False)
+    cards_licence = ListProperty([])  # the open side's licence melds, as shown
+    cards_spoiled = ListProperty([])  # of them, those spoiled later (17.2)
+    spoil_open = BooleanProperty(False)  # the panel that marks them
     pen_open = BooleanProperty(False)
     pen_side = NumericProperty(0)
     pen_kind = StringProperty("")  # a PenaltyKind value, "" before one is chosen
@@ -118,7 +123,8 @@ class BhukharScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         # The panels' buttons are reached by id from the screen, as when they were inline.
-        for panel in (self.ids.cards_panel, self.ids.penalty_panel, self.ids.totals_panel):
+        panels = ("cards_panel", "spoil_panel", "penalty_panel", "totals_panel")
+        for panel in (self.ids[name] for name in panels):
             self.ids.update(panel.ids)
 
     @property
@@ -129,6 +135,11 @@ class BhukharScreen(Screen):
 
     def _draft(self) -> Draft | None:
         return None if self._latest is None else self._latest.draft
+
+    @property
+    def latest(self) -> BhukharView | None:
+        """The table's view this screen draws (the player display words it too)."""
+        return self._latest
 
     def reword(self) -> None:
         """The language changed: word the cards, the penalties and the standings again."""
@@ -182,6 +193,7 @@ class BhukharScreen(Screen):
             self.hand = [s.hand for s in sides]
             self.full = [s.full for s in sides]
             self.licence_by = [s.licence_by for s in sides]
+            self.spoiled = [s.spoiled for s in sides]
             self.end = ENDS.index(draft.end)
             self.bhukhar = draft.bhukhar
             self.closed_by = draft.closed_by
@@ -191,11 +203,16 @@ class BhukharScreen(Screen):
             self.cards_lines = "\n".join(lines(sides[side].cards, tr._))
             self.summaries = [summary(s.cards, tr._) for s in sides]
             self.can_take_back = view.can_take_back[side]
+            self.cards_licence = licence_faces(sides[side].cards)
+            self.cards_spoiled = list(sides[side].cards.spoiled)
         self._show_penalties()
         self._show_standings(view)
         if self._last_result is not None:
             names = {t.id: t.name or t.id for t in view.teams}
-            self.totals_lines = "\n".join(total_lines(self._last_result, names, tr._))
+            added = total_lines(self._last_result, names, tr._)
+            if view.entered is self._last_result and view.entered_game is not None:
+                added += spoiled_words(view.entered_game, names, tr._)  # 17.2
+            self.totals_lines = "\n".join(added)
 
     def _show_penalties(self) -> None:
         ids = [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
@@ -259,7 +276,7 @@ class BhukharScreen(Screen):
 
     def locked(self) -> None:
         """The console locked: the panels close (what is entered stays in the draft)."""
-        self.pen_open = self.cards_open = self.totals_open = False
+        self.pen_open = self.cards_open = self.totals_open = self.spoil_open = False
 
     def cycle_team(self, side: int) -> None:
         self._edit(lambda d: d.next_team(side, self.team_ids))
@@ -270,6 +287,10 @@ class BhukharScreen(Screen):
 
     def toggle_licence(self, side: int) -> None:
         self._edit(lambda d: d.toggle_licence(side))
+
+    def toggle_spoiled(self, side: int) -> None:
+        """As totals: a meld of the side's licence spoiled later by a wrong card (17.2)."""
+        self._edit(lambda d: d.toggle_spoiled(side))
 
     def toggle_full(self, side: int) -> None:
         self._edit(lambda d: d.toggle_full(side))
@@ -342,7 +363,7 @@ class BhukharScreen(Screen):
         self._redraw_now()
 
     def close_cards(self) -> None:
-        self.cards_open = False
+        self.cards_open = self.spoil_open = False
 
     def choose_section(self, section: str) -> None:
         if section in SECTIONS:
@@ -357,6 +378,18 @@ class BhukharScreen(Screen):
     def close_meld(self) -> None:
         section = self.section
         self._cards(lambda entry: entry.close_meld(section))
+
+    def open_spoiled(self) -> None:
+        """The panel marking a licence meld spoiled later (17.2), over the cards panel."""
+        self.spoil_open = True
+
+    def close_spoiled(self) -> None:
+        self.spoil_open = False
+
+    def toggle_spoiled_meld(self, index: int) -> None:
+        """Licence meld `index` spoiled later by a wrong card (17.2): void, not counted; the
+        licence stands. Tapped again: it was not."""
+        self._cards(lambda entry: entry.toggle_spoiled(index))
 
     def clear_cards(self) -> None:
         self._cards(lambda _entry: CardsEntry())

@@ -10,6 +10,7 @@ from kiosk.rules.bhukhar.scoresheet import (
     FALSE_LICENCE_AWARD,
     PENALTY_POINTS,
     End,
+    Game,
     GameResult,
     PenaltyKind,
 )
@@ -107,6 +108,26 @@ def total_lines(result: GameResult, names: dict[str, str], _: Words = english) -
             )
         )
     return out
+
+
+def spoiled_words(game: Game, names: dict[str, str], _: Words = english) -> list[str]:
+    """For each team of `game` whose licence had a meld spoiled later by a wrong card
+    (17.2): that the meld is void, its cards not counted, and the licence stands."""
+    return [
+        _(
+            "{team}: a licence meld spoiled later is void, its cards not counted; the licence "
+            "stands (17.2)",
+            team=names.get(team, team),
+        )
+        for team, sheet in game.sheets.items()
+        if sheet.licence_spoiled
+    ]
+
+
+def entered_words(result: GameResult, names: dict[str, str], _: Words = english) -> str:
+    """The last game entered at this table, for the players: each team's total."""
+    totals = " · ".join(f"{names.get(s.team, s.team)} {s.total}" for s in result.scores)
+    return _("Last game: {totals}", totals=totals)
 
 
 #: The Bhukhar screen's line when a game could not be entered (worded again on a switch).

@@ -3,7 +3,8 @@
 The screen shows the table the umpire is running (carrom, backgammon or Bhukhar) from
 the same views as the umpire's screens; the umpire's small corner button goes back.
 Carrom: the board and games, the queen's state, whose turn, each side's points and the turn
-timer; backgammon: the match score, both banks and the delay; Bhukhar: the round's clock.
+timer; backgammon: the match score, both banks and the delay; Bhukhar: the round's clock,
+the last game entered and a licence meld in it spoiled later (17.2).
 The digits are `[players] digits` percent of the screen's height (at least a fifth), as
 far as the rows shown leave room; `[players] show_*` choose the rows.
 
@@ -24,7 +25,8 @@ from kivy.core.window import Window
 from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.ui.backgammon import match_words
+from kiosk.ui.backgammon import face_words
+from kiosk.ui.bhukhar_words import entered_words, spoiled_words
 from kiosk.ui.carrom import TIMER_NAMES, timer_text
 from kiosk.ui.carrom_view import banner, scoreboard
 from kiosk.ui.i18n import ptr
@@ -219,10 +221,7 @@ class PlayersScreen(Screen):
             else (ptr._("delay") if side is not None else "")
         )
         self.urgent = bool(view.flagged) or waiting
-        match = getattr(getattr(game.table, "cm", None), "match", None)
-        words, line = (
-            match_words(match, ptr._) if match is not None else (face.banner or "", face.match_line)
-        )
+        words, line = face_words(view, ptr._)  # the face's facts, in the players' language
         if view.flagged and not view.winner:
             words = ptr._("TIME OUT: {name}'s flag fell", name=view.flagged)
         elif view.paused:
@@ -233,7 +232,15 @@ class PlayersScreen(Screen):
         self.status = line
 
     def _bhukhar(self, game: Any) -> None:
+        # The last game entered at this table, and a licence meld spoiled later (17.2).
+        view = getattr(game, "latest", None)
         self.status = ""
+        if view is not None and view.entered is not None:
+            names = {t.id: t.name or t.id for t in view.teams}
+            said = [entered_words(view.entered, names, ptr._)]
+            if view.entered_game is not None:
+                said += spoiled_words(view.entered_game, names, ptr._)
+            self.status = "\n".join(said)
         self.left_name = self.right_name = ""
         self.left_score = self.right_score = ""
         self.left_turn = self.right_turn = False

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.bhukhar.cards import parse_cards
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_session
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
-from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.tables.bhukhar_table import BhukharTable
 
 from .conftest import FakeClock
@@ -315,3 +316,54 @@ def test_bhukhar_table_export_is_the_session_record(table: BhukharTable) -> None
     table.enter_game(1, _full_game())
     session = parse_session(table.export())
     assert len(session.events) == 2 and session.standings() == table.standings()
+
+
+def test_17_2_a_licence_meld_spoiled_later_entered_in_full_and_as_totals(
+    table: BhukharTable, clock: FakeClock, wall: FakeClock
+) -> None:
+    """17.2 after a licence (ruling of 2026-11-27): the spoiled meld is void, its cards do not
+    count, the licence stands; the draft keeps the mark through a crash and both levels of
+    entry take it."""
+    seven = ("3S", "4S", "5S", "6S", "7S", "8S", "9S")
+    table.edit_cards(0, lambda e: replace(e, licence=(seven, ("AH", "2H", "3H"))))
+    table.edit_cards(0, lambda e: e.toggle_spoiled(1))
+    assert table.draft.sides[0].cards.spoiled == (1,)
+    assert table.draft.sides[0].cards.table_points() == 300  # A 2 3 counts nothing
+    table.edit(lambda d: d.toggle_full(0))
+    table.edit(lambda d: d.step("points", 1, 40))  # B: a licence of which 40 still counts
+    table.edit(lambda d: d.toggle_spoiled(1))
+    table.edit(lambda d: d.choose_end(End.STOCK))
+    again = _open(table, clock, wall)  # a crash mid-entry: the marks come back
+    assert again.draft == table.draft
+    result = again.enter_draft()
+    a, b = result.score("A"), result.score("B")
+    assert (a.table, a.licence) == (300, 50) and (b.table, b.licence) == (40, 50)
+    line = _lines(again)[-1]
+    assert '"licence_spoiled": [2]' in line and '"licence_spoiled": true' in line
+    assert again.view().entered_game is not None
+    assert again.view().entered_game.sheets["A"].licence_spoiled == (1,)
+
+
+def test_17_2_without_the_mark_a_short_totals_licence_is_refused(table: BhukharTable) -> None:
+    table.edit(lambda d: d.toggle_licence(0))  # A laid no licence
+    table.edit(lambda d: d.step("points", 1, 40))
+    table.edit(lambda d: d.choose_end(End.STOCK))
+    with pytest.raises(SessionError) as refused:  # 13.4: a licence is worth 100 when laid
+        table.enter_draft()
+    assert refused.value.reason is not None and refused.value.reason.code == "licence_short"
+    table.edit(lambda d: d.toggle_licence(1).step("points", 1, -40))
+    table.edit(lambda d: d.toggle_spoiled(1))
+    with pytest.raises(SessionError) as refused:  # spoiled, but no licence to spoil
+        table.enter_draft()
+    assert refused.value.reason is not None
+    assert refused.value.reason.code == "spoiled_without_licence"
+
+
+def test_17_2_a_spoiled_mark_only_on_a_licence_meld_and_off_again() -> None:
+    entry = CardsEntry(licence=(("AH", "2H", "3H"),))
+    with pytest.raises(DraftError):
+        entry.toggle_spoiled(1)
+    marked = entry.toggle_spoiled(0)
+    assert marked.spoiled == (0,) and marked.toggle_spoiled(0).spoiled == ()
+    assert CardsEntry.from_dict(marked.to_dict()) == marked
+    assert CardsEntry.from_dict({"licence": [["AH", "2H", "3H"]]}).spoiled == ()  # old drafts

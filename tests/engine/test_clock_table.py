@@ -7,13 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
+from kiosk.parts.display_frames import clock_frame
 from kiosk.rules.backgammon.clocked import replay_clock
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
+from kiosk.tables.commands import Command, NotAllowed
 
 from .conftest import FakeClock
 
@@ -222,3 +225,106 @@ def test_clock_table_resume_names_the_line_a_journal_no_longer_replays_on(
     with pytest.raises(IllegalAction, match=r"cannot be resumed: its clock record's line 3: 5 p"):
         again.resume()
     assert again.has_unfinished()  # nothing lost: the journal keeps the match
+
+
+def test_clock_table_4_7_correct_score_is_the_directors_journaled_and_replayed(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)
+    t.start("Nikos")
+    t.game_end("Eleni", 2)
+    # 4.7: a scoring error is corrected as soon as found, even one both players agreed to.
+    t.send(Command.of("correct_score", Role.DIRECTOR, score={"Nikos": 2, "Eleni": 0}))
+    assert t.view().snapshot.score == {"Nikos": 2, "Eleni": 0}
+    with pytest.raises(NotAllowed):  # a player may not correct the score
+        t.send(Command.of("correct_score", Role.PLAYER, score={"Nikos": 0, "Eleni": 2}))
+    with pytest.raises(IllegalAction) as refused:
+        t.correct_score({"Nikos": 7, "Eleni": 7})
+    assert refused.value.reason is not None and refused.value.reason.code == "score_both_reach"
+    entries = [e for e in t.journal.entries(t.match_id) if e.kind == "event"]
+    assert (entries[-1].source, entries[-1].data["event"]) == ("director", "correct_score")
+    text = export_clock_record(t.journal)
+    assert json.loads(text.splitlines()[-1])["score"] == {"Nikos": 2, "Eleni": 0}
+    assert replay_clock(parse_clock_record(text))[-1].score == {"Nikos": 2, "Eleni": 0}
+    # A corrected score that reaches the length ends the match (4.7).
+    t.correct_score({"Nikos": 7, "Eleni": 0})
+    assert t.view().winner == "Nikos"
+
+
+def test_clock_table_4_8_correct_length_between_games_and_the_view_follows_it(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 5)
+    t.start("Nikos")
+    with pytest.raises(IllegalAction) as refused:  # 4.8: before the next game, not during
+        t.correct_length(7)
+    assert refused.value.reason is not None and refused.value.reason.code == "length_in_game"
+    t.game_end("Nikos", 4)
+    with pytest.raises(IllegalAction) as refused:  # 4 of 3 would end the match
+        t.correct_length(3)
+    assert refused.value.reason is not None and refused.value.reason.code == "length_would_end"
+    t.send(Command.of("correct_length", Role.DIRECTOR, length=7))
+    view = t.view()
+    assert view.match_length == 7 and view.match is not None and view.match.length == 7
+    assert clock_frame(view).message == "TO 7"  # the player display, not the header's 5
+    assert not view.crawford  # 4 of 7: nobody one point away any more
+    data = [e.data for e in t.journal.entries(t.match_id) if e.kind == "event"]
+    assert data[-1]["event"] == "match_length" and data[-1]["length"] == 7
+    with pytest.raises(NotAllowed):
+        t.send(Command.of("correct_length", Role.PLAYER, length=9))
+
+
+def test_clock_table_2_2_ii_2_3_mid_match_header_and_breaks_counted(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 13, (3, 4), breaks_taken=(1, 0), penalty_points=(0, 2))
+    header = json.loads(export_clock_record(t.journal).splitlines()[0])
+    assert header["breaks_taken"] == [1, 0] and header["penalty_points"] == [0, 2]
+    assert t.view().breaks_left == (1, 2)
+    # 2.2 (iv): 2 penalty points before the clock and 5 more are 7, over half of 13.
+    t.penalty("Eleni", 5)
+    assert t.view().winner == "Eleni" and t.view().match is not None
+    assert t.view().match.won_by == "penalty"
+
+
+def test_clock_table_2_2_iv_mid_match_header_refused_with_the_rules_reason(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    with pytest.raises(IllegalAction) as refused:  # the penalty points are in the score
+        t.start_match(PLAYERS, 7, (1, 0), penalty_points=(2, 0))
+    assert refused.value.reason is not None and refused.value.reason.code == "penalty_in_score"
+    with pytest.raises(IllegalAction) as refused:  # one break in a 7-point match
+        t.start_match(PLAYERS, 7, breaks_taken=(2, 0))
+    assert refused.value.reason is not None and refused.value.reason.law == "2.2 (ii)"
+    assert t.match_id is None and t.journal.latest("backgammon") is None
+
+
+def test_clock_table_2_2_ii_v_take_break_says_how_the_absence_counted(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)  # one break each
+    with pytest.raises(IllegalAction) as refused:  # 2.2 (ii): only between games
+        t.take_break("Nikos")
+    assert refused.value.reason is not None
+    assert refused.value.reason.code == "break_before_first_game"
+    t.start("Nikos")
+    assert t.take_break("Eleni", emergency=True) == "break"  # 2.2 (ii): leaving is a break
+    assert t.take_break("Eleni", emergency=True) == "emergency"  # 2.2 (v): none left
+
+
+def test_clock_table_4_1_v_b_the_view_shows_an_early_pickup_before_its_turn(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)
+    t.start("Nikos")
+    assert t.view().wait_next == (False, False)
+    t.early_pickup("Eleni")
+    assert t.view().wait_next == (False, True) and t.view().must_wait is None
+    t.press("Nikos")
+    assert t.view().wait_next == (False, False) and t.view().must_wait == "Eleni"

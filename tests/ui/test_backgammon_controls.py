@@ -1,5 +1,5 @@
 """The backgammon clock's other controls by real taps: the setup's score and length (3.5 (vi)),
-pause and resume (4.3 (ii)), the director's invalid roll (4.3 (v)), early pickup
+pause and resume (4.3 (ii)), the players' invalid roll (4.3 (v)), early pickup
 (4.1 (v) b), both players' bank adjustments (4.3 (iv)), the game-over panel's cancel and
 points, and leaving the time-out screen. Each checks the clock record in the journal."""
 
@@ -43,25 +43,21 @@ def test_backgammon_invalid_roll_restarts_the_delay_and_pause_keeps_it_4_3(
     kiosk: Kiosk,
 ) -> None:
     screen = start_backgammon(kiosk)  # 3 points: 6:00 each, 12 s delay
-    kiosk.tap("director")
-    kiosk.tap("restart_delay")  # no side runs yet: refused, nothing written
+    # The players' own button (4.3 (v)), on the bar: nothing to restart while no side runs.
+    assert kiosk.widget("restart_delay").disabled
+    screen.restart_delay()  # sent all the same: refused, worded, nothing written
     assert "no side is running" in screen.message and _events(screen) == []
-    kiosk.tap("director_close")
     kiosk.tap("start_0")
     kiosk.advance(5.0)
     assert screen.delays[0] == "7.0"
-    kiosk.tap("director")
     kiosk.tap("restart_delay")  # an invalid roll must not cost the roller (4.3 (v))
     assert screen.message == "" and screen.delays[0] == "12.0" and screen.banks[0] == "6:00"
-    kiosk.tap("director_close")
     kiosk.advance(15.0)  # 12 s of delay, then 3 s of bank
     assert screen.delays[0] == "0.0" and screen.banks[0] == "5:57"
     # The clock's stop and restart: Pause holds bank and delay, Resume goes on from there.
     kiosk.tap("pause")
     assert screen.paused and kiosk.widget("start_0").disabled
-    kiosk.tap("director")
     kiosk.tap("restart_delay")  # allowed while paused: the delay is whole again
-    kiosk.tap("director_close")
     kiosk.advance(60.0)
     assert screen.delays[0] == "12.0" and screen.banks[0] == "5:57"
     kiosk.tap("pause")  # "Resume"
@@ -83,8 +79,12 @@ def test_clause_4_1_v_b_early_pickup_shows_wait_over_the_delay_by_tap(kiosk: Kio
     kiosk.tap("director")
     kiosk.tap("pickup_0")  # A's own side runs: not an early pickup
     assert "own side is running" in screen.message
+    assert kiosk.widget("pickup_1").text == "Early pickup"
     kiosk.tap("pickup_1")  # B picked up the dice before A pressed
-    assert screen.message == ""
+    # The director sees at once that the pickup was recorded, before B's turn comes.
+    assert screen.message == "" and screen.pickups == [False, True]
+    assert kiosk.widget("pickup_1").text == "Early pickup recorded: Player B waits"
+    assert kiosk.widget("pickup_0").text == "Early pickup"
     kiosk.tap("director_close")
     kiosk.advance(3.0)
     kiosk.tap("half_0")  # A ends the turn: B must wait out the delay, which runs as ever
@@ -94,8 +94,10 @@ def test_clause_4_1_v_b_early_pickup_shows_wait_over_the_delay_by_tap(kiosk: Kio
     kiosk.shot("backgammon_early_pickup_wait")
     kiosk.advance(5.0)
     assert screen.banks[1] == "6:00" and screen.delays[1] == "7.0" and screen.waits[1]
+    assert kiosk.widget("pickup_1").text == "Early pickup recorded: Player B waits"
     kiosk.advance(7.0)  # the delay has run out: B may play; no bank was charged
     assert screen.waits == [False, False] and screen.banks[1] == "6:00"
+    assert kiosk.widget("pickup_1").text == "Early pickup"
     kiosk.advance(2.0)
     assert screen.banks[1] == "5:58"
     kiosk.tap("half_1")

@@ -1,6 +1,7 @@
 """The backgammon director's panel and setup by real taps: late arrival with the points it
 gives, penalty points, breaks and emergency breaks (2.2), overrule declaring the winner
-(4.3 (iii)), the setup's every length, the doubles preset, two legs and the post-Crawford
+(4.3 (iii)), the setup's every length (beyond 25 too), the mid-match breaks and penalty
+points (2.2 (ii), 2.2 (iv), 2.3), the doubles preset, two legs and the post-Crawford
 switch (2.2 (ii), 3.5 (v), 4.4 (iv)). Each checks the clock record in the journal."""
 
 from __future__ import annotations
@@ -143,9 +144,11 @@ def test_clause_2_2_ii_3_5_v_every_length_doubles_preset_and_two_legs(kiosk: Kio
     assert setup.match_length == 23
     kiosk.tap("length_plus_one")
     assert setup.match_length == 24
-    kiosk.tap("length_plus")
-    kiosk.tap("length_plus")
-    assert setup.match_length == 25  # the longest
+    kiosk.tap("length_plus")  # from an even length, to the odd one above
+    assert setup.match_length == 25
+    kiosk.tap("length_plus")  # 2.2 (ii): matches "of 25 points and above"
+    assert setup.match_length == 27 and kiosk.widget("length_text").text == "27 points"
+    kiosk.tap("length_minus")
     kiosk.tap("length_minus_one")
     kiosk.tap("length_minus_one")  # 23
     kiosk.tap("doubles_preset")
@@ -165,3 +168,75 @@ def test_clause_2_2_ii_3_5_v_every_length_doubles_preset_and_two_legs(kiosk: Kio
     # 3.5 (vi): (23 + 23) / 2 x 2.5 min = 57:30 each, of which the second leg's 2 min
     # are held back (3.5 (v): the match time is divided into two legs).
     assert screen.banks == ["55:30", "55:30"]
+
+
+def test_2_2_ii_longest_lengths_beyond_25_up_to_99(kiosk: Kiosk) -> None:
+    kiosk.tap("backgammon")
+    setup = kiosk.screen()
+    for _ in range(50):
+        setup.step_length(1)  # the -/+ steps, not under test here: the bound is
+    assert setup.match_length == 99
+    kiosk.tap("length_plus")
+    kiosk.tap("length_plus_one")
+    assert setup.match_length == 99  # two digits on the player display
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    assert _header(screen)["match_length"] == 99 and screen.breaks == [4, 4]
+    assert screen.match_line == "match to 99 · cube 1"
+
+
+def test_2_2_ii_2_3_a_clock_introduced_mid_match_keeps_breaks_and_penalty_points(
+    kiosk: Kiosk,
+) -> None:
+    kiosk.tap("backgammon")
+    setup = kiosk.screen()
+    kiosk.tap("length_plus")
+    kiosk.tap("length_plus")
+    kiosk.tap("length_plus")  # 13 points: two breaks each
+    for _ in range(3):
+        kiosk.tap("score_1_plus")  # 0-3, of which B's penalty points
+    kiosk.tap("so_far")
+    kiosk.shot("backgammon_setup_so_far")
+    kiosk.tap("taken_0_plus")
+    kiosk.tap("taken_0_plus")
+    kiosk.tap("taken_0_plus")  # never more than the allowance
+    assert list(setup.breaks_taken) == [2, 0]
+    kiosk.tap("penalty_0_plus")  # A has no point: no penalty point either (2.2 (iv))
+    for _ in range(4):
+        kiosk.tap("penalty_1_plus")  # at most B's score of 3
+    assert list(setup.penalty_points) == [0, 3]
+    kiosk.tap("penalty_1_minus")
+    kiosk.tap("so_far_done")
+    kiosk.tap("start")
+    screen = kiosk.screen()
+    header = _header(screen)
+    assert header["breaks_taken"] == [2, 0] and header["penalty_points"] == [0, 2]
+    assert screen.breaks == [0, 2] and screen.scores == [0, 3]
+    # 2.2 (iv): the two penalty points before the clock count: five more are 7 of 13.
+    kiosk.tap("director")
+    for _ in range(4):
+        kiosk.tap("penalty_1")
+    assert screen.winner == ""
+    kiosk.tap("penalty_1")
+    assert screen.winner == "Player B"
+    kiosk.tap("director_close")
+    assert screen.banner == "Player B wins the match on penalty points"
+
+
+def test_2_2_iv_a_mid_match_header_the_rules_refuse_is_worded_on_the_setup(
+    kiosk: Kiosk,
+) -> None:
+    kiosk.tap("backgammon")
+    setup = kiosk.screen()
+    for _ in range(6):
+        kiosk.tap("score_1_plus")  # 0-6 of 7
+    kiosk.tap("so_far")
+    for _ in range(4):
+        kiosk.tap("penalty_1_plus")  # 4 penalty points: more than half of 7
+    kiosk.tap("so_far_done")
+    kiosk.tap("start")
+    assert kiosk.current == "setup_backgammon"
+    assert setup.message == (
+        "Player B's 4 penalty points are more than half of 7: the match is already won (2.2 (iv))"
+    )
+    assert kiosk.services.tables.latest_unfinished() is None

@@ -187,17 +187,25 @@ def test_bhukhar_penalties_and_layer_chips_fit_an_800x480_screen(kiosk: Kiosk) -
     try:
         pump(10)
         sides = (screen.ids.side_0, screen.ids.side_1)
-        main = [s.ids[f"by_{i}"] for s in sides for i in range(3)]
-        main += [screen.ids.penalties, screen.ids.enter]
+
+        def in_sight(widgets: list[Any]) -> None:
+            for w in widgets:
+                x, y = w.to_window(w.x, w.y)
+                assert x >= 0 and x + w.width <= 800 and y >= 0 and y + w.height <= 480, w.text
+                assert w.height >= 36, f"{w.text} is {w.height:.0f} px high: too small to tap"
+
+        # At 800x480 the entry column scrolls (48 px targets): its top in sight at first,
+        # Penalties and Enter once scrolled to the bottom.
+        in_sight([s.ids[f"by_{i}"] for s in sides for i in range(3)])
+        screen.ids.entry_scroll.scroll_y = 0
+        pump(6)
+        in_sight([screen.ids.penalties, screen.ids.enter])
         kiosk.tap("penalties")
         pump(6)
         panel = [screen.ids[i] for i in ("pen_side_0", "pen_side_1", "pen_add", "pen_done")]
         panel += [screen.ids[f"pen_{k}"] for k in ("signal", "ask", "unfair", "false_licence")]
         panel += [screen.ids[f"pen_player_{i}"] for i in ("none", "0", "1", "2")]
-        for w in [*main, *panel]:
-            x, y = w.to_window(w.x, w.y)
-            assert x >= 0 and x + w.width <= 800 and y >= 0 and y + w.height <= 480
-            assert w.height >= 36, f"{w.text} is {w.height:.0f} px high: too small to tap"
+        in_sight(panel)
         for w in panel[4:8]:  # the penalty's words fit inside its chip
             assert w.texture_size[1] <= w.height, f"{w.text!r} overflows its chip"
         kiosk.tap("pen_unfair")

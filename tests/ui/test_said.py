@@ -69,14 +69,14 @@ def test_law_46_refusal_is_worded_in_the_consoles_language_and_again_on_a_switch
     assert any("the break cannot be passed" in str(row) for row in refused)
 
 
-def test_rule_4_3_v_clock_refusal_is_worded_in_greek(kiosk: Kiosk) -> None:
+def test_rule_4_1_v_b_clock_refusal_is_worded_in_greek(kiosk: Kiosk) -> None:
     from .harness import start_backgammon
 
     screen = start_backgammon(kiosk)
     apply_languages("el")
     kiosk.tap("director")
-    kiosk.tap("restart_delay")  # no side runs yet: refused (4.3 (v) needs a running side)
-    assert screen.message == "επανεκκίνηση της καθυστέρησης ενώ δεν τρέχει κανένα ρολόι"
+    kiosk.tap("pickup_0")  # no side runs yet: refused (4.1 (v) b needs a running side)
+    assert screen.message == "πρόωρο μάζεμα από τον Player A ενώ δεν τρέχει κανένα ρολόι"
     apply_languages("en")
-    kiosk.tap("restart_delay")
-    assert screen.message == "restart_delay while no side is running"
+    kiosk.tap("pickup_0")
+    assert screen.message == "early_pickup by Player A while no side is running"
