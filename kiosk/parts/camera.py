@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from kiosk.config import Settings
+from kiosk.engine.journal_rows import EVENT, Confirmed
+from kiosk.engine.outputs import OutputBase
 from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraLost, CameraMotion, CameraRest
 from kiosk.tables.fusion import DiffLike
 
@@ -170,6 +172,25 @@ class CameraFeed:
         close = getattr(self.source, "close", None)
         if callable(close):
             close()
+
+
+class StrokeConfirmations(OutputBase):
+    """The camera hears of each carrom stroke the umpire confirmed, once it is on disk: the
+    board at rest after it teaches the detector the set's looks (`CameraFeed.confirm`)."""
+
+    name = "camera"
+
+    def __init__(self, confirm: Callable[[], None]) -> None:
+        self._confirm = confirm
+
+    def confirmed(self, confirmed: Confirmed) -> None:
+        entry = confirmed.entry
+        if (
+            confirmed.match.kind == "carrom"
+            and entry.kind == EVENT
+            and entry.data.get("event") == "stroke"
+        ):
+            self._confirm()
 
 
 def empty_board_path(journal: Path) -> Path:

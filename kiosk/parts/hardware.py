@@ -28,6 +28,7 @@ from kiosk.config import Settings
 from kiosk.engine.faults import PartFault
 from kiosk.engine.outputs import Buzzer, BuzzerOutput, Display, DisplayOutput, Output
 from kiosk.engine.part_faults import link_said, start_said
+from kiosk.parts.camera import StrokeConfirmations
 from kiosk.parts.kinds import Beams, Camera, LinkedPart, PolledBeams
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ class Parts:
             out.append(BuzzerOutput(self.buzzer))
         if self.display is not None and frame_of is not None:
             out.append(DisplayOutput(self.display, frame_of))
+        confirm = getattr(self.camera, "confirm", None)
+        if callable(confirm):
+            out.append(StrokeConfirmations(confirm))
         return out
 
     def pollers(self, sink: Sink | None = None) -> list[Callable[[float], object]]:

@@ -86,6 +86,8 @@ class RecordedDiff:
     gone: tuple[RecordedGone, ...]
     striker_gone: bool
     off_board: tuple[str, ...]
+    unseen: tuple[str, ...] = ()
+    unsure: tuple[str, ...] = ()
 
 
 def diff_to_dict(diff: DiffLike) -> dict[str, Any]:
@@ -96,9 +98,12 @@ def diff_to_dict(diff: DiffLike) -> dict[str, Any]:
         "striker_gone": bool(diff.striker_gone),
         "off_board": list(diff.off_board),
     }
-    stills = getattr(diff, "stills", ())
-    if stills:
-        out["stills"] = [str(name) for name in stills]
+    # What the camera could not see, and the classes it doubts: a resumed table proposes the
+    # stroke again from the journal as it first did.
+    for name in ("unseen", "unsure", "stills"):
+        values = getattr(diff, name, ())
+        if values:
+            out[name] = [str(value) for value in values]
     return out
 
 
@@ -107,6 +112,8 @@ def diff_from_dict(data: Mapping[str, Any]) -> RecordedDiff:
         tuple(RecordedGone(str(g["colour"]), g.get("pocket")) for g in data.get("gone", [])),
         bool(data.get("striker_gone", False)),
         tuple(str(c) for c in data.get("off_board", [])),
+        tuple(str(c) for c in data.get("unseen", [])),
+        tuple(str(c) for c in data.get("unsure", [])),
     )
 
 

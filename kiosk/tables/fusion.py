@@ -52,7 +52,8 @@ class GoneLike(Protocol):
 
 
 class DiffLike(Protocol):
-    """The camera's before/after of a stroke (vision/diff.py `StrokeDiff`)."""
+    """The camera's before/after of a stroke (vision/diff.py `StrokeDiff`); it may carry
+    `unseen` (coins hidden after the stroke) and `unsure` (classes the camera doubts)."""
 
     @property
     def gone(self) -> Sequence[GoneLike]: ...
@@ -80,8 +81,9 @@ class PocketView:
 class Proposal:
     """A proposed stroke: the fields of the record's `stroke` event and where they came from.
 
-    `source`: "beams+camera", "camera", "beams", "manual" (no sensor), or "umpire" once
-    edited. `review`: the umpire should look before confirming (the reasons in `notes`).
+    `source`: "beams+camera", "camera", "unsure" (the camera doubts a class it may have
+    counted), "beams", "manual" (no sensor), or "umpire" once edited. `review`: the umpire
+    should look before confirming (the reasons in `notes`).
     """
 
     pocketed: tuple[Coin, ...] = ()
@@ -232,6 +234,12 @@ def _with_camera(
     if unseen:
         # Coins hidden (a hand over the board) when the camera looked after the stroke.
         notes.append("the camera could not see " + ", ".join(unseen) + ": check them")
+    unsure = tuple(getattr(diff, "unsure", ()) or ())
+    if unsure:
+        # The detector doubts these classes before or after the stroke (vision.pieces.Doubt):
+        # its colours are a guess; the beams' counts and the umpire's tap decide.
+        notes.append("camera unsure of " + ", ".join(unsure) + ": check the colours")
+        source = "unsure"
     review = bool(notes)
     out = [p for p in POCKETS if p not in working]
     if out and working:

@@ -46,6 +46,7 @@ SOURCES = {
     "beams+camera": N_("beams + camera"),
     "beams": N_("beams only: check the colours"),
     "camera": N_("camera"),
+    "unsure": N_("camera unsure: check the colours"),
     "manual": N_("enter the stroke"),
     "umpire": N_("as the umpire set it"),
 }
