@@ -566,6 +566,8 @@ class CarromSession(Commands):
                 self._camera_alive(t, now)
                 if self._live and self.stroke.rest() and not self._replaying:
                     self.timers.coins_at_rest(t, turn_goes_on=self._turn_goes_on())
+                    if self.timers.active is not None:  # the next count runs (124 a):
+                        self._expired = None  # the last one's "Time!" is over
                     self._arm_auto(now)
             case CameraDiff():
                 self._camera_alive(t, now)

@@ -24,7 +24,7 @@ from kiosk.engine.outputs import CallbackOutput
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_calls import CarromCalls, next_step
-from kiosk.ui.carrom_rulings import capital
+from kiosk.ui.carrom_rulings import TIMER_NAMES, capital
 from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -33,14 +33,6 @@ from kiosk.ui.signs import buzzer_played
 from kiosk.ui.widgets import SheetCell
 from kiosk.ui.words import N_, reason_words
 
-TIMER_NAMES = {
-    "stroke": N_("Stroke (law 50)"),
-    "break": N_("Break (law 46)"),
-    "placing": N_("Placing dues (law 88)"),
-    "waive": N_("Waive? (law 87 a)"),
-    "change_sides": N_("Change sides (law 61)"),
-    "interval": N_("Interval (law 138)"),
-}
 #: Where the proposed stroke came from (carrom.kv words it).
 SOURCES = {
     "beams+camera": N_("beams + camera"),
@@ -224,6 +216,9 @@ class CarromScreen(CarromCalls):
         self.can_undo = view.can_undo
         refusal = view.refusal
         self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
+        if view.expired and not self.alarm:  # the strip keeps it once the banner goes
+            self.log.expired(view.expired)
+            self.reword_rulings()
         self.alarm = bool(view.expired)
         self.buzzed = self.alarm and (self.buzzed or self._heard)
         self._heard = False

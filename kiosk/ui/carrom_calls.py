@@ -34,6 +34,7 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.commands import NO_MATCH, Command
 from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
+from kiosk.ui.carrom_view import break_called
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import command_for, send
 from kiosk.ui.parts_screen import part_name
@@ -74,8 +75,9 @@ NEXT_STEPS = {
 
 def next_step(kind: str, view: CarromView) -> str:
     """The next step for the banner of `kind`; none once the umpire has called "play" for
-    the next break (its count runs) or where the banner says it already."""
-    if kind in ("board", "game") and view.timer is not None and view.timer.kind == "break":
+    the next break (its count runs, or the break is under way: it stays gone) or where the
+    banner says it already."""
+    if kind in ("board", "game", "sides") and break_called(view):
         return ""
     return tr._(NEXT_STEPS[kind]) if kind in NEXT_STEPS else ""
 

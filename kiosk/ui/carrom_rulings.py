@@ -205,11 +205,22 @@ def result_words(state: MatchState, _: Words = english) -> str | None:
 # -- the ruling strip ------------------------------------------------------------------
 
 
+#: The carrom timers, as the console and the player display name them (kiosk/clocks/turn.py).
+TIMER_NAMES = {
+    "stroke": N_("Stroke (law 50)"),
+    "break": N_("Break (law 46)"),
+    "placing": N_("Placing dues (law 88)"),
+    "waive": N_("Waive? (law 87 a)"),
+    "change_sides": N_("Change sides (law 61)"),
+    "interval": N_("Interval (law 138)"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of the strip, kept as facts so that it is worded again in a new language:
     `kind` "call" (the core's `call`), "undone" (`event`, on `name` at turn before it),
-    "dues" (`n` coins placed by `name`)."""
+    "dues" (`n` coins placed by `name`), "expired" (the timer `name` ran out)."""
 
     kind: str
     call: Reason | None = None
@@ -267,10 +278,17 @@ class RulingLog:
     def dues_placed(self, name: str | None, n: int) -> None:
         self.add(Line("dues", name=name, n=n))
 
+    def expired(self, timer: str) -> None:
+        """A timer ran out: its banner goes with the next count, this line stays."""
+        self.add(Line("expired", name=timer))
+
     def word(self, line: Line, _: Words = english) -> str:
         if line.kind == "call":
             assert line.call is not None
             return word_call(line.call, _)
+        if line.kind == "expired":
+            timer = line.name or ""
+            return _("Time ran out: {timer}", timer=_(TIMER_NAMES.get(timer, timer)))
         if line.kind == "dues":
             if line.n and line.name:
                 return _(

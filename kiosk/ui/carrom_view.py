@@ -184,6 +184,14 @@ def game_totals(state: MatchState, _: Words = english) -> list[str]:
     return out
 
 
+def break_called(view: CarromView) -> bool:
+    """The umpire called "play" for the next board (the break's count runs, law 46) or the
+    break is under way: what stood between two boards (the change of sides, "tap Play") is
+    over, though the core's state changes only with the break's stroke."""
+    timer = view.timer
+    return view.phase in ("moving", "at_rest") or (timer is not None and timer.kind == "break")
+
+
 def banner(view: CarromView, _: Words = english) -> tuple[str, str]:
     """The console's banner and its kind ("over", "expired", "interval", "sides", "toss",
     "game", "board", or "" for none); the player display shows some of the same, in its
@@ -199,7 +207,7 @@ def banner(view: CarromView, _: Words = english) -> tuple[str, str]:
         return _(EXPIRED.get(view.expired, view.expired)), "expired"
     if view.timer is not None and view.timer.kind == "interval":
         return _("Interval before the third game (law 138)"), "interval"
-    if state.change_sides:  # due until the next board begins (laws 58-60)
+    if state.change_sides and not break_called(view):  # until "play" (laws 58-61, 46)
         law = state.change_sides_law or "58"
         return _("Change sides (law {law}): 2 minutes (law 61)", law=law), "sides"
     if state.toss_due:

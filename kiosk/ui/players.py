@@ -27,7 +27,8 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.ui.backgammon import face_words
 from kiosk.ui.bhukhar_words import entered_words, spoiled_words
-from kiosk.ui.carrom import TIMER_NAMES, timer_text
+from kiosk.ui.carrom import timer_text
+from kiosk.ui.carrom_rulings import TIMER_NAMES
 from kiosk.ui.carrom_view import banner, scoreboard
 from kiosk.ui.i18n import ptr
 from kiosk.ui.kvload import load_kv
