@@ -198,6 +198,9 @@ class ClockTable(Commands):
         self._time = MatchTime(clock())
         self._flag_seen: str | None = None
         self._last_view: ClockView | None = None
+        #: The journal has the match finished: its winner is declared (points, time, a
+        #: penalty), so home no longer offers it for resuming.
+        self._finished = False
         self._faults = FaultBoard()
 
     # -- starting --------------------------------------------------------------------
@@ -258,6 +261,7 @@ class ClockTable(Commands):
         self.header, self.cm, self.events = header, cm, []
         self._time = MatchTime(now)
         self._flag_seen = None
+        self._finished = False
         self._changed(now)
 
     def resume(self) -> ClockView | None:
@@ -284,6 +288,7 @@ class ClockTable(Commands):
         self.match_id, self.header, self.cm = row.id, record.header, cm
         self.events = [e for _, e in record.events]
         self._flag_seen = cm.clock.flagged
+        self._finished = False
         if cm.clock.running is not None:
             t = self._time.t(now)
             self._note_flag(t)  # a flag that fell while the kiosk was down falls first
@@ -483,6 +488,7 @@ class ClockTable(Commands):
         visible changed (the face: whole seconds, tenths below 20 s), not the raw banks that
         move at every poll. The journal's kept rows are written and the confirmed entries told
         first (kiosk/tables/base.py `write_and_tell`)."""
+        self._finish_when_decided()
         write_and_tell(self.journal, self.outputs)
         view = self.view(now)
         last = self._last_view
@@ -491,6 +497,22 @@ class ClockTable(Commands):
         self._last_view = view
         self.outputs.state_changed(view)
         return view
+
+    def _finish_when_decided(self) -> None:
+        """A match with a winner (on points, penalty points, the director's overrule) is
+        finished in the journal, as the carrom table finishes a declared result. One won on
+        time stays open: the director may still overrule the flag (4.3 (iii)) or restore
+        the time of a wrongly set clock (4.3 (iv)); home lists it as decided on time."""
+        if self.cm is None or self.match_id is None:
+            return
+        match = self.cm.match
+        over = match.over and match.won_by != "time"
+        if over and not self._finished:
+            self.journal.finish(self.match_id)
+            self.journal.checkpoint()  # the match's end: journal.db alone is complete
+        elif self._finished and not over:
+            self.journal.reopen(self.match_id)
+        self._finished = over
 
     def _need(self) -> tuple[ClockedMatch, int]:
         if self.cm is None or self.match_id is None:

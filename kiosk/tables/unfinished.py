@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.engine.journal import Journal, JournalError
-from kiosk.engine.journal_rows import MatchRow
+from kiosk.engine.journal_rows import EVENT, MatchRow
 from kiosk.errors import ReasonedText, reason_of
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
@@ -38,6 +38,9 @@ class Unfinished:
     points: tuple[int, ...] = ()
     length: int | None = None
     problem: str | None = None
+    #: A backgammon match decided on time (4.3 (iii)), open only for the director's
+    #: overrule: its winner.
+    won_on_time: str | None = None
 
 
 def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
@@ -77,7 +80,23 @@ def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
         row.wall_start,
         score=tuple(score),
         length=int(length) if isinstance(length, int) else None,
+        won_on_time=_won_on_time(journal, row, players),
     )
+
+
+def _won_on_time(journal: Journal, row: MatchRow, players: tuple[str, ...]) -> str | None:
+    """The winner of a match whose flag fell (the journal's `flag` notes) and stands: not
+    overruled, nor the time restored by an adjust since (4.3 (iii), (iv))."""
+    flagged: str | None = None
+    for entry in journal.entries(row.id):
+        data = entry.data
+        if entry.kind == "flag" and data.get("player") in players:
+            flagged = str(data["player"])
+        elif entry.kind == EVENT and data.get("event") in ("adjust", "overrule"):
+            flagged = None if data.get("player") == flagged else flagged
+    if flagged is None or len(players) != 2:
+        return None
+    return players[1] if flagged == players[0] else players[0]
 
 
 def _bhukhar(_journal: Journal, row: MatchRow) -> Unfinished:

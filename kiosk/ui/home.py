@@ -15,7 +15,9 @@ from kivy.app import App
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.authority import Role, needs
 from kiosk.rules.carrom.core import side_names
+from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.unfinished import Unfinished
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.i18n import tr
@@ -58,6 +60,14 @@ def details(table: Unfinished) -> str:
             points="-".join(map(str, table.points)),
             time=started,
         )
+    if table.kind == "backgammon" and table.won_on_time:
+        return tr._(
+            "{players} · {name} wins on time (4.3 (iii)); the director may still overrule · "
+            "started {time}",
+            players=players,
+            name=table.won_on_time,
+            time=started,
+        )
     if table.kind == "backgammon":
         return tr._(
             "{players} · {score} of {length} points · started {time}",
@@ -67,6 +77,19 @@ def details(table: Unfinished) -> str:
             time=started,
         )
     return tr._("{players} · started {time}", players=players, time=started)
+
+
+def _heading(table: Unfinished) -> str:
+    if table.won_on_time:  # decided, open only for the director's overrule (4.3 (iii))
+        return tr._("Back to the backgammon clock: decided on time")
+    return tr._(RESUME[table.kind])
+
+
+def settings_words() -> str:
+    """The Settings button, naming the PIN that opens settings."""
+    if needs("settings") is Role.DIRECTOR:
+        return tr._("Settings (director's PIN)")
+    return tr._("Settings (umpire PIN)")
 
 
 class HomeScreen(Screen):
@@ -85,6 +108,9 @@ class HomeScreen(Screen):
     closing = NumericProperty(-1)
     close_text = StringProperty("")
 
+    #: The Settings button names the PIN it asks for (kiosk/authority.py: the director's).
+    settings_text = StringProperty("")
+
     def __init__(self, **kw: Any) -> None:
         self.tables: list[Unfinished] = []
         super().__init__(**kw)
@@ -92,38 +118,52 @@ class HomeScreen(Screen):
     def show_tables(self, tables: list[Unfinished]) -> None:
         self.tables = tables[:ROWS]
         self.rows = [
-            [t.kind, tr._(RESUME[t.kind]) + "\n" + details(t), t.match_id is not None]
-            for t in self.tables
+            [t.kind, _heading(t) + "\n" + details(t), t.match_id is not None] for t in self.tables
         ]
         self.resume_text = self.rows[0][1] if self.rows else ""
         self.problem = ""
+        self.settings_text = settings_words()
 
     def _what(self, table: Unfinished) -> str:
         return tr._(WHAT[table.kind], players=_players(table))
 
     # -- a new game ---------------------------------------------------------------------
     def choose(self, game: str) -> None:
-        """A game button: straight to its setup, or first say what becomes of the unfinished
-        table (one of the same game is closed by the new match; another stays here)."""
+        """A game button: straight to its setup, or first say what becomes of each unfinished
+        table (one of the same game is closed by the new match; another stays here, and a
+        backgammon clock that runs goes on running: kiosk/tables/backgammon_table.py)."""
         kind = "carrom" if game.startswith("carrom") else game
         if not self.tables:
             App.get_running_app().choose_game(game)
             return
-        same = [t for t in self.tables if t.kind == kind]
-        table = same[0] if same else self.tables[0]
-        if same:
-            self.ask_text = capital(
-                tr._(
-                    "{what} is unfinished. A new one closes it: it can no longer be resumed.",
-                    what=self._what(table),
-                )
-            )
-        else:
+        lines = []
+        for table in self.tables:
             what = self._what(table)
-            self.ask_text = capital(
-                tr._("{what} is unfinished. It stays here, to resume later.", what=what)
-            )
+            if table.kind == kind:
+                line = tr._(
+                    "{what} is unfinished. A new one closes it: it can no longer be resumed.",
+                    what=what,
+                )
+            elif self._running(table):
+                line = tr._(
+                    "{what} is running: its time goes on while another game is played. "
+                    "Tap Back and pause it if the players stopped.",
+                    what=what,
+                )
+            else:
+                line = tr._("{what} is unfinished. It stays here, to resume later.", what=what)
+            lines.append(capital(line))
+        self.ask_text = "\n".join(lines)
         self.ask_game = game
+
+    @staticmethod
+    def _running(table: Unfinished) -> bool:
+        """`table` is the backgammon clock in play, a side running (not paused)."""
+        in_play = App.get_running_app().services.tables.in_play
+        if not isinstance(in_play, ClockTable) or in_play.match_id != table.match_id:
+            return False
+        clock = in_play.cm.clock if in_play.cm is not None else None
+        return clock is not None and clock.running is not None and clock.paused is None
 
     def go_on(self) -> None:
         game, self.ask_game = self.ask_game, ""
