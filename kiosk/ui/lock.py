@@ -92,6 +92,8 @@ class Gate:
         self._action = ""
         self._retry: Callable[[], object] | None = None
         self._countdown: ClockEvent | None = None
+        #: The back-off's countdown is shown: its end is said too.
+        self._backing_off = False
         self.last_note: Note | None = None
 
     def now(self) -> float:
@@ -114,10 +116,7 @@ class Gate:
         self._wanted, self._action, self._retry = wanted, action, retry
         self.pad.refused = False
         self.pad.digits = ""
-        if wanted is Role.DIRECTOR:
-            self.pad.message = tr._("This needs the director's PIN")
-        else:
-            self.pad.message = tr._("Locked: the umpire's PIN unlocks the console")
+        self.pad.message = self._asking()
         self._open()
         self.refresh()
 
@@ -167,8 +166,19 @@ class Gate:
             return
         wait = self.authority.wait_s(self.now())
         if wait > 0:
+            self._backing_off = True
             self.pad.refused = True
             self.pad.message = tr._("Too many wrong PINs: try again in {s} s", s=int(-(-wait // 1)))
+        elif self._backing_off:  # the wait is over: the pad asks again, and takes a PIN
+            self._backing_off = False
+            self.pad.refused = False
+            self.pad.message = self._asking()
+
+    def _asking(self) -> str:
+        """Whose PIN the pad asks for."""
+        if self._wanted is Role.DIRECTOR:
+            return tr._("This needs the director's PIN")
+        return tr._("Locked: the umpire's PIN unlocks the console")
 
     def _journal(self, note: Note) -> None:
         self.last_note = note
