@@ -58,7 +58,7 @@ from kiosk.rules.carrom.events import (
 )
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import Now
-from kiosk.rules.carrom.timing import timer_after, turn_goes_on
+from kiosk.rules.carrom.timing import dues_refusal, timer_after, turn_goes_on
 from kiosk.tables.base import close_unfinished, write_and_tell
 from kiosk.tables.carrom_inputs import (
     INPUT_TYPES,
@@ -333,8 +333,17 @@ class CarromSession(Commands):
         self._emit(now)
 
     def dues_placed(self, *, role: Role | None = None) -> None:
-        """The dues and penalties are placed: the next stroke within 15 s (law 50)."""
+        """The dues and penalties are placed: the next stroke within 15 s (law 50). Refused
+        (IllegalEvent, the core's reason) when nothing is owed to place (law 88): the timer
+        running goes on."""
         now = self._now()
+        refusal = dues_refusal(self._state_now())
+        if refusal is not None:
+            self._error = refusal
+            who = source("dues_placed", role)
+            self._raw(now, who, "refused", {"action": "dues_placed", "reason": refusal.english()})
+            self._emit(now)
+            raise IllegalEvent(refusal)
         self._tap(now, "dues_placed", role)
         self.timers.dues_done(now)
         self._emit(now)

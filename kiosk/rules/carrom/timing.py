@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from kiosk.rules.carrom.errors import IllegalEvent
+from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     Event,
     Protest,
@@ -86,3 +86,15 @@ def turn_goes_on(match: Match, stroke: Stroke) -> bool:
         return timer_after(match, stroke, before) == "count"
     finally:
         match.pop()
+
+
+def dues_refusal(now: Now | None) -> Reason | None:
+    """Why the umpire's "dues placed" (law 50: the next stroke's 15 s) cannot be taken now:
+    no board is in play, or the core owes nothing to place (law 88). None: it may be."""
+    if now is None or not any(now.placing.values()):
+        return Reason.of(
+            "nothing_to_place",
+            N_("Nothing to place: no dues or penalties are owed (law {law})"),
+            law="88",
+        )
+    return None
