@@ -287,18 +287,45 @@ def _pins_story(kiosk: Kiosk) -> Iterator[str]:
     pins.first = False
 
 
+def _home_story(kiosk: Kiosk) -> Iterator[str]:
+    """Home asking before a new game with a table of each kind unfinished and the clock
+    running (three lines), then the clock's match decided on time (issue 34, item 9)."""
+    app = kiosk.app
+    app.resume("backgammon")  # in play again (paused by the resume): its clock runs on
+    clock = kiosk.screen("backgammon")
+    pump(2)
+    clock.pause_or_resume()
+    pump(2)
+    app.show("home")
+    pump(4)
+    home = kiosk.screen("home")
+    home.choose("carrom_club")
+    pump(4)
+    assert home.ask_text.count("\n") == 2, home.ask_text
+    yield "home/ask_running_clock"
+    home.ask_game = ""
+    kiosk.clock.advance(2 * 3600.0)  # the flag falls: the match is decided on time
+    app.tick()
+    app.show("home")
+    pump(4)
+    assert any(row[0] == "backgammon" and "\n" in row[1] for row in home.rows)
+    yield "home/decided_on_time"
+
+
 def story(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     """The states the tour does not reach, each brought about once, in order, by the screens'
     own commands: a carrom doubles match in four scripts (a refusal, the queen to cover, the
     rulings, a game won and the change of sides, the scoresheet), a backgammon clock (waiting
     after an early pickup, paused, a refusal), a Bhukhar session with long names (a refused
-    and an entered game), the PINs' problems. Yields each state's name with it on the window;
-    the caller checks it at every size and in every language before the next."""
+    and an entered game), the PINs' problems, home asking with three tables unfinished and a
+    match decided on time. Yields each state's name with it on the window; the caller checks
+    it at every size and in every language before the next."""
     global pump
     pump = settle
     yield from _pins_story(kiosk)
     yield from _carrom_story(kiosk)
     yield from _backgammon_story(kiosk)
     yield from _bhukhar_story(kiosk)
+    yield from _home_story(kiosk)
     kiosk.app.show("home")
     pump(2)
