@@ -350,3 +350,60 @@ def start_backgammon(kiosk: Kiosk, length_steps: int = -2) -> Any:
     kiosk.tap("start")
     assert kiosk.current == "backgammon"
     return kiosk.screen()
+
+
+#: The PINs of the tests that lock the console (hashed into the settings by `pinned`).
+UMPIRE_PIN, DIRECTOR_PIN = "1357", "8642"
+
+
+def pinned(
+    data_dir: Path,
+    clock: FakeClock,
+    *,
+    umpire: str = UMPIRE_PIN,
+    director: str = DIRECTOR_PIN,
+    lock_after_min: float = 5.0,
+    director_window_s: float = 120.0,
+) -> Services:
+    """A kiosk whose console locks: both PINs set (hashed as a real start keeps them; "" for
+    none), the lock after `lock_after_min` idle minutes, the director's window."""
+    from kiosk.config import Settings, hash_pin, with_values
+    from kiosk.pins import MIN_PIN_ITERATIONS
+    from kiosk.roles import SettingsAuthority
+
+    def pin(p: str) -> str:
+        return hash_pin(p, iterations=MIN_PIN_ITERATIONS) if p else ""
+
+    settings = with_values(
+        Settings(),
+        umpire={
+            "pin_hash": pin(umpire),
+            "director_pin_hash": pin(director),
+            "lock_after_min": lock_after_min,
+            "director_window_s": director_window_s,
+        },
+    )
+    services = Services(
+        data_dir=data_dir, check_pin=lambda _pin: False, clock=clock, settings=settings
+    )
+    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _n: None))
+
+
+def type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
+    """The PIN tapped digit by digit on the pad (the gate's, unless another is given)."""
+    pad = pad or kiosk.app.gate.pad
+    for digit in pin:
+        kiosk.tap(pad.ids[f"pad_{digit}"])
+    kiosk.tap(pad.ids.pad_ok)
+
+
+def tap_cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:
+    """Cards tapped on the Bhukhar cards panel's 52-card grid ("3S", "AH", ...)."""
+    for card in cards:
+        kiosk.tap(screen.ids.card_grid.buttons[card])
+
+
+def meld(kiosk: Kiosk, screen: Any, *cards: str) -> None:
+    """A meld tapped on the cards panel, then closed."""
+    tap_cards(kiosk, screen, *cards)
+    kiosk.tap("close_meld")

@@ -15,43 +15,26 @@ from typing import Any
 import pytest
 
 from kiosk.authority import Role
-from kiosk.config import Settings, hash_pin, with_values
-from kiosk.pins import MIN_PIN_ITERATIONS
-from kiosk.roles import SettingsAuthority
 from kiosk.ui.i18n import apply_languages, tr
 
-from .harness import FakeClock, Kiosk, Services, confirmed_events
+from .harness import (
+    DIRECTOR_PIN,
+    UMPIRE_PIN,
+    FakeClock,
+    Kiosk,
+    Services,
+    confirmed_events,
+    pinned,
+    type_pin,
+)
 
-UMPIRE, DIRECTOR = "1357", "8642"
+UMPIRE, DIRECTOR = UMPIRE_PIN, DIRECTOR_PIN
 
 
 @pytest.fixture
 def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
     """A kiosk with both PINs set: the console locks after 5 idle minutes."""
-
-    def pin(p: str) -> str:
-        return hash_pin(p, iterations=MIN_PIN_ITERATIONS)
-
-    settings = with_values(
-        Settings(),
-        umpire={
-            "pin_hash": pin(UMPIRE),
-            "director_pin_hash": pin(DIRECTOR),
-            "lock_after_min": 5.0,
-            "director_window_s": 120.0,
-        },
-    )
-    services = Services(
-        data_dir=tmp_path, check_pin=lambda _pin: False, clock=fake_clock, settings=settings
-    )
-    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _note: None))
-
-
-def _type_pin(kiosk: Kiosk, pin: str) -> None:
-    pad = kiosk.app.gate.pad
-    for digit in pin:
-        kiosk.tap(pad.ids[f"pad_{digit}"])
-    kiosk.tap(pad.ids.pad_ok)
+    return pinned(tmp_path, fake_clock)
 
 
 def _sources(screen: Any) -> list[tuple[str, str]]:
@@ -68,7 +51,7 @@ def _locked_clock(kiosk: Kiosk) -> Any:
     until it locks: the players are alone at it."""
     kiosk.tap("backgammon")
     kiosk.tap("start")
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert kiosk.current == "backgammon"
     kiosk.advance(6 * 60.0)
     gate = kiosk.app.gate
@@ -116,9 +99,9 @@ def test_4_4_iii_4_5_4_7_players_pause_on_a_passed_double_and_end_the_game_at_a_
     kiosk.shot("backgammon_correct_score")
     kiosk.tap("fix_score")
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, UMPIRE)  # the umpire's PIN does not correct a score
+    type_pin(kiosk, UMPIRE)  # the umpire's PIN does not correct a score
     assert gate.is_open and screen.scores == [0, 2]
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert not gate.is_open and screen.scores == [0, 4] and not screen.fix_open
     assert _sources(screen)[-1] == ("correct_score", "director")
     assert confirmed_events(screen.table)[-1] == {
@@ -146,7 +129,7 @@ def test_4_8_the_director_corrects_the_length_a_refusal_worded_in_the_consoles_l
     for _ in range(4):
         kiosk.tap("fix_length_minus")  # 3 points: 4 would already have won it
     kiosk.tap("fix_length")
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert not gate.is_open and screen.fix_open
     assert "would already be over at 4 for Player B" in screen.message
     apply_languages("el")

@@ -5,19 +5,8 @@ reason named and nothing lost, then the corrected game and the standings (rule 1
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from .harness import Kiosk
-
-
-def _cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:
-    for card in cards:
-        kiosk.tap(screen.ids.card_grid.buttons[card])
-
-
-def _meld(kiosk: Kiosk, screen: Any, *cards: str) -> None:
-    _cards(kiosk, screen, *cards)
-    kiosk.tap("close_meld")
+from .harness import Kiosk, meld, tap_cards
 
 
 def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
@@ -34,11 +23,11 @@ def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
     buttons = screen.ids.card_grid.buttons
     assert len(buttons) == 52
     assert all(b.width >= 70 and b.height >= 48 for b in buttons.values())  # thumb-sized
-    _meld(kiosk, screen, "3S", "4S", "5S", "6S", "7S", "8S", "9S")
+    meld(kiosk, screen, "3S", "4S", "5S", "6S", "7S", "8S", "9S")
     kiosk.tap("sec_melds")
-    _cards(kiosk, screen, "QD", "KD", "2C")
+    tap_cards(kiosk, screen, "QD", "KD", "2C")
     kiosk.tap("take_back")  # the 2C was a slip
-    _meld(kiosk, screen, "AD")
+    meld(kiosk, screen, "AD")
     assert screen.cards[0].licence == (("3S", "4S", "5S", "6S", "7S", "8S", "9S"),)
     assert screen.cards[0].melds == (("QD", "KD", "AD"),)
     assert "licence: a seven-card sequence (13.4)" in screen.cards_lines
@@ -50,14 +39,14 @@ def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
     kiosk.tap(side_b.ids.cards)
     assert screen.cards_side == 1 and screen.section == "licence"
     assert screen.cards_lines.startswith("[b]Licence:[/b] -")
-    _meld(kiosk, screen, "10C", "JC", "QC", "KC")
-    _meld(kiosk, screen, "AS", "AH", "AD")
+    meld(kiosk, screen, "10C", "JC", "QC", "KC")
+    meld(kiosk, screen, "AS", "AH", "AD")
     kiosk.tap("sec_void")
-    _meld(kiosk, screen, "4H", "6H", "7H")
+    meld(kiosk, screen, "4H", "6H", "7H")
     kiosk.tap("sec_hand")
     assert kiosk.widget("sec_hand").chosen and not kiosk.widget("sec_void").chosen
     assert kiosk.widget("close_meld").disabled  # the hand holds loose cards
-    _cards(kiosk, screen, "5C", "2D")
+    tap_cards(kiosk, screen, "5C", "2D")
     assert "not a licence yet" in screen.cards_lines
     kiosk.shot("bhukhar_cards_panel")
     kiosk.tap("cards_done")
@@ -80,7 +69,7 @@ def test_bhukhar_full_entry_by_taps_refused_then_entered(kiosk: Kiosk) -> None:
     kiosk.tap(side_b.ids.cards)
     assert screen.section == "melds"  # B has a licence begun: melds come after it
     kiosk.tap("sec_licence")
-    _meld(kiosk, screen, "9H", "9D", "9S")
+    meld(kiosk, screen, "9H", "9D", "9S")
     assert "licence: melds of at least three cards worth 100 or more" in screen.cards_lines
     kiosk.tap("cards_done")
     kiosk.tap("enter")
@@ -112,7 +101,7 @@ def test_bhukhar_full_entry_with_a_meld_still_open_is_not_entered(kiosk: Kiosk) 
     kiosk.tap(side_a.ids.cards)
     kiosk.tap("close_meld")  # nothing laid yet: the panel says what to do
     assert screen.cards_message.startswith("no cards laid yet")
-    _cards(kiosk, screen, "JH", "QH", "KH")
+    tap_cards(kiosk, screen, "JH", "QH", "KH")
     kiosk.tap("cards_done")
     assert screen.summaries[0].endswith("a meld open")
     kiosk.tap("end_stock")  # the stock ran out: nobody closed
@@ -148,7 +137,7 @@ def test_bhukhar_cards_panel_fits_an_800x480_screen(kiosk: Kiosk) -> None:
             x, y = w.to_window(w.x, w.y)
             assert x >= 0 and x + w.width <= 800 and y >= 0 and y + w.height <= 480
             assert w.height >= 36, f"{w.text} is {w.height:.0f} px high: too small to tap"
-        _meld(kiosk, screen, "10H", "JH", "QH")
+        meld(kiosk, screen, "10H", "JH", "QH")
         assert screen.cards[1].licence == (("10H", "JH", "QH"),)
         kiosk.shot("bhukhar_cards_800x480")
     finally:

@@ -7,21 +7,10 @@ refused in the console's words."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from .harness import Kiosk
+from .harness import Kiosk, meld
 
 SEVEN = ("3S", "4S", "5S", "6S", "7S", "8S", "9S")
-
-
-def _cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:
-    for card in cards:
-        kiosk.tap(screen.ids.card_grid.buttons[card])
-
-
-def _meld(kiosk: Kiosk, screen: Any, *cards: str) -> None:
-    _cards(kiosk, screen, *cards)
-    kiosk.tap("close_meld")
 
 
 def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: Kiosk) -> None:
@@ -33,8 +22,8 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     kiosk.tap(side_a.ids.full)
     kiosk.tap(side_a.ids.cards)
     assert kiosk.widget("spoil_open").disabled  # no licence yet: nothing to spoil
-    _meld(kiosk, screen, *SEVEN)
-    _meld(kiosk, screen, "3H", "AH", "2H")  # tapped in any order: the ace is low
+    meld(kiosk, screen, *SEVEN)
+    meld(kiosk, screen, "3H", "AH", "2H")  # tapped in any order: the ace is low
     assert "2) A♥ 2♥ 3♥" in _plain(screen.cards_lines)
     assert "(sequence 20, ace low)" in screen.cards_lines
     # A partner laid a wrong card on A 2 3 later: that meld is void (17.2).
@@ -52,7 +41,7 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     assert "licence: a seven-card sequence (13.4) · it stands though a meld" in lines
     kiosk.shot("bhukhar_spoiled_licence_meld")
     kiosk.tap("sec_melds")
-    _meld(kiosk, screen, "KD", "AD", "2D")  # never round the corner
+    meld(kiosk, screen, "KD", "AD", "2D")  # never round the corner
     assert "may not turn the corner at the ace" in screen.cards_lines
     for _ in range(4):
         kiosk.tap("take_back")  # the meld closed, then its three cards

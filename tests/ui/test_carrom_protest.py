@@ -14,39 +14,27 @@ from typing import Any
 
 import pytest
 
-from kiosk.config import Settings, with_values
-from kiosk.pins import MIN_PIN_ITERATIONS
-from kiosk.roles import SettingsAuthority
+from .harness import (
+    DIRECTOR_PIN,
+    UMPIRE_PIN,
+    FakeClock,
+    Kiosk,
+    Services,
+    confirmed_events,
+    name_players,
+    pinned,
+    pump,
+    type_pin,
+    win_board,
+)
 
-from .harness import FakeClock, Kiosk, Services, confirmed_events, name_players, pump, win_board
-
-UMPIRE, DIRECTOR = "1357", "8642"
+UMPIRE, DIRECTOR = UMPIRE_PIN, DIRECTOR_PIN
 
 
 @pytest.fixture
 def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
-    from kiosk.config import hash_pin
-
-    settings = with_values(
-        Settings(),
-        umpire={
-            "pin_hash": hash_pin(UMPIRE, iterations=MIN_PIN_ITERATIONS),
-            "director_pin_hash": hash_pin(DIRECTOR, iterations=MIN_PIN_ITERATIONS),
-            "lock_after_min": 30.0,
-            "director_window_s": 0.0,  # each director's act asks the PIN
-        },
-    )
-    services = Services(
-        data_dir=tmp_path, check_pin=lambda _pin: False, clock=fake_clock, settings=settings
-    )
-    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _note: None))
-
-
-def _type_pin(kiosk: Kiosk, pin: str) -> None:
-    pad = kiosk.app.gate.pad
-    for digit in pin:
-        kiosk.tap(pad.ids[f"pad_{digit}"])
-    kiosk.tap(pad.ids.pad_ok)
+    # Each director's act asks the PIN (no window).
+    return pinned(tmp_path, fake_clock, lock_after_min=30.0, director_window_s=0.0)
 
 
 def _type(kiosk: Kiosk, field: Any, text: str) -> None:
@@ -64,7 +52,7 @@ def _start(kiosk: Kiosk) -> Any:
     name_players(kiosk, "Asha", "Bina")
     kiosk.tap("break_0")
     kiosk.tap("start")
-    _type_pin(kiosk, UMPIRE)  # a new match is the umpire's
+    type_pin(kiosk, UMPIRE)  # a new match is the umpire's
     assert kiosk.current == "carrom"
     return kiosk.screen()
 
@@ -90,7 +78,7 @@ def test_law_150_151_a_protest_play_on_the_director_upholds_the_board_is_replaye
     kiosk.tap(gate.pad.ids.pad_cancel)
     assert not panel.shown
     kiosk.tap("protest")
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert panel.shown and panel.boards == [[1, 1]]
     kiosk.tap(panel.ids.protest_side_1)  # Bina protests
     kiosk.tap(panel.ids.protest_board_0)
@@ -122,9 +110,9 @@ def test_law_150_151_a_protest_play_on_the_director_upholds_the_board_is_replaye
     assert "waiting, 50 min left of the hour (law 151 c)" in panel.ids.protest_lines.text
     kiosk.tap(panel.ids.decide_0)
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert gate.pad.message == "That is not the director's PIN: nothing was changed"
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     box = screen.decision
     assert box.asking and box.uphold_text == (
         "The protest is upheld: 2 board(s) set aside, the scores worked out again without "
@@ -187,7 +175,7 @@ def test_law_150_play_over_under_protest_until_the_director_rejects_it(kiosk: Ki
     assert screen.ids.confirm.disabled
     kiosk.tap("protest")
     kiosk.tap(panel.ids.decide_0)
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert screen.decision.reject_text.endswith("; Asha wins the match")
     kiosk.tap(screen.decision.ids.decide_reject)
     assert _events(screen)[-1] == ("director", "protest_decided")

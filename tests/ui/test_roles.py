@@ -13,55 +13,30 @@ from typing import Any
 import pytest
 
 from kiosk.authority import BACKOFF_S
-from kiosk.config import Settings, check_pin, hash_pin, with_values
+from kiosk.config import Settings, check_pin
 from kiosk.config import save_settings as write_settings
-from kiosk.pins import MIN_PIN_ITERATIONS
 from kiosk.roles import KIND, SettingsAuthority
 
 from .harness import (
+    DIRECTOR_PIN,
+    UMPIRE_PIN,
     FakeClock,
     Kiosk,
     Services,
     confirmed_events,
     make_kiosk,
+    pinned,
     pump,
+    type_pin,
     win_board,
 )
 
-UMPIRE, DIRECTOR = "1357", "8642"
-
-
-def _settings(umpire: str = UMPIRE, director: str = DIRECTOR) -> Settings:
-    def pin(p: str) -> str:
-        return hash_pin(p, iterations=MIN_PIN_ITERATIONS) if p else ""
-
-    return with_values(
-        Settings(),
-        umpire={
-            "pin_hash": pin(umpire),
-            "director_pin_hash": pin(director),
-            "lock_after_min": 5.0,
-            "director_window_s": 120.0,
-        },
-    )
+UMPIRE, DIRECTOR = UMPIRE_PIN, DIRECTOR_PIN
 
 
 @pytest.fixture
 def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
-    services = Services(
-        data_dir=tmp_path,
-        check_pin=lambda _pin: False,
-        clock=fake_clock,
-        settings=_settings(),
-    )
-    return services.but(authority=SettingsAuthority(lambda: services.settings, lambda _n: None))
-
-
-def _type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
-    pad = pad or kiosk.app.gate.pad
-    for digit in pin:
-        kiosk.tap(pad.ids[f"pad_{digit}"])
-    kiosk.tap(pad.ids.pad_ok)
+    return pinned(tmp_path, fake_clock)
 
 
 def _notes(services: Services) -> list[dict[str, Any]]:
@@ -75,7 +50,7 @@ def _start_carrom(kiosk: Kiosk) -> Any:
     """A carrom match started by the umpire (a new match needs the umpire's PIN)."""
     kiosk.tap("carrom_icf")
     kiosk.tap("start")
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert kiosk.current == "carrom"
     return kiosk.screen()
 
@@ -104,9 +79,9 @@ def test_roles_umpire_action_refused_when_locked_then_allowed_after_umpire_pin(
     assert gate.pad.message == "Locked: the umpire's PIN unlocks the console"
     _tap_beside_the_pad(kiosk)  # on the setup screen behind it: acts on nothing
     assert kiosk.current == "setup_carrom"
-    _type_pin(kiosk, "1111")
+    type_pin(kiosk, "1111")
     assert gate.is_open and gate.pad.message == "Wrong PIN: nothing was changed"
-    _type_pin(kiosk, UMPIRE)  # unlocked: the tap that was refused runs
+    type_pin(kiosk, UMPIRE)  # unlocked: the tap that was refused runs
     assert not gate.is_open and kiosk.current == "carrom"
     screen = kiosk.screen()
     _lock_by_the_display(kiosk)
@@ -115,7 +90,7 @@ def test_roles_umpire_action_refused_when_locked_then_allowed_after_umpire_pin(
     _tap_beside_the_pad(kiosk)
     assert confirmed_events(screen.session) == []
     kiosk.shot("roles_locked_pad")
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert not gate.is_open and screen.prop_white == 1
     kiosk.tap("confirm")
     assert confirmed_events(screen.session)[0]["event"] == "stroke"
@@ -143,10 +118,10 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
     before = confirmed_events(screen.session)
     kiosk.tap("void")  # the umpire may not void a board (the director's, laws 137-142)
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert gate.pad.message == "That is not the director's PIN: nothing was changed"
     assert confirmed_events(screen.session) == before
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert not gate.is_open
     kiosk.tap("confirm_yes")  # the second confirmation, naming the consequence (issue 16)
     assert confirmed_events(screen.session)[-1] == {"event": "void_board"}
@@ -192,7 +167,7 @@ def test_roles_undo_past_a_boards_end_needs_the_director(kiosk: Kiosk) -> None:
     assert screen.points == [12, 0]
     kiosk.tap("undo")  # past the board's end: the director's
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert len(confirmed_events(screen.session)) == 1 and screen.points == [0, 0]
     undos = screen.session.journal.entries(screen.session.match_id, ["undo"])
     assert [e.source for e in undos] == ["umpire", "director"]  # the role, on the undo itself
@@ -210,7 +185,7 @@ def test_roles_console_locks_after_idle_minutes_and_when_players_see_the_display
     kiosk.advance(5 * 60.0)  # 5 idle minutes: locked, timing went on
     kiosk.tap("white_plus")
     assert gate.is_open and screen.prop_white == 2
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert screen.prop_white == 3
     _lock_by_the_display(kiosk)
     kiosk.tap("white_plus")
@@ -225,15 +200,15 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     gate = kiosk.app.gate
     _lock_by_the_display(kiosk)
     kiosk.tap("white_plus")
-    _type_pin(kiosk, "0000")  # the pad by taps once; then the pad's OK, as a tap sends it
+    type_pin(kiosk, "0000")  # the pad by taps once; then the pad's OK, as a tap sends it
     assert gate.pad.message == "Wrong PIN: nothing was changed"
     for _ in range(3):
         gate.pad.dispatch("on_pin", "0000")
         assert gate.pad.message == "Wrong PIN: nothing was changed"
-    _type_pin(kiosk, "0000")  # the fifth: 30 s to wait
+    type_pin(kiosk, "0000")  # the fifth: 30 s to wait
     assert gate.pad.message == f"Too many wrong PINs: try again in {BACKOFF_S:.0f} s"
     kiosk.shot("roles_backoff")
-    _type_pin(kiosk, UMPIRE)  # the right PIN, too soon: not even checked
+    type_pin(kiosk, UMPIRE)  # the right PIN, too soon: not even checked
     assert gate.is_open and screen.prop_white == 0
     kiosk.advance(10.0)
     assert gate.pad.message == "Too many wrong PINs: try again in 20 s"  # the countdown
@@ -242,7 +217,7 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     pump(2)
     assert gate.pad.message == f"Too many wrong PINs: try again in {2 * BACKOFF_S:.0f} s"
     kiosk.advance(2 * BACKOFF_S)
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert not gate.is_open and screen.prop_white == 1
     reasons = [n.get("reason") for n in _notes(kiosk.services) if n["what"] == "refused"]
     assert reasons.count("wrong") == 6 and reasons.count("backoff") == 1
@@ -255,7 +230,7 @@ def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
     kiosk.tap("backgammon")
     kiosk.tap("start")
     assert gate.is_open  # a new match is the umpire's
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert kiosk.current == "backgammon"
     screen = kiosk.screen()
     kiosk.tap("start_0")
@@ -268,7 +243,7 @@ def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
     kiosk.tap("director")
     kiosk.tap("adj_0_p60")
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert not gate.is_open
     assert confirmed_events(screen.table)[-1]["event"] == "adjust"
 
@@ -277,9 +252,9 @@ def test_roles_settings_need_the_director(kiosk: Kiosk) -> None:
     gate = kiosk.app.gate
     kiosk.tap("settings")
     assert gate.is_open and kiosk.current == "home"
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert gate.is_open and kiosk.current == "home"
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert kiosk.current == "settings"
 
 
@@ -310,18 +285,18 @@ def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
     kiosk = first_kiosk
     assert kiosk.current == "pins"
     pad = kiosk.screen().ids.pad
-    _type_pin(kiosk, "12", pad)
+    type_pin(kiosk, "12", pad)
     assert pad.message.startswith("At least 4 digits")
-    _type_pin(kiosk, UMPIRE, pad)
-    _type_pin(kiosk, "9999", pad)  # not the same twice: choose again
+    type_pin(kiosk, UMPIRE, pad)
+    type_pin(kiosk, "9999", pad)  # not the same twice: choose again
     assert pad.message.startswith("The two did not match")
-    _type_pin(kiosk, UMPIRE, pad)
-    _type_pin(kiosk, UMPIRE, pad)
-    _type_pin(kiosk, UMPIRE, pad)  # the director's may not be the umpire's
+    type_pin(kiosk, UMPIRE, pad)
+    type_pin(kiosk, UMPIRE, pad)
+    type_pin(kiosk, UMPIRE, pad)  # the director's may not be the umpire's
     assert pad.message.startswith("The director's PIN must differ")
     kiosk.shot("roles_first_start")
-    _type_pin(kiosk, DIRECTOR, pad)
-    _type_pin(kiosk, DIRECTOR, pad)
+    type_pin(kiosk, DIRECTOR, pad)
+    type_pin(kiosk, DIRECTOR, pad)
     assert kiosk.current == "home"
     text = (tmp_path / "settings.toml").read_text()
     assert UMPIRE not in text and DIRECTOR not in text
@@ -330,12 +305,12 @@ def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
     assert stat.S_IMODE((tmp_path / "settings.toml").stat().st_mode) == 0o640
     # The director changes them from the settings (after the director's PIN).
     kiosk.tap("settings")
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     kiosk.tap("change_pins")
     assert kiosk.current == "pins"
     pad = kiosk.screen().ids.pad
     for pin in ("2468", "2468", "9753", "9753"):
-        _type_pin(kiosk, pin, pad)
+        type_pin(kiosk, pin, pad)
     assert kiosk.current == "settings"
     umpire = fresh.settings.umpire
     assert check_pin("2468", umpire.pin_hash) and check_pin("9753", umpire.director_pin_hash)
@@ -346,7 +321,7 @@ def test_roles_bhukhar_scoresheet_is_the_umpires_locked_after_idle(kiosk: Kiosk)
     a locked console changes nothing, the PIN lets the same tap through."""
     kiosk.tap("bhukhar")
     kiosk.tap("start")  # a new session: the umpire's PIN
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert kiosk.current == "bhukhar"
     screen = kiosk.screen()
     gate = kiosk.app.gate
@@ -357,14 +332,14 @@ def test_roles_bhukhar_scoresheet_is_the_umpires_locked_after_idle(kiosk: Kiosk)
     side_a = screen.ids.side_0
     kiosk.tap(side_a.ids.points_p50)
     assert gate.is_open and screen.points[0] == 0
-    _type_pin(kiosk, "0000")
+    type_pin(kiosk, "0000")
     assert gate.pad.message == "Wrong PIN: nothing was changed" and screen.points[0] == 0
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert not gate.is_open and screen.points[0] == 50
     kiosk.advance(6 * 60.0)
     kiosk.tap("pause")
     assert gate.is_open and not screen.paused
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert screen.paused
 
 
@@ -377,7 +352,7 @@ def _void_asked(kiosk: Kiosk) -> Any:
     kiosk.tap("white_plus")
     kiosk.tap("confirm")
     kiosk.tap("void")
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert screen.confirm_action == "void_board" and not kiosk.app.gate.is_open
     return screen
 
@@ -386,13 +361,13 @@ def test_roles_settings_and_pins_close_when_the_console_locks(kiosk: Kiosk) -> N
     """Issue 32: the settings the director left open stayed open after the lock, and a player
     changed both PINs. Locked, the console goes home; the settings ask again."""
     kiosk.tap("settings")
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert kiosk.current == "settings"
     kiosk.advance(5 * 60.0)  # idle: the console locks
     assert kiosk.current == "home"
     kiosk.tap("settings")
     assert kiosk.app.gate.is_open and kiosk.app.gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     kiosk.tap("change_pins")
     assert kiosk.current == "pins"
     kiosk.app.gate.lock("display")  # the player display shown
@@ -421,7 +396,7 @@ def test_roles_a_directors_confirmation_is_checked_again_when_tapped(kiosk: Kios
     gate = kiosk.app.gate
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
     assert [e["event"] for e in confirmed_events(screen.session)] == ["stroke"]
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert [e["event"] for e in confirmed_events(screen.session)] == ["stroke", "void_board"]
     session = screen.session
     voids = session.journal.entries(session.match_id, ["event"])
@@ -442,10 +417,10 @@ def test_roles_a_new_match_over_an_unfinished_one_is_the_directors(kiosk: Kiosk)
     kiosk.tap("start")
     gate = kiosk.app.gate
     assert gate.is_open and gate.pad.message == "This needs the director's PIN"
-    _type_pin(kiosk, UMPIRE)
+    type_pin(kiosk, UMPIRE)
     assert gate.pad.message == "That is not the director's PIN: nothing was changed"
     assert kiosk.services.journal().unfinished("carrom").id == old  # still there
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     assert kiosk.current == "carrom" and screen.session.match_id != old
     journal = kiosk.services.journal()
     closed = journal.entries(old, ["closed"])
@@ -459,13 +434,13 @@ def test_roles_settings_saves_and_pin_changes_are_journaled_with_the_role(
     """Issue 32: PIN changes and settings saves were not journaled. Each is an entry with the
     director's role, naming what changed, never a PIN or its hash."""
     kiosk.tap("settings")
-    _type_pin(kiosk, DIRECTOR)
+    type_pin(kiosk, DIRECTOR)
     kiosk.tap(kiosk.widget("stroke_s").ids.plus)
     kiosk.tap("save")
     kiosk.tap("change_pins")
     pad = kiosk.screen().ids.pad
     for pin in ("2468", "2468", "9753", "9753"):
-        _type_pin(kiosk, pin, pad)
+        type_pin(kiosk, pin, pad)
     assert kiosk.current == "settings"
     journal = kiosk.services.journal()
     acts = [(e.kind, e.source, e.data) for e in journal.entries(None, ["settings", "pins"])]
