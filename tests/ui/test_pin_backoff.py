@@ -6,7 +6,8 @@ from __future__ import annotations
 from kiosk.authority import BACKOFF_S
 
 from .harness import Kiosk
-from .test_roles import UMPIRE, _lock_by_the_display, _start_carrom, _type_pin
+from .harness import type_pin as _type_pin
+from .test_roles import UMPIRE, _lock_by_the_display, _start_carrom
 from .test_roles import services as services  # the kiosk with roles and PINs
 
 
