@@ -278,11 +278,14 @@ class Blob:
     round: float
 
 
-def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[Blob], Array]:
+def blobs(
+    changed: Array, explained: Array, packed: bool = False, reaching: Array | None = None
+) -> tuple[list[Blob], Array]:
     """The discs of change no proposal explains (round, of a man's to a large striker's
     size), and the rest: change too large and not round, which hides what is under it.
     With `packed` (change against a kept empty board, which is sharp), a region that
-    man-sized discs fill is men packed together, not something hiding the board."""
+    man-sized discs fill is men packed together, not something hiding the board, unless
+    it touches `reaching` (change that runs on over the frame: an arm reaching in)."""
     rest = cv2.morphologyEx(changed & (1 - explained), cv2.MORPH_OPEN, _DISC7)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     found: list[Blob] = []
@@ -299,13 +302,24 @@ def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[
             vv, uu = np.nonzero(depth >= 0.8 * r)
             found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
         elif area > 1.2 * A_COIN:
-            reaching = (part & _FRAME_BAND[y : y + h, x : x + w]).any()
-            men = _packed_men(part) if packed and not reaching else []
+            arm = reaching is not None and bool((part & reaching[y : y + h, x : x + w]).any())
+            men = _packed_men(part) if packed and not arm else []
             if men:
                 found.extend(Blob(u + x, v + y, R_COIN, 0.8) for u, v in men)
             else:
                 hidden[y : y + h, x : x + w][part > 0] = 255
     return found, hidden
+
+
+def _reaching(changed: Array) -> Array:
+    """The change (bool) connected to change on the frame: an arm reaching in (pieces
+    never lie on the frame)."""
+    if not changed[_FRAME_BAND].any():
+        return np.zeros(changed.shape, bool)
+    _, labels = cv2.connectedComponents(changed, connectivity=8)
+    ids = np.unique(labels[_FRAME_BAND & (changed > 0)])
+    out: Array = np.isin(labels, ids[ids > 0])
+    return out
 
 
 def _packed_men(part: Array) -> list[tuple[float, float]]:
@@ -495,6 +509,11 @@ class Detector:
             r = R_STRIKER if c.colour == "striker" else R_COIN
             judged = share(known, u, v, 0.8 * r) > 0.8
             seen_here = share(changed, u, v, 0.8 * r)
+            if self.empty is not None and c.confidence >= HOT and seen_here < PRINT:
+                # A piece of the print's own colour over it (the queen on the centre
+                # spot) changes the view only a little, in specks the opening wipes
+                # out: a hot proposal is judged by the change before the opening.
+                seen_here = max(seen_here, share(raw, u, v, 0.8 * r))
             if i in printed:
                 # Over a printed pattern, a piece changes more than the pattern's other
                 # places do (the print there is never drawn quite alike).
@@ -551,7 +570,15 @@ class Detector:
                 # A little wider than the piece (its shadow), not so wide as to eat
                 # into a man touching it.
                 cv2.circle(explained, (round(u), round(v)), round(r + 1.5), 1, -1)
-        extra, hidden = blobs(changed, explained, packed=self.empty is not None)
+        reaching = None
+        if self.empty is not None:
+            # `changed` stops at the surface's edge; an arm's change runs on over the
+            # frame, where pieces never lie: what joins that is no pack of men.
+            over: Array = cv2.morphologyEx(
+                ((score > 1.0) & empty.known).astype(np.uint8), cv2.MORPH_OPEN, _DISC5
+            )
+            reaching = _reaching(over)
+        extra, hidden = blobs(changed, explained, self.empty is not None, reaching)
         for b in extra:
             near = any((b.u - f[1]) ** 2 + (b.v - f[2]) ** 2 < (R_COIN * 1.2) ** 2 for f in found)
             if near:
@@ -586,10 +613,7 @@ class Detector:
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         hidden: Array = np.zeros_like(changed)
         if changed[_FRAME_BAND].any():
-            _, labels = cv2.connectedComponents(changed, connectivity=8)
-            reaching = set(np.unique(labels[_FRAME_BAND & (changed > 0)]).tolist()) - {0}
-            for i in reaching:
-                hidden[labels == i] = 255
+            hidden[_reaching(changed)] = 255
         explained: Array = np.zeros_like(changed)
         for c in pieces:
             u, v = B.mm_to_top(c.x_mm, c.y_mm)
