@@ -298,7 +298,10 @@ def blobs(
         depth = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
         r = float(depth.max())
         fill = area / (math.pi * max(r, 1.0) ** 2)
-        if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= 1.45:
+        # Wider than a common striker (60 mm) a disc must be round: a hand's palm with
+        # its fingers is a striker's size but not a disc.
+        most_fill = 1.45 if r < 30.0 * B.SCALE else 1.3
+        if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= most_fill:
             vv, uu = np.nonzero(depth >= 0.8 * r)
             found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
         elif area > 1.2 * A_COIN:
@@ -370,6 +373,14 @@ def _man_class(top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float) 
     if float(np.median(here[:, 1])) > plywood + 15.0:
         return "queen"
     return "black" if dl < -12.0 else "white"
+
+
+def _red_print(empty: EmptyBoard, u: float, v: float, r: float) -> bool:
+    """Whether the board's print within a little more than a disc is as red as the
+    queen (redder than the plywood as `_man_class` reads her)."""
+    win, inside = _disc(empty.lab.shape, u, v, 1.3 * r)
+    a = empty.lab[win][inside][:, 1]
+    return bool(len(a)) and float(np.percentile(a, 90)) > empty.plywood_a() + 15.0
 
 
 def orbit(u: float, v: float) -> list[tuple[float, float]]:
@@ -589,9 +600,14 @@ class Detector:
             # Cold, never sure (the network did not see it): counted when round and
             # far from the board's look (print a little off its symmetric place is not).
             conf = 0.22 + 0.1 * _ramp(b.round, 0.75, 0.9) + 0.25 * _ramp(strength, 1.5, 3.0)
+            why = "a disc of change the network did not see"
             if self.empty is not None:
                 conf += 0.2  # against the board's own view, a clear disc of change is sure
-            why = "a disc of change the network did not see"
+            elif colour == "queen" and _red_print(empty, b.u, b.v, b.r):
+                # Cold, red print beside it: the print's edge a little off its
+                # symmetric places (a worn or hand-painted board) looks the queen.
+                conf = min(conf, COUNT - 0.01)
+                why = "red like the print beside it"
             found.append((colour, b.u, b.v, conf, why, other, 0.0))
         if hidden.any():
             hidden = cv2.dilate(hidden, _DISC7)

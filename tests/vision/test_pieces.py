@@ -111,3 +111,27 @@ def test_an_arm_reaching_in_over_the_frame_is_never_packed_men() -> None:
     truth = truth_counts(scene)
     assert all(view.count(c) <= truth[c] for c in B.COLOURS), view.counts()
     assert view.occluded > 0.01
+
+
+def _photo_of(seed: int) -> tuple[Scene, dict[str, int]]:
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(seed)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    return scene, view.counts()
+
+
+def test_photo_a_hand_of_a_strikers_size_that_is_not_a_disc_is_no_striker() -> None:
+    # A blurred hand reaching over a home board, its palm and fingers as wide as a large
+    # striker: not round, so it hides the board and is never counted.
+    scene, counts = _photo_of(271)
+    assert scene.hand is not None and not any(p.colour == "striker" for p in scene.pieces)
+    assert counts["striker"] == 0
+
+
+def test_photo_red_print_off_its_symmetric_place_is_not_counted_as_the_queen() -> None:
+    # A worn home board whose red baseline circle is drawn a little off its symmetric
+    # places: cold, the difference is a red disc the network did not see, in doubt.
+    scene, counts = _photo_of(565)
+    assert not any(p.colour == "queen" for p in scene.pieces)
+    assert counts["queen"] == 0
