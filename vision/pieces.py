@@ -558,6 +558,10 @@ class Detector:
                             # colour say what else it may be.
                             colour, other = c.colour, colour
                         r = R_STRIKER if colour == "striker" else R_COIN
+                    elif c.confidence >= WEAK and seen_here >= 0.9:
+                        # Seen, its disc changed through, touching another piece (a
+                        # queen of the plywood's hue beside a man): counted, in doubt.
+                        conf = 0.5 * c.confidence + 0.25 * min(1.0, seen_here / 0.7)
                     else:
                         conf = c.confidence
             else:

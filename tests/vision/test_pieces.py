@@ -135,3 +135,14 @@ def test_photo_red_print_off_its_symmetric_place_is_not_counted_as_the_queen() -
     scene, counts = _photo_of(565)
     assert not any(p.colour == "queen" for p in scene.pieces)
     assert counts["queen"] == 0
+
+
+def test_photo_a_pink_queen_touching_a_man_is_counted_in_doubt() -> None:
+    # A home set's pink queen on pinkish plywood beside a black man: the network barely
+    # sees her, her disc changed through but is not alone: counted, listed unsure.
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(601)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert view.counts()["queen"] == 1
+    assert any(d.colour == "queen" and d.counted for d in view.unsure)
