@@ -135,11 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20240)
     ap.add_argument("--verbose", action="store_true", help="list the boards the detector missed")
     ap.add_argument("--home", type=int, default=200, help="home boards tuned on")
+    ap.add_argument("--home-seed", type=int, default=1, help="the first home board tuned on")
     ap.add_argument("--held-out", type=int, default=200, help="held-out home boards")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.home or args.held_out:
-        home_section(args.home, args.held_out, args.verbose)
+        home_section(args.home, args.held_out, args.verbose, args.home_seed)
     if not args.boards:
         return 0
     names = ("square", "angled", "hard", "hand")
@@ -352,11 +353,11 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
     return kept
 
 
-def home_section(n_tune: int, n_held: int, verbose: bool) -> None:
+def home_section(n_tune: int, n_held: int, verbose: bool, first: int = 1) -> None:
     print(f"home-board benchmark: cv2 {cv2.__version__}, one OpenCV thread")
     kept: list[tuple[Array, Array]] = []
     if n_tune:
-        kept += home_boards(range(1, 1 + n_tune), verbose, "tuning")
+        kept += home_boards(range(first, first + n_tune), verbose, "tuning")
     if n_held:
         kept += home_boards(range(HELD_OUT_SEED, HELD_OUT_SEED + n_held), False, "held out")
     # Speed of the photo path's two stages at 640x480 (warp + detect, no empty board),

@@ -278,11 +278,14 @@ class Blob:
     round: float
 
 
-def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[Blob], Array]:
+def blobs(
+    changed: Array, explained: Array, packed: bool = False, reaching: Array | None = None
+) -> tuple[list[Blob], Array]:
     """The discs of change no proposal explains (round, of a man's to a large striker's
     size), and the rest: change too large and not round, which hides what is under it.
     With `packed` (change against a kept empty board, which is sharp), a region that
-    man-sized discs fill is men packed together, not something hiding the board."""
+    man-sized discs fill is men packed together, not something hiding the board, unless
+    it touches `reaching` (change that runs on over the frame: an arm reaching in)."""
     rest = cv2.morphologyEx(changed & (1 - explained), cv2.MORPH_OPEN, _DISC7)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     found: list[Blob] = []
@@ -295,17 +298,31 @@ def blobs(changed: Array, explained: Array, packed: bool = False) -> tuple[list[
         depth = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
         r = float(depth.max())
         fill = area / (math.pi * max(r, 1.0) ** 2)
-        if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= 1.45:
+        # Wider than a common striker (60 mm) a disc must be round: a hand's palm with
+        # its fingers is a striker's size but not a disc.
+        most_fill = 1.45 if r < 30.0 * B.SCALE else 1.3
+        if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= most_fill:
             vv, uu = np.nonzero(depth >= 0.8 * r)
             found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
         elif area > 1.2 * A_COIN:
-            reaching = (part & _FRAME_BAND[y : y + h, x : x + w]).any()
-            men = _packed_men(part) if packed and not reaching else []
+            arm = reaching is not None and bool((part & reaching[y : y + h, x : x + w]).any())
+            men = _packed_men(part) if packed and not arm else []
             if men:
                 found.extend(Blob(u + x, v + y, R_COIN, 0.8) for u, v in men)
             else:
                 hidden[y : y + h, x : x + w][part > 0] = 255
     return found, hidden
+
+
+def _reaching(changed: Array) -> Array:
+    """The change (bool) connected to change on the frame: an arm reaching in (pieces
+    never lie on the frame)."""
+    if not changed[_FRAME_BAND].any():
+        return np.zeros(changed.shape, bool)
+    _, labels = cv2.connectedComponents(changed, connectivity=8)
+    ids = np.unique(labels[_FRAME_BAND & (changed > 0)])
+    out: Array = np.isin(labels, ids[ids > 0])
+    return out
 
 
 def _packed_men(part: Array) -> list[tuple[float, float]]:
@@ -356,6 +373,14 @@ def _man_class(top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float) 
     if float(np.median(here[:, 1])) > plywood + 15.0:
         return "queen"
     return "black" if dl < -12.0 else "white"
+
+
+def _red_print(empty: EmptyBoard, u: float, v: float, r: float) -> bool:
+    """Whether the board's print within a little more than a disc is as red as the
+    queen (redder than the plywood as `_man_class` reads her)."""
+    win, inside = _disc(empty.lab.shape, u, v, 1.3 * r)
+    a = empty.lab[win][inside][:, 1]
+    return bool(len(a)) and float(np.percentile(a, 90)) > empty.plywood_a() + 15.0
 
 
 def orbit(u: float, v: float) -> list[tuple[float, float]]:
@@ -495,6 +520,11 @@ class Detector:
             r = R_STRIKER if c.colour == "striker" else R_COIN
             judged = share(known, u, v, 0.8 * r) > 0.8
             seen_here = share(changed, u, v, 0.8 * r)
+            if self.empty is not None and c.confidence >= HOT and seen_here < PRINT:
+                # A piece of the print's own colour over it (the queen on the centre
+                # spot) changes the view only a little, in specks the opening wipes
+                # out: a hot proposal is judged by the change before the opening.
+                seen_here = max(seen_here, share(raw, u, v, 0.8 * r))
             if i in printed:
                 # Over a printed pattern, a piece changes more than the pattern's other
                 # places do (the print there is never drawn quite alike).
@@ -528,6 +558,10 @@ class Detector:
                             # colour say what else it may be.
                             colour, other = c.colour, colour
                         r = R_STRIKER if colour == "striker" else R_COIN
+                    elif c.confidence >= WEAK and seen_here >= 0.9:
+                        # Seen, its disc changed through, touching another piece (a
+                        # queen of the plywood's hue beside a man): counted, in doubt.
+                        conf = 0.5 * c.confidence + 0.25 * min(1.0, seen_here / 0.7)
                     else:
                         conf = c.confidence
             else:
@@ -551,7 +585,15 @@ class Detector:
                 # A little wider than the piece (its shadow), not so wide as to eat
                 # into a man touching it.
                 cv2.circle(explained, (round(u), round(v)), round(r + 1.5), 1, -1)
-        extra, hidden = blobs(changed, explained, packed=self.empty is not None)
+        reaching = None
+        if self.empty is not None:
+            # `changed` stops at the surface's edge; an arm's change runs on over the
+            # frame, where pieces never lie: what joins that is no pack of men.
+            over: Array = cv2.morphologyEx(
+                ((score > 1.0) & empty.known).astype(np.uint8), cv2.MORPH_OPEN, _DISC5
+            )
+            reaching = _reaching(over)
+        extra, hidden = blobs(changed, explained, self.empty is not None, reaching)
         for b in extra:
             near = any((b.u - f[1]) ** 2 + (b.v - f[2]) ** 2 < (R_COIN * 1.2) ** 2 for f in found)
             if near:
@@ -562,9 +604,14 @@ class Detector:
             # Cold, never sure (the network did not see it): counted when round and
             # far from the board's look (print a little off its symmetric place is not).
             conf = 0.22 + 0.1 * _ramp(b.round, 0.75, 0.9) + 0.25 * _ramp(strength, 1.5, 3.0)
+            why = "a disc of change the network did not see"
             if self.empty is not None:
                 conf += 0.2  # against the board's own view, a clear disc of change is sure
-            why = "a disc of change the network did not see"
+            elif colour == "queen" and _red_print(empty, b.u, b.v, b.r):
+                # Cold, red print beside it: the print's edge a little off its
+                # symmetric places (a worn or hand-painted board) looks the queen.
+                conf = min(conf, COUNT - 0.01)
+                why = "red like the print beside it"
             found.append((colour, b.u, b.v, conf, why, other, 0.0))
         if hidden.any():
             hidden = cv2.dilate(hidden, _DISC7)
@@ -586,10 +633,7 @@ class Detector:
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         hidden: Array = np.zeros_like(changed)
         if changed[_FRAME_BAND].any():
-            _, labels = cv2.connectedComponents(changed, connectivity=8)
-            reaching = set(np.unique(labels[_FRAME_BAND & (changed > 0)]).tolist()) - {0}
-            for i in reaching:
-                hidden[labels == i] = 255
+            hidden[_reaching(changed)] = 255
         explained: Array = np.zeros_like(changed)
         for c in pieces:
             u, v = B.mm_to_top(c.x_mm, c.y_mm)
