@@ -77,7 +77,7 @@ class CarromView:
                 "off_board": list(p.off_board),
                 "source": p.source,
                 "review": p.review,
-                "notes": list(p.notes),
+                "notes": [str(note) for note in p.notes],
             },
             "timer": None
             if timer is None

@@ -77,6 +77,43 @@ class PocketView:
         return self.beam is None or self.camera is None or self.beam == len(self.camera)
 
 
+#: The notes' English (`str(note)`: logs, the hall's JSON); the console words them in its
+#: language from the same facts (kiosk/ui/carrom_view.py `note_words`).
+NOTE_TEXT = {
+    "manual": "no beams and no camera: enter the stroke",
+    "striker_unmatched": "the camera saw the striker go in but no beam counted it",
+    "vanished_taken": "a {colours} coin vanished away from the pockets: taken as pocketed",
+    "vanished": "a {colours} coin vanished away from the pockets: where did it go?",
+    "counts_differ": "pocket {pockets}: the beam counted {beam}, the camera saw {camera}",
+    "unseen": "the camera could not see {colours}: check them",
+    "unsure": "camera unsure of {colours}: check the colours",
+    "beam_out_camera": "beam out at pocket {pockets}: the camera's count",
+    "beam_out": "beam out at pocket {pockets}: count its coins",
+    "guessed": "no camera: {beam} hit{plural}; colours guessed, tap to fix",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Why the umpire should look at a proposal, as data: its `kind` (a key of NOTE_TEXT) and
+    the facts it names (the pockets, the colours, the beam's and the camera's counts)."""
+
+    kind: str
+    pockets: tuple[int, ...] = ()
+    colours: tuple[str, ...] = ()
+    beam: int = 0
+    camera: int = 0
+
+    def __str__(self) -> str:
+        return NOTE_TEXT[self.kind].format(
+            pockets=", ".join(map(str, self.pockets)),
+            colours=", ".join(self.colours),
+            beam=self.beam,
+            camera=self.camera,
+            plural="" if self.beam == 1 else "s",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """A proposed stroke: the fields of the record's `stroke` event and where they came from.
@@ -93,7 +130,7 @@ class Proposal:
     touched: bool = True
     source: str = "manual"
     pockets: tuple[PocketView, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     review: bool = True
     hits: int = 0
 
@@ -172,7 +209,7 @@ def fuse(
         return _beams_only(counts, working, context or Context(), total)
     return Proposal(
         source="manual",
-        notes=("no beams and no camera: enter the stroke",),
+        notes=(Note("manual"),),
         review=True,
         pockets=tuple(PocketView(p, None, None) for p in POCKETS),
     )
@@ -197,7 +234,7 @@ def _with_camera(
         if colour in unexplained:
             unexplained.remove(colour)
     pocketed: list[str] = [c for p in POCKETS for c in placed[p]]
-    notes: list[str] = []
+    notes: list[Note] = []
     views = tuple(
         PocketView(p, counts[p] if p in working else None, tuple(placed[p])) for p in POCKETS
     )
@@ -214,37 +251,35 @@ def _with_camera(
             return False
 
         if diff.striker_gone and "striker" not in off_board and not take_spare():
-            notes.append("the camera saw the striker go in but no beam counted it")
+            notes.append(Note("striker_unmatched"))
         for colour in list(unexplained):
             if take_spare():
                 pocketed.append(colour)
                 unexplained.remove(colour)
-                notes.append(f"a {colour} coin vanished away from the pockets: taken as pocketed")
+                notes.append(Note("vanished_taken", colours=(colour,)))
         for p in sorted(working):
             if excess[p]:
-                notes.append(
-                    f"pocket {p}: the beam counted {counts[p]}, the camera saw {len(placed[p])}"
-                )
+                notes.append(Note("counts_differ", (p,), beam=counts[p], camera=len(placed[p])))
         source = "beams+camera"
     else:
         source = "camera"
     for colour in unexplained:
-        notes.append(f"a {colour} coin vanished away from the pockets: where did it go?")
+        notes.append(Note("vanished", colours=(colour,)))
     unseen = tuple(getattr(diff, "unseen", ()) or ())
     if unseen:
         # Coins hidden (a hand over the board) when the camera looked after the stroke.
-        notes.append("the camera could not see " + ", ".join(unseen) + ": check them")
+        notes.append(Note("unseen", colours=unseen))
     unsure = tuple(getattr(diff, "unsure", ()) or ())
     if unsure:
         # The detector doubts these classes before or after the stroke (vision.pieces.Doubt):
         # its colours are a guess; the beams' counts and the umpire's tap decide.
-        notes.append("camera unsure of " + ", ".join(unsure) + ": check the colours")
+        notes.append(Note("unsure", colours=unsure))
         source = "unsure"
     review = bool(notes)
     out = [p for p in POCKETS if p not in working]
     if out and working:
         # Said, but not flagged: the camera sees that pocket, and the fault is on screen.
-        notes.append("beam out at pocket " + ", ".join(map(str, out)) + ": the camera's count")
+        notes.append(Note("beam_out_camera", tuple(out)))
     return Proposal(
         pocketed=_coins(pocketed),
         striker=bool(diff.striker_gone) and "striker" not in off_board,
@@ -261,10 +296,10 @@ def _beams_only(
     counts: Counter[int], working: frozenset[int], context: Context, total: int
 ) -> Proposal:
     views = tuple(PocketView(p, counts[p] if p in working else None, None) for p in POCKETS)
-    notes: list[str] = []
+    notes: list[Note] = []
     out = [p for p in POCKETS if p not in working]
     if out:
-        notes.append("beam out at pocket " + ", ".join(map(str, out)) + ": count its coins")
+        notes.append(Note("beam_out", tuple(out)))
     if total == 0:
         return Proposal(source="beams", pockets=views, notes=tuple(notes), review=bool(notes))
     own = context.colour if context.colour in ("white", "black") else "white"
@@ -275,9 +310,7 @@ def _beams_only(
         colour = own if left[own] > 0 else other
         left[colour] -= 1
         guess.append(colour)
-    notes.insert(
-        0, f"no camera: {total} hit{'s' if total > 1 else ''}; colours guessed, tap to fix"
-    )
+    notes.insert(0, Note("guessed", beam=total))
     return Proposal(
         pocketed=_coins(guess),
         source="beams",

@@ -25,7 +25,7 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_calls import CarromCalls, next_step
 from kiosk.ui.carrom_rulings import TIMER_NAMES, capital
-from kiosk.ui.carrom_view import banner, game_totals, scoreboard, scoresheet
+from kiosk.ui.carrom_view import banner, game_totals, note_words, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.protest import DecisionBox, ProtestPanel, waiting_label
@@ -311,7 +311,8 @@ class CarromScreen(CarromCalls):
         self.touched = p.touched
         self.prop_source = SOURCES.get(p.source, p.source)
         self.prop_review = p.review and p.source != "manual"
-        self.prop_notes = "; ".join(p.notes) if p.source != "manual" else ""
+        notes = (note_words(note, tr._) for note in p.notes)
+        self.prop_notes = "; ".join(notes) if p.source != "manual" else ""
         self.show_pockets(view)
         self.prop_pockets = " · ".join(words for _pocket, words, _missing in self.pockets_seen)
         wait = view.auto_confirm_in

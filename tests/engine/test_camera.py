@@ -68,7 +68,7 @@ def test_camera_diff_with_hidden_coins_is_flagged() -> None:
     item = translate(diff, 3.0)
     assert isinstance(item, CameraDiff)
     proposal = fuse([BeamHit(1, 2.9, 0.01)], item.diff)
-    assert proposal.review and any("could not see white" in n for n in proposal.notes)
+    assert proposal.review and any("could not see white" in str(n) for n in proposal.notes)
 
 
 def test_camera_feed_on_the_synthetic_source_reports_frames(tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_camera_unsure_says_so_and_leaves_the_colours_to_the_umpire() -> None:
     assert isinstance(item, CameraDiff)
     live = fuse([BeamHit(1, 2.9, 0.01)], item.diff)
     assert live.source == "unsure" and live.review
-    assert "camera unsure of queen: check the colours" in live.notes
+    assert "camera unsure of queen: check the colours" in map(str, live.notes)
     recorded = diff_from_dict(json.loads(json.dumps(diff_to_dict(item.diff))))
     assert (recorded.unseen, recorded.unsure) == (("black",), ("queen",))
     assert fuse([BeamHit(1, 2.9, 0.01)], recorded) == live

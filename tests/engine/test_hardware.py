@@ -152,7 +152,7 @@ def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_pat
         # the coin's last sighting is short of the pocket, and fusion says how it decided.
         # The beam and the camera still agree on the coin; nothing else may be in doubt.
         sparse = "a black coin vanished away from the pockets: taken as pocketed"
-        assert set(proposal.notes) <= {sparse}, proposal.notes
+        assert {str(n) for n in proposal.notes} <= {sparse}, proposal.notes
     finally:
         parts.close()
 

@@ -105,7 +105,7 @@ def test_session_beams_and_camera_disagree_flag_the_proposal(
     stroke(s, clock, 1, 1, seen=diff(("white", 1)))
     proposal = s.view().proposal
     assert proposal.review
-    assert any("pocket 1: the beam counted 2, the camera saw 1" in n for n in proposal.notes)
+    assert any("pocket 1: the beam counted 2, the camera saw 1" in str(n) for n in proposal.notes)
 
 
 def test_session_without_camera_uses_beams_and_umpire_fixes_colours(

@@ -1,5 +1,6 @@
 """Issue 31, honest doubt at the console: a stroke the camera doubts shows "camera unsure",
-flagged for the umpire, in the console's language."""
+flagged for the umpire, in the console's language, its note too (issue 34: every message
+translated)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,14 @@ def test_camera_unsure_is_said_on_the_console_and_flags_the_stroke(kiosk: Kiosk)
     kiosk.advance(1.5)
     assert screen.prop_white == 1 and screen.prop_review
     assert screen.prop_source == "camera unsure: check the colours"
+    assert screen.prop_notes == "camera unsure of white: check the colours"
     try:
         apply_languages("hi", "")
         pump(4)
         assert screen.ids.prop_source.text.startswith("स्ट्रोक: कैमरा अनिश्चित: रंग जाँचें")
+        # The note is data (kiosk/tables/fusion.py Note), worded in the console's language.
+        assert "camera" not in screen.prop_notes and "white" not in screen.prop_notes
+        assert screen.prop_notes.endswith("पर अनिश्चित: रंग जाँचें")
     finally:
         apply_languages("en", "")
         pump(4)
