@@ -143,6 +143,7 @@ class CarromSession(Commands):
         self._error: str | Reason | None = None  # the core's reason, or the table's words
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
+        self._dues_said = False  # "dues placed" taken since the last event (law 50)
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
         """Say which parts started (kiosk/parts/hardware.py builds them after the session,
@@ -337,7 +338,7 @@ class CarromSession(Commands):
         (IllegalEvent, the core's reason) when nothing is owed to place (law 88): the timer
         running goes on."""
         now = self._now()
-        refusal = dues_refusal(self._state_now())
+        refusal = dues_refusal(self._state_now(), placed=self._dues_said)
         if refusal is not None:
             self._error = refusal
             who = source("dues_placed", role)
@@ -346,6 +347,7 @@ class CarromSession(Commands):
             raise IllegalEvent(refusal)
         self._tap(now, "dues_placed", role)
         self.timers.dues_done(now)
+        self._dues_said = True
         self._emit(now)
 
     def ask_waive(self, *, role: Role | None = None) -> None:
@@ -737,6 +739,7 @@ class CarromSession(Commands):
         self.stroke.reset()
         self._auto_at = None
         self._expired = None
+        self._dues_said = False
 
     @staticmethod
     def _declared(match: Match) -> bool:

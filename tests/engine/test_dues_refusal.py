@@ -15,6 +15,7 @@ from kiosk.rules.carrom.events import Foul, MatchStart, Stroke
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.timing import dues_refusal
 from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.fusion import Proposal
 
 
 def test_law_88_nothing_owed_nothing_to_place() -> None:
@@ -47,3 +48,29 @@ def test_law_88_the_table_refuses_dues_placed_and_keeps_the_break_count(tmp_path
         assert view.timer.remaining == 12.0 and view.refusal is not None
         refused = [e.data for e in journal.entries(table.match_id) if e.kind == "refused"]
         assert refused[-1]["action"] == "dues_placed"
+
+
+def test_law_50_dues_placed_twice_does_not_give_the_striker_a_fresh_15_seconds(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock(100.0)
+    with Journal(tmp_path / "journal.db") as journal:
+        table = CarromSession(journal, clock=clock)
+        table.start_match(MatchStart(rules="icf", players=("A", "B"), first_break="A"))
+        table.play()
+        table.confirm(Proposal(pocketed=("white",)))  # A's break: a white in, A plays on
+        table.foul()  # A's foul: a coin owed (law 64); 15 s to place it (law 88)
+        table.dues_placed()  # placed: A's next stroke within 15 s (law 50)
+        clock.advance(10.0)
+        with pytest.raises(IllegalEvent, match="placed already"):
+            table.dues_placed()  # would start the 15 s again
+        view = table.view()
+        assert view.timer is not None and view.timer.kind == "stroke"
+        assert view.timer.remaining == 5.0
+        # After the next event, dues owed again may be said placed again.
+        table.confirm(Proposal(pocketed=("white",)))  # A pockets another white
+        table.foul()  # and fouls again: a coin owed again
+        table.dues_placed()
+        view = table.view()
+        assert view.timer is not None and view.timer.kind == "stroke"
+        assert view.timer.remaining == 15.0

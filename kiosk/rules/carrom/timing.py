@@ -88,13 +88,21 @@ def turn_goes_on(match: Match, stroke: Stroke) -> bool:
         match.pop()
 
 
-def dues_refusal(now: Now | None) -> Reason | None:
+def dues_refusal(now: Now | None, *, placed: bool = False) -> Reason | None:
     """Why the umpire's "dues placed" (law 50: the next stroke's 15 s) cannot be taken now:
-    no board is in play, or the core owes nothing to place (law 88). None: it may be."""
+    no board is in play, or the core owes nothing to place (law 88), or they were said placed
+    already since the last event (`placed`: a second tap would give the striker a fresh 15 s).
+    None: it may be."""
     if now is None or not any(now.placing.values()):
         return Reason.of(
             "nothing_to_place",
             N_("Nothing to place: no dues or penalties are owed (law {law})"),
             law="88",
+        )
+    if placed:
+        return Reason.of(
+            "already_placed",
+            N_("The dues are placed already: the stroke's 15 seconds run (law {law})"),
+            law="50",
         )
     return None
