@@ -76,9 +76,8 @@ class Parts:
     def keep_empty(self, rgb: object) -> None:
         """The calibration screen's "Keep empty board": the picture (RGB) becomes what the
         camera's detector judges against (kiosk/parts/camera.py); no camera, nothing kept."""
-        keep = getattr(self.camera, "keep_empty", None)
-        if keep is not None:
-            keep(rgb)
+        if self.camera is not None:
+            self.camera.keep_empty(rgb)
 
     def outputs(
         self, frame_of: Callable[[object], DisplayFrame | None] | None = None
@@ -88,9 +87,8 @@ class Parts:
             out.append(BuzzerOutput(self.buzzer))
         if self.display is not None and frame_of is not None:
             out.append(DisplayOutput(self.display, frame_of))
-        confirm = getattr(self.camera, "confirm", None)
-        if callable(confirm):
-            out.append(StrokeConfirmations(confirm))
+        if self.camera is not None:  # it learns the set from each confirmed stroke
+            out.append(StrokeConfirmations(self.camera.confirm))
         return out
 
     def pollers(self, sink: Sink | None = None) -> list[Callable[[float], object]]:

@@ -7,7 +7,7 @@ buzzer and the player display are typed beside their outputs (kiosk/engine/outpu
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from drivers.serial_link import DeviceStatus
 
@@ -46,5 +46,11 @@ class Camera(Protocol):
     @property
     def source(self) -> object:
         """Where the frames come from (a device, a file, the synthetic board)."""
+
+    def keep_empty(self, rgb: Any) -> None:
+        """The calibration's "Keep empty board": what the detector judges against."""
+
+    def confirm(self) -> None:
+        """The umpire confirmed the stroke last diffed: the set learns from the view after."""
 
     def close(self) -> None: ...
