@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
 from drivers.hits import POCKETS
+from kiosk.rules.carrom.errors import N_
 from kiosk.rules.carrom.events import COINS, OFF_BOARD, Coin, OffBoard, Stroke
 
 
@@ -77,20 +78,23 @@ class PocketView:
         return self.beam is None or self.camera is None or self.beam == len(self.camera)
 
 
-#: The notes' English (`str(note)`: logs, the hall's JSON); the console words them in its
-#: language from the same facts (kiosk/ui/carrom_view.py `note_words`).
+#: The notes' words, one per kind: `str(note)` fills them in English (logs, the hall's JSON);
+#: the console translates the same message and fills it with the same facts
+#: (kiosk/ui/carrom_view.py `note_words`).
 NOTE_TEXT = {
-    "manual": "no beams and no camera: enter the stroke",
-    "striker_unmatched": "the camera saw the striker go in but no beam counted it",
-    "vanished_taken": "a {colours} coin vanished away from the pockets: taken as pocketed",
-    "vanished": "a {colours} coin vanished away from the pockets: where did it go?",
-    "counts_differ": "pocket {pockets}: the beam counted {beam}, the camera saw {camera}",
-    "unseen": "the camera could not see {colours}: check them",
-    "unsure": "camera unsure of {colours}: check the colours",
-    "beam_out_camera": "beam out at pocket {pockets}: the camera's count",
-    "beam_out": "beam out at pocket {pockets}: count its coins",
-    "guessed": "no camera: {beam} hit{plural}; colours guessed, tap to fix",
+    "manual": N_("no beams and no camera: enter the stroke"),
+    "striker_unmatched": N_("the camera saw the striker go in but no beam counted it"),
+    "vanished_taken": N_("a {colours} coin vanished away from the pockets: taken as pocketed"),
+    "vanished": N_("a {colours} coin vanished away from the pockets: where did it go?"),
+    "counts_differ": N_("pocket {pockets}: the beam counted {beam}, the camera saw {camera}"),
+    "unseen": N_("the camera could not see {colours}: check them"),
+    "unsure": N_("camera unsure of {colours}: check the colours"),
+    "beam_out_camera": N_("beam out at pocket {pockets}: the camera's count"),
+    "beam_out": N_("beam out at pocket {pockets}: count its coins"),
+    "guessed": N_("no camera: beam hits {beam}; colours guessed, tap to fix"),
 }
+#: English with its plural, where the translated message has none.
+_ENGLISH = {"guessed": "no camera: {beam} hit{plural}; colours guessed, tap to fix"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +108,18 @@ class Note:
     beam: int = 0
     camera: int = 0
 
+    def facts(self) -> dict[str, str | int]:
+        """The message's placeholders (the colours as the core names them)."""
+        return {
+            "pockets": ", ".join(map(str, self.pockets)),
+            "colours": ", ".join(self.colours),
+            "beam": self.beam,
+            "camera": self.camera,
+        }
+
     def __str__(self) -> str:
-        return NOTE_TEXT[self.kind].format(
-            pockets=", ".join(map(str, self.pockets)),
-            colours=", ".join(self.colours),
-            beam=self.beam,
-            camera=self.camera,
-            plural="" if self.beam == 1 else "s",
-        )
+        text = _ENGLISH.get(self.kind, NOTE_TEXT[self.kind])
+        return text.format(**self.facts(), plural="" if self.beam == 1 else "s")
 
 
 @dataclass(frozen=True, slots=True)

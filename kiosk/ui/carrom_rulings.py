@@ -306,7 +306,13 @@ class RulingLog:
 
 # -- the proposal, pocket by pocket ----------------------------------------------------
 
-COLOUR_WORDS = {"white": N_("white"), "black": N_("black"), "queen": N_("queen")}
+#: The pieces by name (what the camera saw at a pocket, what a proposal's notes name).
+COLOUR_WORDS = {
+    "white": N_("white"),
+    "black": N_("black"),
+    "queen": N_("queen"),
+    "striker": N_("striker"),
+}
 
 
 def pocket_words(proposal: Proposal, _: Words = english) -> list[tuple[int, str, bool]]:

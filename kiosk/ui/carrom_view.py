@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.fusion import Note
-from kiosk.ui.carrom_rulings import result_words, word_call
+from kiosk.tables.fusion import NOTE_TEXT, Note
+from kiosk.ui.carrom_rulings import COLOUR_WORDS, result_words, word_call
 from kiosk.ui.words import N_, Words, english
 
 #: The timer that ran out, in the banner, with what the umpire does next (the kiosk never
@@ -25,37 +25,12 @@ EXPIRED = {
     "change_sides": N_("Time! The change of sides is over (law 61): tap Play for the break"),
     "interval": N_("Time! The interval is over (law 138): tap Play for the break"),
 }
-#: Why the umpire should look at a proposal (kiosk/tables/fusion.py `Note`), in words.
-NOTE_WORDS = {
-    "manual": N_("no beams and no camera: enter the stroke"),
-    "striker_unmatched": N_("the camera saw the striker go in but no beam counted it"),
-    "vanished_taken": N_("a {colours} coin vanished away from the pockets: taken as pocketed"),
-    "vanished": N_("a {colours} coin vanished away from the pockets: where did it go?"),
-    "counts_differ": N_("pocket {pockets}: the beam counted {beam}, the camera saw {camera}"),
-    "unseen": N_("the camera could not see {colours}: check them"),
-    "unsure": N_("camera unsure of {colours}: check the colours"),
-    "beam_out_camera": N_("beam out at pocket {pockets}: the camera's count"),
-    "beam_out": N_("beam out at pocket {pockets}: count its coins"),
-    "guessed": N_("no camera: beam hits {beam}; colours guessed, tap to fix"),
-}
-#: The pieces a note names.
-PIECE_WORDS = {
-    "white": N_("white"),
-    "black": N_("black"),
-    "queen": N_("queen"),
-    "striker": N_("striker"),
-}
 
 
 def note_words(note: Note, words: Words = english) -> str:
-    """A proposal's note in the console's words, from its facts."""
-    return words(
-        NOTE_WORDS[note.kind],
-        pockets=", ".join(map(str, note.pockets)),
-        colours=", ".join(words(PIECE_WORDS.get(c, c)) for c in note.colours),
-        beam=note.beam,
-        camera=note.camera,
-    )
+    """A proposal's note (kiosk/tables/fusion.py) in the console's words, from its facts."""
+    colours = ", ".join(words(COLOUR_WORDS.get(c, c)) for c in note.colours)
+    return words(NOTE_TEXT[note.kind], **{**note.facts(), "colours": colours})
 
 
 QUEEN_WORDS = {
