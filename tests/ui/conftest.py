@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.config import Settings
 
-from .harness import FakeClock, Kiosk, Services, make_kiosk
+from .harness import FakeClock, Kiosk, Services, make_kiosk, pump
 
 PIN = "2468"
 
@@ -58,3 +58,25 @@ def services(tmp_path: Path, fake_clock: FakeClock, hooks: Hooks) -> Services:
 @pytest.fixture
 def kiosk(services: Services, fake_clock: FakeClock) -> Iterator[Kiosk]:
     yield from make_kiosk(services, fake_clock)
+
+
+@pytest.fixture
+def small(kiosk: Kiosk) -> Iterator[Kiosk]:
+    """The kiosk at 800x480, the window at the screen's corner (SDL may move a resized window:
+    taps aim at 0,0); English and 1024x600 again afterwards."""
+    from kivy.core.window import Window
+
+    from kiosk.ui.i18n import apply_languages
+
+    Window.size = (800, 480)
+    pump(6)
+    Window.left, Window.top = 0, 0
+    pump(2)
+    try:
+        yield kiosk
+    finally:
+        apply_languages("en", "")
+        Window.size = (1024, 600)
+        pump(6)
+        Window.left, Window.top = 0, 0
+        pump(2)

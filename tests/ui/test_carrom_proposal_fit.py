@@ -4,11 +4,6 @@ every language; and the coin counts read on coins of their colour."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from kivy.core.window import Window
-
 from kiosk.ui.i18n import apply_languages
 from kiosk.ui.scale import MIN_TAP_PX
 
@@ -31,22 +26,6 @@ PANEL = (
     "confirm",
     "pockets",
 )
-
-
-@pytest.fixture
-def small(kiosk: Kiosk) -> Iterator[Kiosk]:
-    Window.size = (800, 480)
-    pump(4)
-    Window.left, Window.top = 0, 0  # taps aim at the window's corner
-    pump(2)
-    try:
-        yield kiosk
-    finally:
-        apply_languages("en", "")
-        Window.size = (1024, 600)
-        pump(4)
-        Window.left, Window.top = 0, 0
-        pump(2)
 
 
 def test_every_target_of_the_proposal_is_48_px_with_the_pocket_line(small: Kiosk) -> None:

@@ -4,7 +4,6 @@ team's whole name and the players' names unbroken, in Latin and in Greek."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,22 +14,6 @@ from kiosk.ui.i18n import apply_languages
 
 from .fit import label_problems
 from .harness import Kiosk, pump
-
-
-@pytest.fixture
-def small(kiosk: Kiosk) -> Iterator[Kiosk]:
-    Window.size = (800, 480)
-    pump(6)
-    Window.left, Window.top = 0, 0  # SDL may move a resized window: taps aim at 0,0
-    pump(2)
-    try:
-        yield kiosk
-    finally:
-        apply_languages("en", "")
-        Window.size = (1024, 600)
-        pump(6)
-        Window.left, Window.top = 0, 0
-        pump(2)
 
 
 def _rect(w: Any) -> tuple[float, float, float, float]:

@@ -4,7 +4,6 @@ real shaper, and the field being typed stays in sight above the keyboard."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -15,23 +14,8 @@ from PIL import Image, ImageDraw, ImageFont, features
 from kiosk.ui.keyboard import KeyButton, shared_keyboard
 from kiosk.ui.scale import text_px
 
-from .harness import Kiosk, pump
+from .harness import Kiosk
 from .test_shaping import _ink, difference
-
-
-@pytest.fixture
-def small(kiosk: Kiosk) -> Iterator[Kiosk]:
-    Window.size = (800, 480)
-    pump(6)
-    Window.left, Window.top = 0, 0  # SDL may move a resized window: taps aim at 0,0
-    pump(2)
-    try:
-        yield kiosk
-    finally:
-        Window.size = (1024, 600)
-        pump(6)
-        Window.left, Window.top = 0, 0
-        pump(2)
 
 
 def _key(kiosk: Kiosk, text: str) -> None:

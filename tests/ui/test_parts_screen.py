@@ -2,7 +2,8 @@
 its beams dead and showed only a tiny truncated red line. Here the kiosk is started as
 `tableside run` starts it (kiosk/startup.py) on a machine with no GPIO: the beams and the
 buzzer do not start. A clear screen names them with the choices to go on by hand or retry;
-a retry once gpiozero has a pin factory starts them; a fault stays on the console as a sign
+a retry once gpiozero has a pin factory starts them, one that starts nothing says it tried;
+a fault stays on the console as a sign
 and a line, with its details a tap away."""
 
 from __future__ import annotations
@@ -69,3 +70,16 @@ def test_retry_starts_the_parts_once_they_can(dead: Kiosk, monkeypatch: pytest.M
     dead.tap("retry")
     assert dead.current == "pins"  # the first start's PINs come next
     assert dead.services.startup_faults == () and dead.services.beams == (1, 2, 3, 4)
+
+
+# Issue 34, item 10: a Retry that starts nothing new says it tried, and again at the next tap.
+def test_retry_that_starts_nothing_says_it_tried(dead: Kiosk) -> None:
+    assert dead.current == "parts"
+    screen = dead.screen()
+    assert screen.ids.tried.text == ""
+    dead.tap("retry")  # still no pin factory: nothing starts
+    assert dead.current == "parts"
+    assert screen.ids.tried.text == "Tried again (1): 2 still not working"
+    dead.tap("retry")
+    assert screen.ids.tried.text == "Tried again (2): 2 still not working"
+    dead.shot("parts_retry_sign")
