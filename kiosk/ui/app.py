@@ -96,7 +96,6 @@ class TablesideApp(App):
         ui = getattr(self.services.settings, "ui", None)
         if ui is not None:  # [ui] language: the console's and the player display's
             apply_languages(ui.language, ui.display_language)
-        self._stopped = False
         tr.on_switch(self.refresh_home)
         # Freed textures and shaped runs given back to the system once the glass has been
         # still for half a second, and a switch's at once (kiosk/ui/memory.py).
@@ -209,7 +208,9 @@ class TablesideApp(App):
         Window.unbind(size=self._resized, on_flip=self._memory.drawn, on_key_down=self._key_down)
         self._memory.stop()
         self.tables.wake = lambda: None  # a sensor's input no longer ticks this app
-        self._stopped = True  # a later change of language no longer words its home screen
+        # A later change of language no longer words its home screen (its rules would look
+        # for a running app, `app.unit`, and find none).
+        tr.off_switch(self.refresh_home)
         self.services.close()
 
     def on_start(self) -> None:
@@ -233,8 +234,6 @@ class TablesideApp(App):
     def refresh_home(self) -> None:
         """List every unfinished table on the home screen (kiosk/ui/home.py); a journal that
         cannot be opened (damaged, shortened, held by another kiosk) is said there."""
-        if self._stopped:
-            return  # its rules would look for a running app (`app.unit`) and find none
         home = self.screen("home")
         try:
             home.show_tables(self.tables.unfinished())

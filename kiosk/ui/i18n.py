@@ -151,6 +151,10 @@ class Translator(EventDispatcher):
         else:
             self._switched.append(lambda: callback)  # a plain function lives on anyway
 
+    def off_switch(self, callback: Callable[[], None]) -> None:
+        """`callback` no longer hears of a change of language (its app stopped)."""
+        self._switched = [ref for ref in self._switched if ref() != callback]
+
     def on_language(self, _instance: object, language: str) -> None:
         if language not in LANGUAGES:
             log.error("unknown language %r: English shown", language)
