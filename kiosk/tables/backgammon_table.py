@@ -31,6 +31,7 @@ from kiosk.clocks.record import (
     Break,
     ClockEvent,
     ClockHeader,
+    ClockRecord,
     ClockRecordError,
     CorrectScore,
     EarlyPickup,
@@ -270,13 +271,7 @@ class ClockTable(Commands):
         if row is None:
             return None
         try:
-            record = parse_clock_record(self.export(row.id))
-            cm = ClockedMatch(record.header)
-            for line, event in record.events:
-                try:
-                    cm.apply(event, keep=False)  # journaled events were all accepted once
-                except IllegalAction as exc:
-                    raise ClockRecordError(line, str(exc)) from None
+            record, cm = replayed_clock(self.journal, row.id)
         except ClockRecordError as exc:
             # A journal from before a change of the rules, or damaged: say where, keep it.
             raise IllegalAction(
@@ -518,6 +513,19 @@ class ClockTable(Commands):
         if self.cm is None or self.match_id is None:
             raise IllegalAction("no clocked match: start one or resume")
         return self.cm, self.match_id
+
+
+def replayed_clock(journal: Journal, match_id: int) -> tuple[ClockRecord, ClockedMatch]:
+    """The clocked match `match_id` of the journal with its events applied again (they were
+    all accepted once). ClockRecordError names the record's line that cannot be."""
+    record = parse_clock_record(export_clock_record(journal, match_id))
+    cm = ClockedMatch(record.header)
+    for line, event in record.events:
+        try:
+            cm.apply(event, keep=False)
+        except IllegalAction as exc:
+            raise ClockRecordError(line, str(exc)) from None
+    return record, cm
 
 
 def export_clock_record(journal: Journal, match_id: int | None = None) -> str:

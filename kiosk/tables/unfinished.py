@@ -3,8 +3,8 @@ score and start, read from the journal, the one store of all three games (the Bh
 files of earlier kiosks are moved into it at start: kiosk/tables/bhukhar_migrate.py).
 
 Facts only: the home screen words them. The carrom score is the rules core's own, from the
-confirmed events replayed; the backgammon score is the record's first line plus the
-`game_end` events that stand; a Bhukhar session names its teams.
+confirmed events replayed; so is the backgammon match's (its clock record replayed: the
+score as corrected, a match decided on time); a Bhukhar session names its teams.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.clocks.record import ClockRecordError
 from kiosk.engine.journal import Journal, JournalError
-from kiosk.engine.journal_rows import EVENT, MatchRow
+from kiosk.engine.journal_rows import MatchRow
 from kiosk.errors import ReasonedText, reason_of
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
+from kiosk.tables.backgammon_table import replayed_clock
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.carrom_table import KIND as CARROM
 from kiosk.tables.carrom_table import replayed_match
@@ -68,35 +70,23 @@ def _carrom(journal: Journal, row: MatchRow) -> Unfinished:
 def _backgammon(journal: Journal, row: MatchRow) -> Unfinished:
     header = row.header
     players = tuple(str(p) for p in header.get("players", ()))
-    score = [int(s) for s in header.get("score", [0, 0])]
-    for data in journal.confirmed(row.id):
-        if data.get("event") == "game_end" and data.get("winner") in players:
-            score[players.index(data["winner"])] += int(data.get("points", 1))
     length = header.get("match_length")
+    try:
+        _record, cm = replayed_clock(journal, row.id)
+    except ClockRecordError as exc:  # the core's refusal, at its line of the record
+        problem = f"its clock record's line {exc.line}: {exc.reason}"
+        return Unfinished(BACKGAMMON, row.id, players, row.wall_start, problem=problem)
+    match = cm.match
     return Unfinished(
         BACKGAMMON,
         row.id,
         players,
         row.wall_start,
-        score=tuple(score),
-        length=int(length) if isinstance(length, int) else None,
-        won_on_time=_won_on_time(journal, row, players),
+        score=tuple(int(match.score.get(p, 0)) for p in players),
+        length=match.length if isinstance(length, int) else None,
+        # Decided on time and standing (not overruled, the time not given back): 4.3 (iii).
+        won_on_time=match.winner if match.won_by == "time" else None,
     )
-
-
-def _won_on_time(journal: Journal, row: MatchRow, players: tuple[str, ...]) -> str | None:
-    """The winner of a match whose flag fell (the journal's `flag` notes) and stands: not
-    overruled, nor the time restored by an adjust since (4.3 (iii), (iv))."""
-    flagged: str | None = None
-    for entry in journal.entries(row.id):
-        data = entry.data
-        if entry.kind == "flag" and data.get("player") in players:
-            flagged = str(data["player"])
-        elif entry.kind == EVENT and data.get("event") in ("adjust", "overrule"):
-            flagged = None if data.get("player") == flagged else flagged
-    if flagged is None or len(players) != 2:
-        return None
-    return players[1] if flagged == players[0] else players[0]
 
 
 def _bhukhar(_journal: Journal, row: MatchRow) -> Unfinished:
