@@ -17,6 +17,7 @@ from kiosk.rules.backgammon.clocked import replay_clock
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 from kiosk.tables.commands import Command, NotAllowed
+from kiosk.tables.unfinished import unfinished_tables
 
 from .conftest import FakeClock
 
@@ -328,3 +329,17 @@ def test_clock_table_4_1_v_b_the_view_shows_an_early_pickup_before_its_turn(
     assert t.view().wait_next == (False, True) and t.view().must_wait is None
     t.press("Nikos")
     assert t.view().wait_next == (False, False) and t.view().must_wait == "Eleni"
+
+
+def test_clock_table_4_7_home_lists_the_corrected_score(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    """The home screen's line of an unfinished match reads the core: the score as the
+    director corrected it, not the games' points added up."""
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, 7)
+    t.start("Nikos")
+    t.game_end("Eleni", 2)
+    t.correct_score({"Nikos": 2, "Eleni": 0})
+    (line,) = [u for u in unfinished_tables(t.journal) if u.kind == "backgammon"]
+    assert (line.score, line.length, line.won_on_time) == ((2, 0), 7, None)
