@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gpiozero import Device
 
 from kiosk.startup import start_kiosk
 
@@ -23,6 +24,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::gpiozero.PinFactoryFallback")
 @pytest.fixture
 def dead(tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Kiosk]:
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    # gpiozero keeps the factory it made first (a Retry's mock pins, a test before): without
+    # one, it looks again, as a kiosk's first start does.
+    monkeypatch.setattr(Device, "pin_factory", None)
     config = tmp_path / "settings.toml"
     config.write_text('[camera]\nsource = "none"\n', encoding="utf-8")
     started = start_kiosk(config, tmp_path / "data", clock=fake_clock)
