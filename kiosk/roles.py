@@ -141,6 +141,9 @@ def journal_note(
     )
 
 
+#: The kiosk's own acts (not a table's commands): never a correction of the match.
+_KIOSK_ACTS = ("settings", "records", "start_match", "close_table")
+
 #: A lock's cause, in words.
 _LOCKS = {"idle": "idle too long", "display": "the player display shown", "umpire": "by hand"}
 
@@ -153,7 +156,9 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
         return "tap", f"{role}'s PIN unlocks the console" + (f" for {action}" if action else "")
     if what == "lock":
         return "tap", f"console locked: {_LOCKS.get(reason, reason)}"
-    if what == "allowed":
+    if what == "allowed":  # journals before issue 30
+        if action in _KIOSK_ACTS:  # the kiosk's own act, not a change of the match
+            return "tap", f"{role}'s PIN allows {action}"
         return "edit", f"correction by the {role}: {action}"
     words = {"wrong": "wrong PIN", "wrong_role": "not the director's PIN", "backoff": "back-off"}
     why = words.get(reason, reason)

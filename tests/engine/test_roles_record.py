@@ -130,3 +130,14 @@ def test_roles_clock_record_has_no_comment_lines(
     assert table.match_id is not None
     made = [e.source for e in table.journal.entries(table.match_id, ["event"])]
     assert made == ["player", "director"]
+
+
+def test_roles_old_journal_settings_allowed_is_not_worded_as_a_correction() -> None:
+    """Journals written before commands carried their role hold "allowed" notes for the
+    director's own acts too; a settings save is not a correction of the match (issue 34)."""
+    from kiosk.roles import describe
+
+    settings = {"what": "allowed", "role": "director", "action": "settings"}
+    void = {"what": "allowed", "role": "director", "action": "void_board"}
+    assert describe(settings) == ("tap", "director's PIN allows settings")
+    assert describe(void) == ("edit", "correction by the director: void_board")
