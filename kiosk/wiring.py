@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from drivers.hits import POCKETS
 from kiosk.authority import Authority, Role
 from kiosk.config import Settings
-from kiosk.engine.journal import Journal
+from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.outputs import Output
 from kiosk.roles import needs_pins
 from kiosk.tables.base import close_match
@@ -109,13 +109,17 @@ class Tables:
         """The kiosk's one journal (opened at first use; JournalError if it cannot be)."""
         if self._journal is None:
             j = self._fitted.settings.journal
-            self._journal = Journal(
-                self.journal_path,
-                backup_dir=j.backup_dir or None,
-                backup_every=j.backup_every,
-                backup_keep=j.backup_keep,
-                clock=self.clock,
-            )
+            try:
+                self._journal = Journal(
+                    self.journal_path,
+                    backup_dir=j.backup_dir or None,
+                    backup_every=j.backup_every,
+                    backup_keep=j.backup_keep,
+                    clock=self.clock,
+                )
+            except JournalError as exc:  # said on screen too; the log keeps each refusal
+                log.error("journal not opened: %s", exc)
+                raise
             # The Bhukhar session files of before the one store, moved in once.
             for problem in migrate_sessions(self._journal, self.data_dir):
                 log.warning("Bhukhar session file left as it is: %s", problem)
