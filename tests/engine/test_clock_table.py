@@ -343,3 +343,35 @@ def test_clock_table_4_7_home_lists_the_corrected_score(
     t.correct_score({"Nikos": 2, "Eleni": 0})
     (line,) = [u for u in unfinished_tables(t.journal) if u.kind == "backgammon"]
     assert (line.score, line.length, line.won_on_time) == ((2, 0), 7, None)
+
+
+@pytest.mark.parametrize(
+    ("length", "games"),
+    [
+        (1, []),  # a 1-point match: both one point away in its only game
+        (3, [("Nikos", 2)]),
+        (3, [("Nikos", 2), ("Eleni", 1)]),  # the game after the Crawford game
+        (5, [("Nikos", 1), ("Eleni", 1)]),
+        (5, [("Nikos", 4)]),
+    ],
+)
+def test_clock_table_4_4_iv_console_display_and_replay_agree_on_the_crawford_game(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock, length: int, games: list[tuple[str, int]]
+) -> None:
+    """Issue 34 (item 10): a 1-point match said "Crawford game: no doubling" on the console
+    while the replay said `crawford: false`. The view, the player display and the replayed
+    record say the same, between games and in play."""
+    t = table(tmp_path / "j.db", clock, wall, MemoryOutput())
+    t.start_match(PLAYERS, length)
+    for winner, points in games:
+        t.start(winner)
+        t.game_end(winner, points)
+    for _ in ("between games", "in play"):
+        view = t.view()
+        replayed = replay_clock(parse_clock_record(export_clock_record(t.journal)))[-1]
+        assert view.crawford == replayed.crawford
+        assert (clock_frame(view).message == "CRAWFORD") == view.crawford
+        if view.running is None:
+            t.start("Nikos")
+    if length == 1:
+        assert t.view().crawford  # 4.4 (iv): the first game at one point away
