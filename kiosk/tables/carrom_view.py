@@ -26,6 +26,15 @@ class TimerView:
     length: float
     held: bool
 
+    @property
+    def low(self) -> bool:
+        """The last 5 seconds of a player's timer (the screens flash it)."""
+        return self.remaining <= LOW_S and self.kind in ("stroke", "break", "placing", "waive")
+
+
+#: A player's timer is low in its last seconds.
+LOW_S = 5.0
+
 
 @dataclass(frozen=True, slots=True)
 class CarromView:

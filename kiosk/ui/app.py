@@ -73,8 +73,6 @@ class TablesideApp(App):
     is a multiple of it, so the layout fits 800x480 to 1920x1080 alike."""
 
     unit = NumericProperty(10.0)
-    #: The screen of the table in play (carrom, backgammon or bhukhar), or None.
-    game_screen: Screen | None = None
     title = "Tableside"
     use_kivy_settings = False
 
@@ -267,7 +265,7 @@ class TablesideApp(App):
             return
         self.tables.close(match_id, role)
         if self.tables.in_play is None:
-            self.game_screen = None
+            self.screen("players").show_game(None)
         self.refresh_home()
 
     # -- starting matches ---------------------------------------------------------
@@ -277,8 +275,7 @@ class TablesideApp(App):
         it as one of its outputs, and the player display shows it."""
         screen = self.screen(table.kind)
         screen.attach(table)
-        self.game_screen = screen
-        self.screen("players").show_game(screen)
+        self.screen("players").show_game(table)
         self.show(table.kind)
 
     def start(self, start: Start, setup: Screen) -> None:

@@ -298,7 +298,7 @@ class CarromScreen(CarromCalls):
             tr._("  · stopped") if t.held else ""
         )
         self.timer_held = t.held
-        self.timer_low = t.remaining <= 5 and t.kind in ("stroke", "break", "placing", "waive")
+        self.timer_low = t.low
 
     def _show_proposal(self, view: CarromView) -> None:
         p = view.proposal

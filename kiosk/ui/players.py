@@ -25,6 +25,11 @@ from kivy.core.window import Window
 from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.config_sections import PlayersSettings
+from kiosk.tables.backgammon_table import ClockView
+from kiosk.tables.bhukhar_table import BhukharView
+from kiosk.tables.carrom_view import CarromView
+from kiosk.tables.registry import AnyTable
 from kiosk.ui.backgammon import face_words
 from kiosk.ui.bhukhar_words import entered_words, spoiled_words
 from kiosk.ui.carrom import timer_text
@@ -126,7 +131,7 @@ class PlayersScreen(Screen):
         wide = (width - unit * 4) / 2 / ems
         self.digit_font = max(1.0, min(wanted, high, wide))
 
-    def configure(self, players: Any) -> None:
+    def configure(self, players: PlayersSettings) -> None:
         """`[players]` of the settings: the digits' size and the rows shown."""
         self.icf_score = players.icf_score
         self.digits = players.digits
@@ -134,10 +139,11 @@ class PlayersScreen(Screen):
         self.show_timer = players.show_timer
         self.show_status = players.show_status
 
-    def show_game(self, game: Any) -> None:
-        """Follow one game screen (the umpire's); `game` None: nothing to show."""
-        self._game = game
-        self.back_to = game.name if game is not None else "home"
+    def show_game(self, table: AnyTable | None) -> None:
+        """Follow the table in play, from its own view (never another screen's); None:
+        nothing to show."""
+        self._table = table
+        self.back_to = table.kind if table is not None else "home"
 
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
@@ -146,7 +152,7 @@ class PlayersScreen(Screen):
         )
         if players is not None:
             self.configure(players)
-        if getattr(self, "_game", None) is None:
+        if getattr(self, "_table", None) is None:
             self.big, self.banner = "", ""
             self.status = ptr._("No table running")
             self.left_name = self.right_name = self.left_score = self.right_score = ""
@@ -155,21 +161,20 @@ class PlayersScreen(Screen):
             self.follow(0.0)
 
     def follow(self, _now: float) -> None:
-        """The app's tick (after the game screen has followed its session)."""
-        game = getattr(self, "_game", None)
-        if game is None:
+        """The app's tick: the table's view as it is now."""
+        table: AnyTable | None = getattr(self, "_table", None)
+        if table is None:
             return
-        kind = game.name
-        if kind == "carrom":
-            self._carrom(game)
-        elif kind == "backgammon":
-            self._backgammon(game)
-        elif kind == "bhukhar":
-            self._bhukhar(game)
+        view = table.view()
+        if isinstance(view, CarromView):
+            self._carrom(view)
+        elif isinstance(view, ClockView):
+            self._backgammon(view)
+        else:
+            self._bhukhar(view)
 
-    def _carrom(self, game: Any) -> None:
-        view = game.session.view() if game.session is not None else None
-        if view is None or view.state is None:
+    def _carrom(self, view: CarromView) -> None:
+        if view.state is None:
             return
         board = scoreboard(view.state, ptr._)  # in the players' own language
         scored = score_shown(view.state.rules, self.icf_score)
@@ -192,7 +197,7 @@ class PlayersScreen(Screen):
         self.big = timer_text(timer.remaining) if timer is not None else ""
         self.caption = ptr._(TIMER_NAMES.get(timer.kind, timer.kind)) if timer is not None else ""
         self.paused = bool(timer is not None and timer.held)
-        self.urgent = bool(game.timer_low) and not self.paused
+        self.urgent = bool(timer is not None and timer.low) and not self.paused
         # The console's banner, in the players' language, for what the players act on.
         words, kind = banner(view, ptr._)
         if kind in ("sides", "interval", "over", "expired"):
@@ -202,10 +207,7 @@ class PlayersScreen(Screen):
         else:
             self.banner = ""
 
-    def _backgammon(self, game: Any) -> None:
-        view = getattr(game, "view", None)
-        if view is None:
-            return
+    def _backgammon(self, view: ClockView) -> None:
         face = view.face
         left, right = face.sides
         self.left_name, self.right_name = left.player, right.player
@@ -232,11 +234,10 @@ class PlayersScreen(Screen):
         self.banner = words
         self.status = line
 
-    def _bhukhar(self, game: Any) -> None:
+    def _bhukhar(self, view: BhukharView) -> None:
         # The last game entered at this table, and a licence meld spoiled later (17.2).
-        view = getattr(game, "latest", None)
         self.status = ""
-        if view is not None and view.entered is not None:
+        if view.entered is not None:
             names = {t.id: t.name or t.id for t in view.teams}
             said = [entered_words(view.entered, names, ptr._)]
             if view.entered_game is not None:
@@ -245,11 +246,11 @@ class PlayersScreen(Screen):
         self.left_name = self.right_name = ""
         self.left_score = self.right_score = ""
         self.left_turn = self.right_turn = False
-        self.big = game.clock_face
-        self.caption = ptr._("Round {n}", n=game.round_no) if game.round_no else ""
-        self.urgent = bool(game.time_called)
-        self.paused = bool(game.paused) and not game.time_called
-        if game.time_called:
+        self.big = view.face
+        self.caption = ptr._("Round {n}", n=view.round) if view.round else ""
+        self.urgent = view.time_called
+        self.paused = view.paused and not view.time_called
+        if view.time_called:
             self.banner = ptr._("TIME")
         elif self.paused:
             self.banner = ptr._("PAUSED: the clock stands")

@@ -83,3 +83,5 @@ def test_home_lets_the_director_close_a_table_after_asking(kiosk: Kiosk) -> None
     assert kiosk.services.journal().match(table.match_id).finished  # the record is kept
     assert home.rows == [] and kiosk.widget("resume").disabled
     assert kiosk.app.runner.table is None  # no longer polled: its clock cannot sound
+    kiosk.app.show("players")  # the player display no longer shows the closed clock
+    assert kiosk.screen().status == "No table running" and kiosk.screen().big == ""

@@ -64,7 +64,7 @@ def test_the_serial_board_shows_what_the_players_screen_shows(
     kiosk.tap("start")  # Player A breaks against Player B
     console = kiosk.screen()
     players = kiosk.screen("players")
-    players.show_game(console)
+    players.show_game(console.session)
     kiosk.tap("play")
     kiosk.app.show("players")
     frame = _board_shows(kiosk, started)

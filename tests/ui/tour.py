@@ -99,7 +99,7 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     yield "carrom/scoresheet"
     carrom.ids.sheet_panel.shown = False
     yield from _forced_open(kiosk, "carrom")
-    kiosk.screen("players").show_game(carrom)
+    kiosk.screen("players").show_game(carrom.session)
     yield from _show(kiosk, "players")  # the player display of a carrom match
     # backgammon: setup, the clock, the director, the game's end
     yield from _show(kiosk, "setup_backgammon")
@@ -118,7 +118,7 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     yield "backgammon/game_over"
     clock.end_open = False
     yield from _forced_open(kiosk, "backgammon")
-    kiosk.screen("players").show_game(clock)
+    kiosk.screen("players").show_game(clock.table)
     yield from _show(kiosk, "players")  # the player display of a backgammon clock
     # Bhukhar: setup, the scoresheet, the cards and penalties panels
     yield from _show(kiosk, "setup_bhukhar")
@@ -171,7 +171,7 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     carrom.confirm()  # the breaker pockets the queen: to cover
     pump(4)
     yield "carrom/queen"
-    players.show_game(carrom)
+    players.show_game(carrom.session)
     app.show("players")
     pump(4)
     yield "players/queen"
