@@ -105,7 +105,7 @@ class HallPublisher(OutputBase):
     def online(self) -> bool:
         return self._connected
 
-    def state_changed(self, view: Any) -> None:
+    def state_changed(self, view: object) -> None:
         tile = tile_of(view)
         if tile is not None:
             self._offer_held(tile)

@@ -91,7 +91,7 @@ def bhukhar_tile(view: BhukharView) -> dict[str, Any]:
     }
 
 
-def tile_of(view: Any) -> dict[str, Any] | None:
+def tile_of(view: object) -> dict[str, Any] | None:
     if isinstance(view, CarromView):
         return carrom_tile(view)
     if isinstance(view, ClockView):

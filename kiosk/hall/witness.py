@@ -22,6 +22,7 @@ from typing import Any
 
 from kiosk.engine.journal_chain import GENESIS, entry_hash
 from kiosk.engine.journal_rows import dumps
+from kiosk.hall.record import HallRecord
 
 #: The hall recomputes hashes only while the chain is the plain SHA-256 one it knows (eight
 #: fields, no key): a keyed chain (the journal's next step) needs the director's key here,
@@ -79,7 +80,9 @@ class Difference:
         return f"match {self.match}, entry {self.seq}: {self.what}"
 
 
-def compare(record: Any, hall: str, table: str, journal_path: Path) -> tuple[str, list[Difference]]:
+def compare(
+    record: HallRecord, hall: str, table: str, journal_path: Path
+) -> tuple[str, list[Difference]]:
     """(the journal's outbox name, every difference) between the journal at `journal_path`
     (opened read-only, through the journal's own reading code) and the hall's copy of that
     outbox in `record` (a HallRecord)."""

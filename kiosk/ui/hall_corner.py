@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from kivy.app import App
@@ -10,7 +11,9 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
 
+from kiosk.engine.outputs import Output
 from kiosk.ui.i18n import tr
 from kiosk.ui.words import N_
 
@@ -56,7 +59,7 @@ class HallCorner(BoxLayout):
         self.button.text = tr._("Call director")
 
 
-def add_hall_corner(screen: Any, outputs: list[Any]) -> HallCorner | None:
+def add_hall_corner(screen: Screen, outputs: Iterable[Output]) -> HallCorner | None:
     """Put the corner on an umpire screen when a hall publisher is among the outputs."""
     publisher = next((o for o in outputs if getattr(o, "name", "") == "hall"), None)
     if publisher is None or screen.name not in UMPIRE_SCREENS:

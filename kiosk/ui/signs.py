@@ -9,12 +9,11 @@ output: the parts screen said "no sound", and the console says "Buzzer silent: c
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from kiosk.engine.outputs import BuzzerOutput
+from kiosk.engine.outputs import BuzzerOutput, Output
 
 
-def buzzer_played(outputs: Iterable[Any]) -> bool:
+def buzzer_played(outputs: Iterable[Output]) -> bool:
     """True when one of `outputs` is a buzzer that can have played the sound it was given."""
     for output in outputs:
         if not isinstance(output, BuzzerOutput):
