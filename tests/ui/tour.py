@@ -117,6 +117,11 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     _mark(kiosk)
     yield "backgammon/game_over"
     clock.end_open = False
+    clock.open_fix()  # the director's corrections of the score and the length (4.7, 4.8)
+    pump(4)
+    _mark(kiosk)
+    yield "backgammon/corrections"
+    clock.fix_open = False
     yield from _forced_open(kiosk, "backgammon")
     kiosk.screen("players").show_game(clock.table)
     yield from _show(kiosk, "players")  # the player display of a backgammon clock
@@ -130,6 +135,11 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     pump(4)
     _mark(kiosk)
     yield "bhukhar/cards"
+    sheet.open_spoiled()  # a licence meld spoiled later (17.2), over the cards panel
+    pump(4)
+    _mark(kiosk)
+    yield "bhukhar/spoiled"
+    sheet.close_spoiled()
     sheet.close_cards()
     sheet.open_penalties()
     pump(4)
@@ -269,6 +279,11 @@ def _bhukhar_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     assert not sheet.refused, sheet.message
     yield "bhukhar/entered"
+    sheet.open_totals()  # how the game's totals were added up (rule 18)
+    pump(4)
+    assert sheet.totals_open
+    yield "bhukhar/totals"
+    sheet.close_totals()
 
 
 def _pins_story(kiosk: Kiosk) -> Iterator[str]:
