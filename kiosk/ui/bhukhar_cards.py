@@ -78,11 +78,15 @@ def summary(entry: CardsEntry, _: Words = english) -> str:
 
 
 def lines(entry: CardsEntry, _: Words = english) -> list[str]:
-    """The panel's reading, in Kivy markup: each section, the hand, the meld being laid. The
-    licence's melds are numbered (as the "spoiled later" buttons are)."""
-    out = []
+    """The panel's reading, in Kivy markup: each section, those still empty on one line, the
+    hand, the meld being laid. The licence's melds are numbered (as the "spoiled later"
+    buttons are)."""
+    out, empty = [], []
     for section in MELD_SECTIONS:
         laid: tuple[tuple[str, ...], ...] = getattr(entry, section)
+        if not laid:  # the sections with nothing yet share one line: room for the rest
+            empty.append(f"[b]{_(SECTION_WORDS[section])}:[/b] -")
+            continue
         if section == "licence":
             shown = "   ".join(
                 f"{n}) " + _meld_words(m, _, spoiled=n - 1 in entry.spoiled)
@@ -90,9 +94,11 @@ def lines(entry: CardsEntry, _: Words = english) -> list[str]:
             )
         else:
             shown = "   ".join(_meld_words(m, _, void=section == "void") for m in laid)
-        out.append(f"[b]{_(SECTION_WORDS[section])}:[/b] {shown or '-'}")
-        if section == "licence" and entry.licence:
+        out.append(f"[b]{_(SECTION_WORDS[section])}:[/b] {shown}")
+        if section == "licence":
             out.append("      " + _licence_words(entry, _))
+    if empty:
+        out.append("   ".join(empty))
     out.append(f"[b]{_('Hand')}:[/b] {faces(entry.hand, True)}   = {entry.hand_points()}")
     if entry.laying:
         out.append(f"[b]{_('Laying')}:[/b] {_meld_words(entry.laying, _)}")

@@ -135,11 +135,6 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     pump(4)
     _mark(kiosk)
     yield "bhukhar/cards"
-    sheet.open_spoiled()  # a licence meld spoiled later (17.2), over the cards panel
-    pump(4)
-    _mark(kiosk)
-    yield "bhukhar/spoiled"
-    sheet.close_spoiled()
     sheet.close_cards()
     sheet.open_penalties()
     pump(4)
@@ -253,6 +248,10 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     clock.end_open = False
 
 
+#: A seven-card sequence: a licence (13.4).
+BHUKHAR_LICENCE = ("3S", "4S", "5S", "6S", "7S", "8S", "9S")
+
+
 def _bhukhar_story(kiosk: Kiosk) -> Iterator[str]:
     app = kiosk.app
     app.choose_game("bhukhar")
@@ -284,6 +283,20 @@ def _bhukhar_story(kiosk: Kiosk) -> Iterator[str]:
     assert sheet.totals_open
     yield "bhukhar/totals"
     sheet.close_totals()
+    sheet.open_cards(0)  # a licence and a meld of it spoiled later (17.2), in full
+    for laid in (BHUKHAR_LICENCE, ("3H", "AH", "2H")):
+        for card in laid:
+            sheet.tap_card(card)
+        sheet.close_meld()
+    sheet.open_spoiled()
+    sheet.toggle_spoiled_meld(1)
+    pump(4)
+    assert sheet.spoil_open and sheet.cards[0].spoiled == (1,), sheet.cards_message
+    yield "bhukhar/spoiled"
+    sheet.close_spoiled()
+    yield "bhukhar/cards_spoiled"
+    sheet.clear_cards()
+    sheet.close_cards()
 
 
 def _pins_story(kiosk: Kiosk) -> Iterator[str]:
