@@ -22,7 +22,8 @@ from pathlib import Path
 from .harness import FakeClock, Services, make_kiosk, pump
 from .tour import story, tour
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "fit"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+OUT = DOCS / "screenshots" / "fit"
 SIZES = ((800, 480), (1024, 600))
 LANGUAGES = ("en", "hi", "el")
 CONSOLE_LANGUAGES = ("en", "hi", "gu", "el")
@@ -63,6 +64,8 @@ def main() -> int:
     services = Services(data_dir=data, check_pin=lambda pin: False, clock=clock)
     kiosk_gen = make_kiosk(services, clock)
     kiosk = next(kiosk_gen)
+    toured: list[str] = []
+    told: list[str] = []
     try:
         for size in SIZES:
             resize(size)
@@ -71,12 +74,15 @@ def main() -> int:
                 for state in tour(kiosk):
                     if "overlay" not in state:  # overlays forced open: the named states show them
                         shot(where(size, language, state))
+                        if state not in toured:
+                            toured.append(state)
             for language in CONSOLE_LANGUAGES:
                 apply_languages(language, "")
                 kiosk.app.show("carrom")
                 shot(where(size, "en", f"console_{language}"))
             apply_languages("en", "")
         for state in story(kiosk):  # each state once, shot at both sizes in each language
+            told.append(state)
             for size in SIZES:
                 resize(size)
                 for language in LANGUAGES:
@@ -100,8 +106,44 @@ def main() -> int:
     finally:
         resize((1024, 600))
         kiosk_gen.close()
-    print(f"screenshots in {OUT}")
+    write_tables(DOCS / "ui.md", toured, told)
+    print(f"screenshots in {OUT}; their tables in {DOCS / 'ui.md'}")
     return 0
+
+
+BEGIN, END = "<!-- screenshots: begin -->", "<!-- screenshots: end -->"
+
+
+def table(states: list[str], size: tuple[int, int]) -> str:
+    """A markdown table of `states` at `size`: one row a state, a column a language."""
+    named = {"en": "English", "hi": "Hindi", "el": "Greek"}
+    wide = f"{size[0]}x{size[1]}"
+    rows = [
+        f"| {wide} | " + " | ".join(named[code] for code in LANGUAGES) + " |",
+        "|---" * (len(LANGUAGES) + 1) + "|",
+    ]
+    for state in states:
+        cells = []
+        for code in LANGUAGES:
+            path = where(size, code, state).relative_to(DOCS)
+            cells.append(f"![{state} {code} {wide}]({path})")
+        rows.append(f"| `{state}` | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def write_tables(doc: Path, toured: list[str], told: list[str]) -> None:
+    """The tables of docs/ui.md between the markers, from the states just shot."""
+    text = doc.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    _old, tail = rest.split(END, 1)
+    parts = []
+    for what, states in (
+        ("Every screen and dialog of the tour", toured),
+        ("The states of the story (issue 34's cases)", told),
+    ):
+        for size in SIZES:
+            parts.append(f"{what} at {size[0]}x{size[1]}:\n\n{table(states, size)}")
+    doc.write_text(head + BEGIN + "\n\n" + "\n\n".join(parts) + "\n\n" + END + tail, "utf-8")
 
 
 if __name__ == "__main__":
