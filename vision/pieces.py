@@ -533,6 +533,7 @@ class Detector:
         raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         found: list[_Found] = []
+        off_centre: list[tuple[float, float] | None] | None = None
         fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
         explained: Array = np.zeros_like(changed)
         known = empty.known.astype(np.uint8)
@@ -590,8 +591,20 @@ class Detector:
                 why = "not judged against the board: the heat alone"
                 centre = math.hypot(c.x_mm - B.SURFACE_MM / 2, c.y_mm - B.SURFACE_MM / 2)
                 if self.empty is None and centre < CENTRE_BLIND_MM:
-                    conf -= 0.1
+                    # Never sure: a filled red centre circle seen a few mm off the
+                    # view's centre (taps or a suggestion a little off) is a hot queen.
+                    conf = min(conf - 0.1, SURE - 0.01)
                     why = "at the centre, where a cold view cannot tell print from piece"
+                    if off_centre is None:  # looked for once a view
+                        off_centre = [off_centre_white(top_lab, empty)]
+                    off = off_centre[0]
+                    if off is not None and math.hypot(off[0] - u, off[1] - v) < R_COIN:
+                        # A light man's round outline off the centre: not the print
+                        # (centred, and ink); counted, in doubt (his outline and his
+                        # lightness alone say so).
+                        u, v = off
+                        colour, conf = "white", max(conf, COUNT + 0.05)
+                        why = "off the board's centre, round and lighter than the board"
             if i in printed and not why:
                 why = "over a printed pattern"
             if colour != "striker" and self.empty is not None:
@@ -849,6 +862,39 @@ def round_outline(top_lab: Array, u: float, v: float, hidden: Array | None = Non
         for dv in (-2, -1, 0, 1, 2)
         for rr in (6.5, 7.25, 8.0, 8.75)
     )
+
+
+def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] | None:
+    """Cold, the centre of a light man lying off the board's centre, or None. Every
+    orientation of the view shares the centre, so no change can be judged there. But
+    the print's centre circle (law I अ.6, a man's size) is centred on the board, and
+    print is ink, never lighter than the plywood: the roundest man-sized outline within
+    14 mm of the centre is a white man when it lies 5 mm or more off the centre, is round
+    (`ROUND`), clearly rounder (by 0.1) than the outline at the centre, and its face is
+    lighter than the lightest plywood (its 99th percentile). (Renderer: printed centres
+    are roundest at the centre, 0.83-0.99; a cream man 6 mm off it 0.96 there, 0.79 at
+    the centre. Real photos: a calibration 4-7 mm off moves a red centre dot as far off,
+    which is why the colour must say piece too.)"""
+    c = (B.TOP_PX - 1) / 2
+    radii = (6.5, 7.25, 8.0, 8.75)
+    best, at = 0.0, (c, c)
+    for du in range(-7, 8):
+        for dv in range(-7, 8):
+            for r in radii:
+                fit = radial_outline(top_lab, c + du, c + dv, r)
+                if fit > best:
+                    best, at = fit, (c + du, c + dv)
+    if best < ROUND or math.hypot(at[0] - c, at[1] - c) < 2.5:
+        return None
+    if best < max(radial_outline(top_lab, c, c, r) for r in radii) + 0.1:
+        return None
+    on = (_SURFACE > 0) & empty.known
+    if not on.any():
+        return None
+    face = disc_lab(top_lab, at[0], at[1], 0.6 * R_COIN)
+    light = float(np.percentile(empty.lab[on][:, 0], 99))
+    red = float(np.median(empty.lab[on][:, 1])) + 15.0
+    return at if float(face[0]) > light and float(face[1]) < red else None
 
 
 def _ramp(x: float, lo: float, hi: float) -> float:
