@@ -331,7 +331,13 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
                 print(f"  missed ({stage}): home seed {seed}: truth {want} found {result.counts()}")
             if auto_pts is not None:
                 auto = detect_photo(image, auto_pts)
-                auto_ok[stage] += score(scene, auto.coins, mask)[0]
+                auto_exact = score(scene, auto.coins, mask)[0]
+                auto_ok[stage] += auto_exact
+                if verbose and not auto_exact and label == "tuning":
+                    print(
+                        f"  missed ({stage}, auto calibration): home seed {seed}: "
+                        f"found {auto.counts()}, unsure {list(auto.unsure_colours())}"
+                    )
         if len(kept) < 24:
             kept.append((image, Calibration(tuple(pockets)).homography()))
     n = len(seeds)

@@ -16,7 +16,7 @@ it is not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,9 +219,15 @@ def _refine_edge(
     return refined
 
 
-def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
+def find_surface_corners(
+    frame: npt.NDArray[Any],
+    off_image: bool = False,
+    judge: Callable[[list[tuple[float, float]]], float] | None = None,
+) -> list[tuple[float, float]]:
     """The playing surface's corners in the image (top-left, top-right, bottom-right,
-    bottom-left), from a view of the empty board."""
+    bottom-left), from a view of the empty board. With `off_image` (a suggestion the
+    umpire confirms, never the kiosk's own start), a surface running off the image is
+    measured too (`_cut_surface_corners`; `judge` scores corners there, lower better)."""
     if frame.ndim != 3 or frame.shape[0] < 60 or frame.shape[1] < 60:
         raise CalibrationError(f"not a colour image: shape {frame.shape}")
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -252,6 +258,8 @@ def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
         raise CalibrationError(f"no playing surface found: the largest light area is {area} px")
     x, y, bw, bh = (int(v) for v in stats[label, :4])
     if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
+        if off_image:
+            return _cut_surface_corners(frame, (labels == label).astype(np.uint8), judge)
         raise CalibrationError(
             "no playing surface found: the light area runs off the image "
             "(the camera must see the whole board and its frame)"
@@ -312,6 +320,137 @@ def find_surface_corners(frame: npt.NDArray[Any]) -> list[tuple[float, float]]:
     if not 0.85 * quad_area <= area <= 1.05 * quad_area:
         raise CalibrationError("no playing surface found: the light area is not a four-sided board")
     return corners
+
+
+#: Light this near the image's edge is where the image cuts the light area off, not
+#: the surface's edge.
+_CUT_PX = 3
+
+
+def _cut_surface_corners(
+    frame: npt.NDArray[Any],
+    comp: npt.NDArray[Any],
+    judge: Callable[[list[tuple[float, float]]], float] | None = None,
+) -> list[tuple[float, float]]:
+    """The surface's corners when its light area runs off the image (a board filling
+    a phone's photo, a webcam whose top pockets are at the image's edge).
+
+    Each side is measured where it is seen: along the middle of the light area (away
+    from the pockets cut into its corners), the outermost light pixel of each row (the
+    left and right sides) or column (the top and bottom), unless that lies on the
+    image's edge (the image cuts the light area there, not the board). A straight line
+    through them (light joined on beyond the side, a wall or a cloth, is left out as
+    an outlier) is moved onto the steepest brightness step, as for a whole board. Four
+    sides seen: their corners. Three: the fourth is where the board makes a square,
+    taken parallel to the side opposite it (a camera above the board sees little
+    convergence), at the distance `judge` likes best (else the square check). Fewer:
+    refused."""
+    h, w = comp.shape
+    ys, xs = np.nonzero(comp)
+    c = np.array([xs.mean(), ys.mean()])
+    x0, x1 = float(np.percentile(xs, 2)), float(np.percentile(xs, 98))
+    y0, y1 = float(np.percentile(ys, 2)), float(np.percentile(ys, 98))
+    grey_f = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lines: dict[int, npt.NDArray[Any]] = {}
+    for key in range(4):  # 0 top, 1 right, 2 bottom, 3 left
+        rows = key in (1, 3)
+        lo, hi = (y0, y1) if rows else (x0, x1)
+        idx = np.arange(int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo)) + 1)
+        strips = comp[idx, :] if rows else comp[:, idx].T
+        has = strips.any(axis=1)
+        if key in (0, 3):  # the first light pixel
+            at = np.argmax(strips, axis=1)
+            limit = at >= _CUT_PX
+        else:  # the last
+            n = strips.shape[1]
+            at = n - 1 - np.argmax(strips[:, ::-1], axis=1)
+            limit = at < n - 1 - _CUT_PX
+        keep = has & limit
+        if keep.sum() < 0.3 * len(idx) or keep.sum() < 10:
+            continue  # the image cuts this side off
+        sel = (
+            np.stack([at[keep], idx[keep]], axis=1)
+            if rows
+            else np.stack([idx[keep], at[keep]], axis=1)
+        ).astype(np.float64)
+        line = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        for tol in (6.0, 2.5):
+            u, p0 = line[:2].astype(np.float64), line[2:].astype(np.float64)
+            rel = sel - p0
+            near = sel[np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0]) < tol]
+            if len(near) < max(10, 0.3 * len(sel)):
+                break
+            line = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        line = line.astype(np.float64)
+        normal = np.array([line[1], -line[0]])
+        if normal @ (line[2:] - c) < 0:
+            normal = -normal
+        lines[key] = _refine_edge(grey_f, line, normal, sel)
+    if len(lines) < 3:
+        raise CalibrationError(
+            "no playing surface found: the light area runs off the image on more than one "
+            "side (tap the four pockets)"
+        )
+    if len(lines) == 4:
+        corners = [_intersect(lines[(i + 3) % 4], lines[i]) for i in range(4)]
+    else:
+        corners = _fourth_side(lines, (w, h), c, judge)
+    quad = np.zeros_like(comp)
+    cv2.fillPoly(quad, [np.round(np.array(corners)).astype(np.int32)], 1)
+    inside = int(np.count_nonzero(quad))
+    if inside < 0.2 * h * w or np.count_nonzero(comp & quad) < 0.85 * inside:
+        raise CalibrationError("no playing surface found: the light area is not a four-sided board")
+    return corners
+
+
+def _fourth_side(
+    lines: dict[int, npt.NDArray[Any]],
+    size: tuple[int, int],
+    inside: npt.NDArray[Any],
+    judge: Callable[[list[tuple[float, float]]], float] | None = None,
+) -> list[tuple[float, float]]:
+    """The corners (top-left, top-right, bottom-right, bottom-left) from three sides
+    (0 top, 1 right, 2 bottom, 3 left): the missing side parallel to its opposite, at
+    the distance `judge` scores lowest, else the one that makes the square the check
+    (`check_square`) likes best; `inside` is a point on the board (the light area's
+    centre)."""
+    missing = next(k for k in range(4) if k not in lines)
+    opposite = lines[(missing + 2) % 4]
+    side_a, side_b = lines[(missing + 1) % 4], lines[(missing + 3) % 4]
+    pa, pb = (
+        np.array(_intersect(opposite, side_a)),
+        np.array(_intersect(opposite, side_b)),
+    )
+    width = float(np.linalg.norm(pa - pb))
+    # Towards the missing side along the sides: away from the opposite side's corners.
+    mid = (pa + pb) / 2
+    normal = np.array([opposite[1], -opposite[0]])
+    centre_dir = normal if normal @ (inside - mid) > 0 else -normal
+
+    def corners_at(dist: float) -> list[tuple[float, float]]:
+        p0 = mid + dist * centre_dir
+        far = np.array([opposite[0], opposite[1], p0[0], p0[1]])
+        got = {k: v for k, v in lines.items()}
+        got[missing] = far
+        return [_intersect(got[(i + 3) % 4], got[i]) for i in range(4)]
+
+    def cost(dist: float) -> float:
+        try:
+            cal = Calibration.from_corners(corners_at(dist))
+        except CalibrationError:
+            return np.inf
+        if judge is not None:
+            return judge(corners_at(dist))
+        sq = check_square(cal.pockets, size)
+        return sq.angle_deg / 4.0 + sq.sides / 0.05 + max(0.0, sq.tilt_deg - MAX_TILT_DEG)
+
+    grid = np.linspace(0.75 * width, 1.3 * width, 23)
+    costs = [cost(float(d)) for d in grid]
+    k = int(np.argmin(costs))
+    lo, hi = grid[max(0, k - 1)], grid[min(len(grid) - 1, k + 1)]
+    fine = np.linspace(lo, hi, 11)
+    best = float(fine[int(np.argmin([cost(float(d)) for d in fine]))])
+    return corners_at(best)
 
 
 def auto_calibrate(frame: npt.NDArray[Any], quarter_turns: int = 0) -> Calibration:

@@ -151,13 +151,96 @@ def checked(pockets: Sequence[tuple[float, float]], size: tuple[int, int]) -> Ca
 
 def auto_pockets(image: Array) -> list[tuple[float, float]]:
     """The pocket centres found by `find_surface_corners` on a shrunk copy (a
-    suggestion: the caller checks it like any taps)."""
+    suggestion: the caller checks it like any taps). A board whose light surface runs
+    off the photo is measured from the sides that are seen (a side cut off by the
+    photo is put where the board's print is most symmetric), and then only suggested
+    when the print confirms the place (`print_confirms`)."""
     h, w = image.shape[:2]
     f = min(1.0, AUTO_PX / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    corners = find_surface_corners(small)
-    cal = Calibration.from_corners(corners)
-    return [(x / f, y / f) for x, y in cal.pockets]
+    try:
+        pockets = Calibration.from_corners(find_surface_corners(small)).pockets
+    except CalibrationError:
+
+        def judge(corners: list[tuple[float, float]]) -> float:
+            return asymmetry(small, Calibration.from_corners(corners).pockets)
+
+        cut = find_surface_corners(small, off_image=True, judge=judge)
+        pockets = Calibration.from_corners(cut).pockets
+        print_confirms(small, pockets)
+    return [(x / f, y / f) for x, y in pockets]
+
+
+#: The side of the small top view the print's symmetry is judged on (px).
+_FIT_PX = 160
+#: Pockets are confirmed by the print when its asymmetry there is under this share of
+#: what it is with the board moved 2.5% of a side any way.
+PRINT_CLEAR = 0.75
+
+
+def print_confirms(small: Array, pockets: Sequence[tuple[float, float]]) -> None:
+    """Raise CalibrationError unless the board's print (law I prints it the same after
+    a quarter turn or a mirror) is clearly more symmetric at these pockets than with the
+    board moved 2.5% of a side any way: a faint or worn print, or pockets found in the
+    wrong place, do not confirm them. (Symmetry fixes the board's centre and turn, not
+    its size: that comes from the sides measured.)"""
+    p = np.array(pockets, np.float64)
+    side = float(np.mean([np.linalg.norm(p[i] - p[(i + 1) % 4]) for i in range(4)]))
+    d = 0.025 * side
+    here = asymmetry(small, p)
+    beside = [asymmetry(small, p + np.array(m)) for m in ((d, 0.0), (-d, 0.0), (0.0, d), (0.0, -d))]
+    if not here < PRINT_CLEAR * float(np.mean(beside)):
+        raise CalibrationError(
+            "the board runs off the image and its print does not confirm where: "
+            "tap the four pockets"
+        )
+
+
+_FIT_S = _FIT_PX / (B.SURFACE_MM + 2 * B.MARGIN_MM)
+_FIT_TO = np.array(
+    [((x + B.MARGIN_MM) * _FIT_S, (y + B.MARGIN_MM) * _FIT_S) for x, y in B.POCKETS_MM],
+    np.float32,
+)
+# The print judged: the surface less 40 mm along its edges (the frame's rim, the pockets).
+_FIT_IN = np.zeros((_FIT_PX, _FIT_PX), bool)
+_m = int((B.MARGIN_MM + 40) * _FIT_S)
+_FIT_IN[_m : _FIT_PX - _m, _m : _FIT_PX - _m] = True
+
+
+def asymmetry(small: Array, pockets: Sequence[tuple[float, float]] | Array) -> float:
+    """How unlike its other seven orientations the print (colour edges) of the small
+    top view is at these pockets: the median over the seven of the mean difference
+    over the mean sum, where both views are seen (0 symmetric, 1 nothing alike)."""
+    from vision.coin_net import turned
+
+    try:
+        h = cv2.getPerspectiveTransform(
+            np.array(order_pockets([(float(x), float(y)) for x, y in pockets]), np.float32), _FIT_TO
+        )
+    except (cv2.error, CalibrationError):
+        return 1.0
+    # Beyond the photo's edge the view is the edge's pixels repeated (no step there to
+    # be taken for print), and not judged: `seen` stops 3 px short of it.
+    top = cv2.warpPerspective(
+        small, h, (_FIT_PX, _FIT_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    inside = cv2.warpPerspective(np.ones(small.shape[:2], np.uint8), h, (_FIT_PX, _FIT_PX))
+    seen: Array = cv2.erode(inside, np.ones((7, 7), np.uint8)) > 0
+    g = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    e = cv2.GaussianBlur(
+        cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)),
+        (0, 0),
+        1.0,
+    )
+    diffs = []
+    for k in range(1, 8):
+        ok = _FIT_IN & seen & (turned(seen.astype(np.uint8), k) > 0)
+        if ok.sum() < 0.2 * _FIT_IN.sum():
+            return 1.0
+        ek = turned(e, k)
+        total = float(np.mean((e + ek)[ok]))
+        diffs.append(float(np.mean(np.abs(e - ek)[ok])) / max(total, 1e-6))
+    return float(np.median(diffs))
 
 
 def top_view(image: Array, cal: Calibration) -> tuple[Array, Array]:

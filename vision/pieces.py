@@ -133,8 +133,9 @@ class BoardView:
 
 
 #: A piece found: class, top-view centre (px), confidence, why in doubt, other class,
-#: and the network's heat for it (0 for a disc of change it did not see).
-_Found = tuple[str, float, float, float, str, "str | None", float]
+#: the network's heat for it (0 for a disc of change it did not see), and its radius
+#: (px: a striker's as measured, 38-75 mm across).
+_Found = tuple[str, float, float, float, str, "str | None", float, float]
 
 
 def lab(top: Array) -> Array:
@@ -240,6 +241,7 @@ _SQUARE[B.surface_slice(), B.surface_slice()] = 1
 _FRAME_BAND = cv2.dilate(_SQUARE, np.ones((7, 7), np.uint8)) == 0
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+_DISC11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 
 
 def _disc(
@@ -432,16 +434,29 @@ def _siblings(changed: Array, u: float, v: float, r: float) -> float:
 
 def lone_disc(changed: Array, u: float, v: float) -> float:
     """The radius (px) of the disc of change at a point when it stands alone (its
-    connected change is one disc: a piece away from others), else 0."""
+    connected change is one disc: a piece away from others), else 0. A thin band of
+    change joining it (the frame's rim seen at a slant at the surface's edge, a line
+    the print's symmetry did not learn) is not part of it: narrower than a man's
+    disc, such a band goes in an opening with a disc of 0.65 of a man's radius."""
     win, inside = _disc(changed.shape, u, v, 2.2 * R_STRIKER)
     part = np.where(inside, changed[win], 0).astype(np.uint8)
+    # The window's own rim: change reaching it runs on beyond the window.
+    rim = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    at = (round(u) - win[1].start, round(v) - win[0].start)
+    r = _lone(part, rim, *at)
+    if r == 0.0:
+        r = _lone(cv2.morphologyEx(part, cv2.MORPH_OPEN, _DISC11), rim, *at)
+    return r
+
+
+def _lone(part: Array, rim: Array, cx: int, cy: int) -> float:
+    """`lone_disc` on a window of change around the point (cx, cy), `rim` the window's
+    edge."""
     _n, labels = cv2.connectedComponents(part, connectivity=8)
-    y0, x0 = win[0].start, win[1].start
-    cy, cx = round(v) - y0, round(u) - x0
     if not (0 <= cy < part.shape[0] and 0 <= cx < part.shape[1]) or labels[cy, cx] == 0:
         return 0.0
     one = (labels == labels[cy, cx]).astype(np.uint8)
-    if one[0, :].any() or one[-1, :].any() or one[:, 0].any() or one[:, -1].any():
+    if one[rim].any():
         return 0.0  # runs out of the window: not a piece alone
     depth = cv2.distanceTransform(np.pad(one, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
     r = float(depth.max()) + 1.0
@@ -458,6 +473,12 @@ STRIKER_FROM = 1.18
 #: a man up to MAN_COLD, in doubt between.
 STRIKER_COLD = 1.35
 MAN_COLD = 1.12
+
+#: A man beside what hides the board whose outline is less round than this
+#: (`round_outline`) is a part of what hides it, not counted (men on the real dev
+#: photos 0.95-0.99, men touching a hand over a printed line on the renderer's boards
+#: 0.9-0.93, the corner of a machine's carriage 0.8-0.84).
+ROUND = 0.87
 
 #: The most pieces of each class a set holds (law I आ, इ).
 MOST = {"white": 9, "black": 9, "queen": 1, "striker": 1}
@@ -512,6 +533,7 @@ class Detector:
         raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         found: list[_Found] = []
+        off_centre: list[tuple[float, float] | None] | None = None
         fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
         explained: Array = np.zeros_like(changed)
         known = empty.known.astype(np.uint8)
@@ -569,8 +591,20 @@ class Detector:
                 why = "not judged against the board: the heat alone"
                 centre = math.hypot(c.x_mm - B.SURFACE_MM / 2, c.y_mm - B.SURFACE_MM / 2)
                 if self.empty is None and centre < CENTRE_BLIND_MM:
-                    conf -= 0.1
+                    # Never sure: a filled red centre circle seen a few mm off the
+                    # view's centre (taps or a suggestion a little off) is a hot queen.
+                    conf = min(conf - 0.1, SURE - 0.01)
                     why = "at the centre, where a cold view cannot tell print from piece"
+                    if off_centre is None:  # looked for once a view
+                        off_centre = [off_centre_white(top_lab, empty)]
+                    off = off_centre[0]
+                    if off is not None and math.hypot(off[0] - u, off[1] - v) < R_COIN:
+                        # A light man's round outline off the centre: not the print
+                        # (centred, and ink); counted, in doubt (his outline and his
+                        # lightness alone say so).
+                        u, v = off
+                        colour, conf = "white", max(conf, COUNT + 0.05)
+                        why = "off the board's centre, round and lighter than the board"
             if i in printed and not why:
                 why = "over a printed pattern"
             if colour != "striker" and self.empty is not None:
@@ -578,9 +612,9 @@ class Detector:
                 # view: to a fraction of a pixel by its outline. Cold, the network's own
                 # offsets are as close (0.3-0.4 mm on the renderer's boards).
                 u, v = refine(fit, u, v)
-            found.append((colour, u, v, conf, why, other, c.confidence))
             if colour == "striker":
                 r = max(r, lone_disc(changed, u, v))  # strikers come 38-75 mm across
+            found.append((colour, u, v, conf, why, other, c.confidence, r))
             if conf >= DOUBT:
                 # A little wider than the piece (its shadow), not so wide as to eat
                 # into a man touching it.
@@ -612,7 +646,18 @@ class Detector:
                 # symmetric places (a worn or hand-painted board) looks the queen.
                 conf = min(conf, COUNT - 0.01)
                 why = "red like the print beside it"
-            found.append((colour, b.u, b.v, conf, why, other, 0.0))
+            found.append(
+                (
+                    colour,
+                    b.u,
+                    b.v,
+                    conf,
+                    why,
+                    other,
+                    0.0,
+                    max(b.r, R_STRIKER) if colour == "striker" else R_COIN,
+                )
+            )
         if hidden.any():
             hidden = cv2.dilate(hidden, _DISC7)
         #: The empty board this view was judged against (cold: learned from it).
@@ -671,20 +716,34 @@ class Detector:
         coins: list[Coin] = []
         unsure: list[Doubt] = []
         found.sort(key=lambda f: -f[3])
-        kept: list[tuple[float, float]] = []
+        kept: list[tuple[float, float, float]] = []
         counted: dict[str, int] = {}
-        for colour, u, v, conf, why, other, heat in found:
+        for colour, u, v, conf, why, other, heat, rad in found:
             if other is not None:
                 conf = min(conf, SURE - 0.01)
                 why = why or f"{colour} or {other}: its size is between"
-            if any((u - a) ** 2 + (v - b) ** 2 < (1.15 * R_COIN) ** 2 for a, b in kept):
+            # One piece per place: a less sure piece whose centre lies within a man's
+            # reach of one kept, or inside a large striker's disc (a 68 mm striker's
+            # face holds a disc of a man's size), is the same piece.
+            if any(
+                (u - a) ** 2 + (v - b) ** 2 < max(1.15 * R_COIN, rad, ra) ** 2 for a, b, ra in kept
+            ):
                 continue
-            kept.append((u, v))
+            kept.append((u, v, rad))
             if self.pieces is not None:
                 colour, conf = self.pieces.classify(top_lab, u, v, colour, conf)
             r = R_STRIKER if colour == "striker" else R_COIN
             ringed = ring_share(hidden, u, v, r + 3.0, r + 9.0) if hidden.any() else 0.0
-            if ringed > 0.2:
+            if (
+                ringed > 0.2
+                and colour != "striker"
+                and round_outline(top_lab, u, v, hidden) < ROUND
+            ):
+                # Beside something large that is no piece, and its outline is no
+                # circle: a part of the machine or the hand (a corner, a rail across).
+                conf = min(conf, COUNT - 0.01)
+                why = "beside something that hides the board, its outline not round"
+            elif ringed > 0.2:
                 # Beside something large that is no piece (a hand, a machine): a piece
                 # touching it is seen, a dark part of it may look like one: in doubt;
                 # and there the change is the hand's too, so what the network barely
@@ -759,6 +818,83 @@ def refine(fit: Array, u: float, v: float, reach: float = 4.0) -> tuple[float, f
     dx = peak(float(fit[y, x - 1]), float(fit[y, x]), float(fit[y, x + 1]))
     dy = peak(float(fit[y - 1, x]), float(fit[y, x]), float(fit[y + 1, x]))
     return x + dx, y + dy
+
+
+def radial_outline(
+    top_lab: Array, u: float, v: float, r: float, band: float = 2.0, hidden: Array | None = None
+) -> float:
+    """How round the outline at radius r about a point is: of the colour edges' energy
+    within `band` px of that circle, the share across it (radial). A piece's rim is a
+    circle: its edges run across every radius (0.95-0.99 on the real dev photos'
+    men); a corner of a box, a rail or a cable crossing the circle are straight and
+    run along it too (0.75-0.8). Where nothing changes (a black man against a dark
+    sleeve) there is no edge, which counts for neither; nor does what `hidden` marks
+    (the edge of a hand a man touches is the hand's, not his)."""
+    h, w = top_lab.shape[:2]
+    x0, y0 = max(0, int(u - r - band - 2)), max(0, int(v - r - band - 2))
+    x1, y1 = min(w, int(u + r + band + 3)), min(h, int(v + r + band + 3))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 1.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    dx, dy = xx - u, yy - v
+    d = np.sqrt(dx * dx + dy * dy) + 1e-6
+    ring = np.abs(d - r) <= band
+    if hidden is not None:
+        ring &= hidden[y0:y1, x0:x1] == 0
+    across = along = 0.0
+    for k in range(3):
+        plane = top_lab[y0:y1, x0:x1, k]
+        gx = cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3)
+        rad = (gx * dx + gy * dy) / d
+        across += float((rad[ring] ** 2).sum())
+        along += float((gx[ring] ** 2 + gy[ring] ** 2).sum())
+    return across / along if along > 1e-6 else 1.0
+
+
+def round_outline(top_lab: Array, u: float, v: float, hidden: Array | None = None) -> float:
+    """How round the best man-sized outline near a point is (`radial_outline`, best
+    over centres within 2 px and radii of 6.5-8.75 px): the network's centre is on an
+    8 mm grid, and a blurred man's rim is a little in or out."""
+    return max(
+        radial_outline(top_lab, u + du, v + dv, rr, hidden=hidden)
+        for du in (-2, -1, 0, 1, 2)
+        for dv in (-2, -1, 0, 1, 2)
+        for rr in (6.5, 7.25, 8.0, 8.75)
+    )
+
+
+def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] | None:
+    """Cold, the centre of a light man lying off the board's centre, or None. Every
+    orientation of the view shares the centre, so no change can be judged there. But
+    the print's centre circle (law I अ.6, a man's size) is centred on the board, and
+    print is ink, never lighter than the plywood: the roundest man-sized outline within
+    14 mm of the centre is a white man when it lies 5 mm or more off the centre, is round
+    (`ROUND`), clearly rounder (by 0.1) than the outline at the centre, and its face is
+    lighter than the lightest plywood (its 99th percentile). (Renderer: printed centres
+    are roundest at the centre, 0.83-0.99; a cream man 6 mm off it 0.96 there, 0.79 at
+    the centre. Real photos: a calibration 4-7 mm off moves a red centre dot as far off,
+    which is why the colour must say piece too.)"""
+    c = (B.TOP_PX - 1) / 2
+    radii = (6.5, 7.25, 8.0, 8.75)
+    best, at = 0.0, (c, c)
+    for du in range(-7, 8):
+        for dv in range(-7, 8):
+            for r in radii:
+                fit = radial_outline(top_lab, c + du, c + dv, r)
+                if fit > best:
+                    best, at = fit, (c + du, c + dv)
+    if best < ROUND or math.hypot(at[0] - c, at[1] - c) < 2.5:
+        return None
+    if best < max(radial_outline(top_lab, c, c, r) for r in radii) + 0.1:
+        return None
+    on = (_SURFACE > 0) & empty.known
+    if not on.any():
+        return None
+    face = disc_lab(top_lab, at[0], at[1], 0.6 * R_COIN)
+    light = float(np.percentile(empty.lab[on][:, 0], 99))
+    red = float(np.median(empty.lab[on][:, 1])) + 15.0
+    return at if float(face[0]) > light and float(face[1]) < red else None
 
 
 def _ramp(x: float, lo: float, hi: float) -> float:

@@ -114,7 +114,7 @@ class TablesideApp(App):
                 lambda: self.services.grab_frame(),
                 self._settings,
                 self._keep_settings,
-                keep_empty=lambda rgb: self.services.keep_empty(rgb),
+                keep_empty=self._keep_empty,
                 name="calibration",
             ),
             "setup_carrom": lambda: CarromSetupScreen(name="setup_carrom"),
@@ -191,6 +191,19 @@ class TablesideApp(App):
         self.tables.use_settings(settings)
         with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
             self.tables.note("settings", Role.DIRECTOR, {"changed": changed_keys(before, settings)})
+
+    def _keep_empty(self, rgb: Any) -> None:
+        """The calibration screen's "Keep empty board": to the camera (the detector judges
+        against it; kept beside the journal, `journal.db.empty.png`), and journaled with
+        the director's role (the calibration is the director's, behind the settings' PIN):
+        the calibration it was taken with and the picture's size."""
+        self.services.keep_empty(rgb)
+        data = {
+            "calibration": [list(p) for p in self.services.settings.camera.calibration],
+            "size": [int(rgb.shape[1]), int(rgb.shape[0])],
+        }
+        with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
+            self.tables.note("empty_board", Role.DIRECTOR, data)
 
     def test_buzzer(self, volume: float) -> int:
         """The settings' buzzer test: a double beep on each buzzer of the kiosk at `volume`

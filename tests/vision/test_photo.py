@@ -4,9 +4,11 @@ order, the square check, the JSON, the annotation, and one-line errors."""
 from __future__ import annotations
 
 import json
+import math
 import struct
 import time
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -15,10 +17,10 @@ import pytest
 
 from kiosk.cli import main
 from vision import board as B
-from vision.calibration import Calibration, check_square, order_pockets
-from vision.photo import PhotoError, detect_photo, load_image, parse_pockets
+from vision.calibration import Calibration, CalibrationError, check_square, order_pockets
+from vision.photo import PhotoError, auto_pockets, detect_photo, load_image, parse_pockets
 from vision.sim import render as S
-from vision.sim.render import Look, Piece, Scene
+from vision.sim.render import Look, Markings, Piece, Scene
 from vision.sim.variations import camera_corners
 
 PIECES = (
@@ -223,3 +225,36 @@ def test_vision_detect_json_gives_each_piece_a_confidence_and_lists_doubt(
         "black": 2,
         "striker": 1,
     }
+
+
+def _running_off(look: Look) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """A rendered board whose surface runs off the image's top (a robot rig's webcam, a
+    phone held close): the two top pockets lie at or beyond the image's edge."""
+    look = replace(look, corners=((125.0, -18.0), (515.0, -18.0), (515.0, 372.0), (125.0, 372.0)))
+    scene = Scene(
+        (Piece("white", 200.0, 300.0), Piece("black", 520.0, 420.0), Piece("queen", 300.0, 560.0)),
+        look,
+    )
+    return S.render(scene), S.pocket_centres_image(look)
+
+
+def test_auto_calibration_suggests_the_pockets_of_a_board_running_off_the_image() -> None:
+    image, truth = _running_off(Look(seed=31))
+    assert min(y for _, y in truth) < 3.0  # the top pockets are at the image's edge
+    found = order_pockets(auto_pockets(image))
+    px_per_mm = 390.0 / B.SURFACE_MM
+    err = [math.dist(p, q) / px_per_mm for p, q in zip(found, order_pockets(truth), strict=True)]
+    assert max(err) < 6.0, err
+    result = detect_photo(image)  # the suggestion, checked, then counted
+    assert result.calibration == "auto"
+    assert result.counts() == {"white": 1, "black": 1, "queen": 1, "striker": 0}
+
+
+def test_auto_calibration_of_a_board_running_off_without_print_to_confirm_it_is_refused() -> None:
+    # A plain board (no lines, no circles): the sides seen say nothing of where the cut-off
+    # one lies that the print could confirm; the umpire taps the pockets.
+    wood = Look().wood
+    plain = Markings(ink=wood, red=wood, filled=False, arrows=False)
+    image, _ = _running_off(Look(seed=31, markings=plain))
+    with pytest.raises(CalibrationError, match="tap the four pockets"):
+        auto_pockets(image)
