@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock, ClockEvent
@@ -54,6 +54,10 @@ from kiosk.ui.scale import unit_for
 from kiosk.ui.settings_screen import SettingsScreen
 from kiosk.ui.words import error_words
 from kiosk.wiring import Services, Tables, changed_keys
+
+if TYPE_CHECKING:  # numpy only where a camera gives pictures
+    import numpy as np
+    import numpy.typing as npt
 
 #: The longest gap between two ticks (seconds): how often the visible screen asks its
 #: session for the time left. Deadlines come sooner when they are due sooner.
@@ -192,7 +196,7 @@ class TablesideApp(App):
         with contextlib.suppress(JournalError):  # a journal that cannot open: said on home
             self.tables.note("settings", Role.DIRECTOR, {"changed": changed_keys(before, settings)})
 
-    def _keep_empty(self, rgb: Any) -> None:
+    def _keep_empty(self, rgb: npt.NDArray[np.uint8]) -> None:
         """The calibration screen's "Keep empty board": to the camera (the detector judges
         against it; kept beside the journal, `journal.db.empty.png`), and journaled with
         the director's role (the calibration is the director's, behind the settings' PIN):
