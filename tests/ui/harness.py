@@ -3,8 +3,9 @@
 Taps are delivered with xdotool (mousemove, mousedown, mouseup on the Xvfb display)
 while the test pumps Kivy's event loop, so they travel the same path as a finger
 on the touchscreen: X server -> SDL2 -> Kivy's motion events -> the widget.
-Time is a fake clock the test advances; nothing sleeps for a deadline (the short
-sleeps in `pump` only give the X server a moment to deliver the events).
+Time is a fake clock the test advances; nothing sleeps for a deadline. Kivy's own clock
+moves on by at least a frame's time at each pumped frame, and only the last frame of a
+`pump` is drawn (see `pump`): a tap waits for the X server's events, not for a sleep.
 Every test may save screenshots under tests/artifacts/.
 """
 
@@ -62,8 +63,9 @@ Config.set("graphics", "multisamples", "0")
 
 from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop, runTouchApp  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
-from kivy.lang import global_idmap  # noqa: E402
+from kivy.lang import Builder, global_idmap  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
@@ -78,12 +80,63 @@ from kiosk.wiring import Services  # noqa: E402
 _started = False
 
 
-def pump(frames: int = 6) -> None:
-    """Run Kivy's loop: clock, input, layout and drawing, plus SDL's event queue."""
-    for _ in range(frames):
-        EventLoop.idle()
+class _FrameTime:
+    """Kivy's clock, on which the app's ticks and the widgets' triggers are scheduled (in real
+    seconds), moved on by at least a frame's time at each pumped frame: a frame drawn by
+    Xvfb's software GL took 30-40 ms, and `advance` counts on a few frames letting the
+    app's 50 ms tick come; undrawn frames take a few ms of real time."""
+
+    FRAME_S = 1 / 30
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.ahead = 0.0
+        self.last = real()
+
+    def __call__(self) -> float:
+        return float(self.real()) + self.ahead
+
+    def frame(self) -> None:
+        now = self()
+        if now - self.last < self.FRAME_S:
+            self.ahead += self.FRAME_S - (now - self.last)
+        self.last = self()
+
+
+_frame_time = _FrameTime(Clock.time)
+Clock.time = _frame_time
+
+
+def pump(frames: int = 6, draw: bool = True) -> None:
+    """Run Kivy's loop `frames` times: SDL's event queue, the clock, input and layout, as
+    `EventLoop.idle` does; only the last is drawn, and none if not `draw` (Xvfb's software GL
+    takes 20-40 ms a frame, and a tap or a layout needs none: what the window shows is drawn
+    after each step of a test). Nothing sleeps: what waits for the X server (a tap, a key)
+    pumps until it came."""
+    for left in range(frames - 1, -1, -1):
+        _frame_time.frame()
+        if left or not draw:
+            _idle_undrawn()
+        else:
+            EventLoop.idle()
         Window.mainloop()
-        time.sleep(0.004)
+
+
+def _poll() -> None:
+    """One undrawn turn of the loop while waiting for the X server, which is given a moment."""
+    _idle_undrawn()
+    Window.mainloop()
+    time.sleep(0.002)
+
+
+def _idle_undrawn() -> None:
+    """`EventLoop.idle` without its drawing: the window's canvas waits for the next drawn
+    frame (kivy/base.py)."""
+    Clock.tick()
+    EventLoop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
 
 
 def _xdotool(*args: str) -> None:
@@ -115,7 +168,7 @@ def _scroll_into_view(widget: Widget) -> Any:
         parent = parent.parent
     if isinstance(parent, ScrollView):
         parent.scroll_to(widget, padding=10, animate=False)
-        pump(3)
+        pump(3, draw=False)
         return parent
     return None
 
@@ -142,7 +195,7 @@ class _Seen:
         deadline = time.monotonic() + timeout
         while not self.count:
             assert time.monotonic() < deadline, f"the X server never delivered {self.event}"
-            pump(1)
+            _poll()
 
 
 class Kiosk:
@@ -169,7 +222,7 @@ class Kiosk:
     def tap(self, target: Widget | str, screen: str | None = None) -> None:
         """Tap the centre of a widget (or the id of one on the current screen) with the pointer."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
-        pump(2)
+        pump(2, draw=False)  # laid out (the last step was drawn)
         scroller = _scroll_into_view(widget)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
@@ -179,11 +232,11 @@ class Kiosk:
         for _ in range(100):
             if scroller is None or getattr(scroller, "_touch", None) is None:
                 break
-            pump(1)
+            pump(1, draw=False)
 
     def tap_at(self, x: float, y: float) -> None:
         """Tap a point of the window (Kivy coordinates: origin bottom-left)."""
-        pump(2)
+        pump(2, draw=False)
         self._press(x, y)
 
     def _press(self, x: float, y: float) -> None:
@@ -218,7 +271,7 @@ class Kiosk:
 
     def key(self, name: str) -> None:
         """Press a key on the keyboard (xdotool's key names: "1", "Return", ...)."""
-        pump(2)
+        pump(2, draw=False)
         with _Seen("on_key_up") as seen:
             _xdotool("key", name)
             seen.wait()
@@ -236,14 +289,14 @@ class Kiosk:
         field = self.widget(wid)
         deadline = time.monotonic() + 10
         while field.text != text and time.monotonic() < deadline:
-            pump(1)
+            _poll()
         pump(3)
 
     def advance(self, seconds: float, frames: int = 4) -> None:
         """Move the fake clock and let the app follow it (a tick at once, then `frames` of
         Kivy's loop, in which the ticks the app scheduled may come too)."""
         self.clock.advance(seconds)
-        pump(1)
+        pump(1, draw=False)
         self.app.tick()  # the app's own tick, at once rather than at the next interval
         pump(frames)
 
@@ -276,6 +329,11 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         deadlines=[beams.beams.next_deadline],
         in_play=lambda: tables.in_play,
     )
+    # The last test's app is garbage by now (its fixture let go of it): collected, and what
+    # is left (pytest, the modules, Kivy) frozen as a start freezes it, so that this app's
+    # collections (one for each screen it makes, kiosk/ui/memory.py) scan only its own.
+    gc.collect()
+    gc.freeze()
     app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
@@ -287,8 +345,6 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         Window.remove_widget(app.root)
         for left in list(Window.children):  # a PIN pad the gate put over the window
             Window.remove_widget(left)
-        from kivy.clock import Clock
-
         Clock.unschedule(app.tick)
         beams.close()
         services.close()
@@ -300,8 +356,9 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         # The app froze what it built out of the collector's sight (kiosk/ui/memory.py
         # settle): one app a process on the kiosk, one a test here. Let this one go, or its
         # screens live on, and their .kv rules still answer a later test's language switch.
+        # (The fixture holds this app until its teardown is over: the next make_kiosk, or
+        # the collector in time, frees it.)
         gc.unfreeze()
-        gc.collect()
 
 
 def fit_output(kiosk: Kiosk, output: Output) -> None:

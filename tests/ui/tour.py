@@ -73,6 +73,7 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     the window. `settle(frames)` runs Kivy's clock between steps."""
     global pump
     pump = settle
+    _SEEN_OPEN.clear()  # another kiosk's (an id may be used again), or marked again below
     app = kiosk.app
     yield from _show(kiosk, "home")
     yield from _show(kiosk, "pin")
