@@ -79,9 +79,9 @@ def mounted(backing: Path, mount: Path):  # type: ignore[no-untyped-def]
             time.sleep(0.02)
         yield proc
     finally:
-        unmount(mount)
-        try:
-            proc.wait(timeout=20)
+        whole = unmount(mount)
+        try:  # a lazy unmount leaves lazyfs serving the files still open: it never exits
+            proc.wait(timeout=20 if whole else 1)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
@@ -89,15 +89,32 @@ def mounted(backing: Path, mount: Path):  # type: ignore[no-untyped-def]
             proc.stderr.close()
 
 
-def unmount(mount: Path) -> None:
+def held_here(mount: Path) -> list[str]:
+    """The files under `mount` this process holds open (SQLite may keep a descriptor of a
+    closed connection's file while another connection to it was open)."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(f"{mount}/"):
+                held.append(target)
+    return held
+
+
+def unmount(mount: Path) -> bool:
+    """Unmounted; False if only lazily (a file under it still open: by this process, at once,
+    as waiting would not close it; by another, after 4 s of trying)."""
     tool = shutil.which("fusermount3") or "fusermount"
     for _ in range(200):
         if not os.path.ismount(mount):
-            return
+            return True
         if subprocess.run([tool, "-u", str(mount)], capture_output=True).returncode == 0:
-            return
+            return True
+        if held_here(mount):
+            break
         time.sleep(0.02)
     subprocess.run([tool, "-uz", str(mount)], capture_output=True)
+    return False
 
 
 @dataclass

@@ -189,33 +189,38 @@ def mutate(path: Path, changes: list[Mutation]) -> None:
         if kind == "wal":  # a -wal that is not this journal's
             Path(f"{path}-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\x00" * 60)
             continue
+        # Closed whatever happens: a connection left open by a change that failed held its
+        # write lock, and the next change waited sqlite3's 5 s for it and was not applied.
         try:
-            db = sqlite3.connect(path)
-            if kind == "index":
-                db.execute("DROP INDEX IF EXISTS entries_by_match")
-            elif kind == "value":
-                _, table, column, row, value = change
-                rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {table}")]
-                if rowids:
-                    db.execute(
-                        f"UPDATE {table} SET {column}=? WHERE rowid=?",
-                        (value, rowids[row % len(rowids)]),
-                    )
-            elif kind == "delete":
-                rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {change[1]}")]
-                if rowids:
-                    db.execute(
-                        f"DELETE FROM {change[1]} WHERE rowid=?", (rowids[change[2] % len(rowids)],)
-                    )
-            elif kind == "double":
-                db.execute(
-                    f"INSERT INTO {change[1]} SELECT * FROM {change[1]} WHERE rowid=(SELECT"
-                    f" min(rowid) FROM {change[1]}) ON CONFLICT DO NOTHING"
-                )
-            db.commit()
-            db.close()
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                _apply(db, change)
         except (sqlite3.Error, OverflowError):
             continue  # the mutation itself did not apply (a damaged file already)
+
+
+def _apply(db: sqlite3.Connection, change: Mutation) -> None:
+    """A change to the journal's tables, committed."""
+    kind = change[0]
+    if kind == "index":
+        db.execute("DROP INDEX IF EXISTS entries_by_match")
+    elif kind == "value":
+        _, table, column, row, value = change
+        rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {table}")]
+        if rowids:
+            db.execute(
+                f"UPDATE {table} SET {column}=? WHERE rowid=?",
+                (value, rowids[row % len(rowids)]),
+            )
+    elif kind == "delete":
+        rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {change[1]}")]
+        if rowids:
+            db.execute(f"DELETE FROM {change[1]} WHERE rowid=?", (rowids[change[2] % len(rowids)],))
+    elif kind == "double":
+        db.execute(
+            f"INSERT INTO {change[1]} SELECT * FROM {change[1]} WHERE rowid=(SELECT"
+            f" min(rowid) FROM {change[1]}) ON CONFLICT DO NOTHING"
+        )
+    db.commit()
 
 
 def run(argv: list[str], named: Path) -> int:
