@@ -56,9 +56,8 @@ typecheck: $(STAMP)
 # The slowest tests are listed at the end. A run that goes on past 40 minutes is interrupted
 # as Ctrl-C would: pytest still prints what passed, what failed and the slowest tests so far,
 # rather than being killed without a word by CI's own limit. Two workers (pytest-xdist), each
-# on an X display of its own (tests/conftest.py); a worker out of tests takes the other's
-# (worksteal), and the longest tests start first (tests/conftest.py SLOW_FIRST).
-PYTEST = timeout -s INT 2400 $(BIN)/pytest --durations=15 -n 2 --dist worksteal
+# on an X display of its own (tests/conftest.py).
+PYTEST = timeout -s INT 2400 $(BIN)/pytest --durations=15 -n 2
 pytest: $(STAMP) debs
 	@if [ -n "$$DISPLAY" ]; then $(PYTEST); \
 	else xvfb-run -a -s "-screen 0 1024x600x24" $(PYTEST); fi

@@ -13,8 +13,6 @@ import shutil
 import subprocess
 import tempfile
 
-import pytest
-
 
 def _own_display() -> None:
     """The second worker's own Xvfb (the first keeps xvfb-run's): tests/ui taps with xdotool
@@ -52,21 +50,3 @@ _text.before_kivy()  # the PIL text provider, shaped by Pillow's raqm
 from kivy.config import Config  # noqa: E402
 
 Config.set("graphics", "maxfps", "0")  # read as Kivy's clock is made: tests/ui pumps frames
-
-
-#: The longest tests (a wheel built, install.sh run, the fit story at each size, a decompression
-#: bomb, bridged brokers killed, the fuzz), started first: with `make test`'s two workers
-#: (pytest-xdist's worksteal) the short ones fill in around them, and the run does not end
-#: waiting for one long test started last.
-SLOW_FIRST = (
-    "tests/install/",
-    "tests/ui/test_zz_fit.py",
-    "tests/vision/test_photo.py",
-    "tests/hall/test_bridge.py",
-    "tests/fuzz/",
-    "tests/engine/test_journal_powercut.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))  # stable: file order kept

