@@ -553,13 +553,28 @@ class Detector:
                 seen_here -= _siblings(changed, u, v, 0.8 * r)
             colour, why, other = c.colour, "", None
             if judged and seen_here < PRINT:
-                if c.confidence < HOT or self.empty is not None:
+                if (
+                    self.empty is None
+                    and COUNT <= c.confidence < HOT
+                    and i not in printed
+                    and c.colour in ("white", "black")
+                    and round_outline(top_lab, u, v) >= ROUND
+                ):
+                    # Cold, a man the network fairly saw where the board's look learned
+                    # from the view hardly changed: a man of the plywood's shade in a
+                    # hand's shadow (the slow fall-off taken out is the shadow's). Not
+                    # print (not repeated at its symmetric places), and his outline is
+                    # a man's circle: counted, in doubt.
+                    conf = COUNT + 0.05
+                    why = "little change against the board, a man's round outline"
+                elif c.confidence < HOT or self.empty is not None:
                     continue  # the board's own print, or bare board
-                # Cold, the network is sure and the change is not (a man of the
-                # plywood's own wood, pieces packed where the view's symmetric places
-                # hold pieces too).
-                conf = c.confidence - 0.2
-                why = "little change against the board"
+                else:
+                    # Cold, the network is sure and the change is not (a man of the
+                    # plywood's own wood, pieces packed where the view's symmetric
+                    # places hold pieces too).
+                    conf = c.confidence - 0.2
+                    why = "little change against the board"
             elif judged:
                 conf = 0.5 * c.confidence + 0.5 * min(1.0, seen_here / 0.7)
                 if c.confidence < COUNT:
