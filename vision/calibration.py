@@ -219,6 +219,21 @@ def _refine_edge(
     return refined
 
 
+def _tightened(
+    pts: Matrix, line: Matrix, tolerances: Sequence[float], least: float
+) -> tuple[Matrix, bool]:
+    """`line` (cv2.fitLine's vx, vy, x0, y0) fitted again (Huber) to the points within each
+    tolerance in turn; False, with the line so far, when fewer than `least` are that near."""
+    for tol in tolerances:
+        u, p0 = line[:2].astype(np.float64), line[2:].astype(np.float64)
+        rel = pts - p0
+        near = pts[np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0]) < tol]
+        if len(near) < least:
+            return line.astype(np.float64), False
+        line = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return line.astype(np.float64), True
+
+
 def find_surface_corners(
     frame: npt.NDArray[Any],
     off_image: bool = False,
@@ -298,17 +313,9 @@ def find_surface_corners(
     for i in range(4):
         a, b = named[i]
         line = np.array([*((b - a) / np.linalg.norm(b - a)), *a])
-        for tol in (6.0, 2.0):
-            u, p0 = line[:2], line[2:]
-            rel = pts - p0
-            across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-            sel = pts[across < tol]
-            if len(sel) < 10:
-                raise CalibrationError(
-                    f"edge {i + 1} of the board is not straight enough to measure"
-                )
-            line = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-            line = line.astype(np.float64)
+        line, straight = _tightened(pts, line, (6.0, 2.0), 10)
+        if not straight:
+            raise CalibrationError(f"edge {i + 1} of the board is not straight enough to measure")
         normal = np.array([line[1], -line[0]])
         if normal @ (line[2:] - c) < 0:
             normal = -normal
@@ -373,15 +380,8 @@ def _cut_surface_corners(
             if rows
             else np.stack([idx[keep], at[keep]], axis=1)
         ).astype(np.float64)
-        line = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        for tol in (6.0, 2.5):
-            u, p0 = line[:2].astype(np.float64), line[2:].astype(np.float64)
-            rel = sel - p0
-            near = sel[np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0]) < tol]
-            if len(near) < max(10, 0.3 * len(sel)):
-                break
-            line = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        line = line.astype(np.float64)
+        first = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        line, _ = _tightened(sel, first, (6.0, 2.5), max(10, 0.3 * len(sel)))
         normal = np.array([line[1], -line[0]])
         if normal @ (line[2:] - c) < 0:
             normal = -normal
