@@ -12,7 +12,8 @@ import pytest
 from kiosk.roles import KIND, describe
 from kiosk.tables.carrom_table import export_match_record
 
-from .harness import DIRECTOR_PIN, UMPIRE_PIN, FakeClock, Kiosk, Services, pinned, type_pin
+from .harness import DIRECTOR_PIN, FakeClock, Kiosk, Services, pinned, type_pin
+from .test_roles import _start_carrom
 
 
 @pytest.fixture
@@ -21,10 +22,7 @@ def services(tmp_path: Path, fake_clock: FakeClock) -> Services:
 
 
 def test_settings_saved_during_a_match_are_not_a_correction_of_it(kiosk: Kiosk) -> None:
-    kiosk.tap("carrom_icf")
-    kiosk.tap("start")
-    type_pin(kiosk, UMPIRE_PIN)
-    assert kiosk.current == "carrom"
+    _start_carrom(kiosk)  # the umpire's PIN starts it
     kiosk.app.show("home")
     kiosk.tap("settings")
     type_pin(kiosk, DIRECTOR_PIN)
