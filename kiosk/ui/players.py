@@ -106,6 +106,7 @@ class PlayersScreen(Screen):
     timer_shown = AliasProperty(_timer_shown, bind=("show_timer", "big"), cache=True)
 
     def __init__(self, **kw: Any) -> None:
+        self._table: AnyTable | None = None  # the table in play (`show_game`)
         super().__init__(**kw)
         ptr.on_switch(self.on_pre_enter)  # held weakly: a method of the screen
         Window.bind(size=self._fit_digits)
@@ -152,7 +153,7 @@ class PlayersScreen(Screen):
         )
         if players is not None:
             self.configure(players)
-        if getattr(self, "_table", None) is None:
+        if self._table is None:
             self.big, self.banner = "", ""
             self.status = ptr._("No table running")
             self.left_name = self.right_name = self.left_score = self.right_score = ""
@@ -162,7 +163,7 @@ class PlayersScreen(Screen):
 
     def follow(self, _now: float) -> None:
         """The app's tick: the table's view as it is now."""
-        table: AnyTable | None = getattr(self, "_table", None)
+        table = self._table
         if table is None:
             return
         view = table.view()
