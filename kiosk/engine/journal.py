@@ -55,7 +55,7 @@ from kiosk.engine.journal_chain import (
     match_hash,
     match_problem,
 )
-from kiosk.engine.journal_check import Verdict, file_problem
+from kiosk.engine.journal_check import Verdict, file_problem, hold_file, release_file
 from kiosk.engine.journal_faults import cannot_open, cause, not_saved
 from kiosk.engine.journal_files import (
     JournalDamaged,
@@ -106,6 +106,8 @@ log = logging.getLogger(__name__)
 
 #: How often a held write is tried again at most (seconds).
 RETRY_EVERY = 1.0
+#: How long folding the -wal into journal.db waits for a reader to let go (seconds).
+FOLD_WAIT = 0.05
 #: Confirmed entries kept for the outputs at most (`take_confirmed`); a listener that was
 #: not asked for longer reads what it missed from the journal by sequence number.
 KEEP_CONFIRMED = 1000
@@ -153,6 +155,8 @@ class Journal:
         self.backup_fault: str | None = None
         self.last_backup: Path | None = None
         self._db: sqlite3.Connection | None = None
+        #: The file held open, by (device, inode): its header descriptor is kept till close.
+        self._held: tuple[int, int] | None = None
         self._lock: Lock | None = None
         self._pending: list[Op] = []
         #: Why the held writes failed: the English words, carrying their facts (`cause`).
@@ -176,11 +180,10 @@ class Journal:
                 raise JournalError(f"{self.path}: {problem}")
             try:
                 self._db = store.connect(self.path, readonly=True)
+                self._held = hold_file(self.path)
                 self._load_counters()
             except sqlite3.DatabaseError as exc:
-                if self._db is not None:
-                    self._db.close()
-                    self._db = None
+                self.close()
                 raise JournalError(f"{self.path}: cannot read the journal: {exc}") from exc
             return
         try:
@@ -226,6 +229,7 @@ class Journal:
             lock.release()
             raise
         self._db, self._lock = db, lock
+        self._held = hold_file(self.path)
         self._load_counters()
         self._note_wal()  # the -wal exists once the counters were read
         self._start_key(verdict, fresh=created is not None or migrated)
@@ -637,8 +641,7 @@ class Journal:
         """Copy what the deleted -wal holds into journal.db (synced), then write to a new
         -wal; JournalError while a reader keeps the checkpoint from finishing."""
         assert self._db is not None
-        busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-        if busy:
+        if self._fold_wal():
             raise JournalError(
                 f"{self._wal()} was deleted while the kiosk ran: its entries are being copied"
                 " into the journal (a reader holds it)"
@@ -657,6 +660,19 @@ class Journal:
         self._orphaned = []
 
     # -- faults, checkpoints, backups ------------------------------------------------
+
+    def _fold_wal(self) -> bool:
+        """Copy the -wal into journal.db and empty it (a TRUNCATE checkpoint); True if a
+        reader kept it from finishing. It waits FOLD_WAIT for readers, not the connection's
+        busy timeout: it runs on the Kivy thread, and a reader's snapshot would freeze the
+        screen for the whole 10 s, at every append while the -wal is gone."""
+        assert self._db is not None
+        patient = self._db.execute("PRAGMA busy_timeout").fetchone()[0]
+        self._db.execute(f"PRAGMA busy_timeout={int(FOLD_WAIT * 1000)}")
+        try:
+            return bool(self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0])
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout={int(patient)}")
 
     @property
     def fault(self) -> str | None:
@@ -682,7 +698,7 @@ class Journal:
         if self.readonly or self._db is None or not self.retry(force=True):
             return False
         try:
-            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            busy = self._fold_wal()
         except sqlite3.Error:
             return False
         make_private(self.path)
@@ -716,6 +732,8 @@ class Journal:
         if self._db is not None:
             self._db.close()
             self._db = None
+        release_file(self._held)  # no connection of the journal's left to lose a lock
+        self._held = None
         if self._lock is not None:
             self._lock.release()
             self._lock = None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,15 +71,19 @@ def wal_path(path: Path) -> Path:
     return Path(f"{path}-wal")
 
 
-#: A descriptor per file whose header was read, by (device, inode), never closed: closing any
-#: descriptor of a file drops every POSIX lock this process holds on it, SQLite's among them
-#: (a reader's shared lock: another process then takes its own close for the last one, and
-#: checkpoints and deletes the -wal under the kiosk). The kiosk reads one or two journals.
+#: A descriptor per file whose header was read, by (device, inode), kept while a connection
+#: of this process may hold the file: closing any descriptor of a file drops every POSIX lock
+#: this process holds on it, SQLite's among them (a reader's shared lock: another process
+#: then takes its own close for the last one, and checkpoints and deletes the -wal under the
+#: kiosk). Closed when the last lasting connection (`hold_file`) lets go; a file only
+#: checked (a backup) keeps its descriptor: a check cannot know who else reads it.
 _HEADER_FDS: dict[tuple[int, int], int] = {}
+#: How many lasting connections of this process (journals, the hall's outbox) hold each file.
+_HOLDERS: Counter[tuple[int, int]] = Counter()
 
 
 def _header(path: Path, info: os.stat_result) -> bytes:
-    """The file's first 100 bytes, read without ever closing a descriptor of it."""
+    """The file's first 100 bytes, read without closing a descriptor of a file held open."""
     key = (info.st_dev, info.st_ino)
     fd = _HEADER_FDS.get(key)
     if fd is None:
@@ -88,6 +93,36 @@ def _header(path: Path, info: os.stat_result) -> bytes:
         # descriptor of a file already kept is kept too, for the same reason.
         _HEADER_FDS.setdefault((opened.st_dev, opened.st_ino), fd)
     return os.pread(fd, 100, 0)
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+def hold_file(path: Path) -> tuple[int, int] | None:
+    """Say a connection of this process to `path` stays open (None: no such file): its header
+    descriptor is kept until the last holder lets go (`release_file`)."""
+    key = _file_key(path)
+    if key is not None:
+        _HOLDERS[key] += 1
+    return key
+
+
+def release_file(key: tuple[int, int] | None) -> None:
+    """One lasting connection to the file closed; after the last, its header descriptor is
+    closed too (kept, it held the file's space after a restore replaced it)."""
+    if key is None:
+        return
+    _HOLDERS[key] -= 1
+    if _HOLDERS[key] <= 0:
+        del _HOLDERS[key]
+        fd = _HEADER_FDS.pop(key, None)
+        if fd is not None:
+            os.close(fd)
 
 
 def file_problem(path: Path) -> str | None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.atomic import write_atomic
+from kiosk.engine.journal_check import hold_file, release_file
 from kiosk.engine.journal_rows import Confirmed
 
 #: Journal entry kinds that make up the record (kiosk/engine/journal.py EVENT, UNDO).
@@ -92,6 +93,8 @@ class JournalOutbox:
         self._hash = False
         self._headers: dict[int, tuple[str, dict[str, Any], bool, str]] = {}
         self.source: str | None = None
+        #: The journal file held open (see journal_check.hold_file).
+        self._held: tuple[int, int] | None = None
         #: The last sequence number of this outbox known (None: not read yet).
         self._last: int | None = None
         #: How many times entries were read from the file (a gap), for the tests.
@@ -104,6 +107,7 @@ class JournalOutbox:
             self._db = sqlite3.connect(
                 f"file:{self.path}?mode=ro", uri=True, check_same_thread=False, timeout=5.0
             )
+            self._held = hold_file(self.path)  # the journal's closing keeps this one's locks
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(entries)")}
             if not columns:  # the engine has not made its tables yet
                 self.close()
@@ -221,6 +225,8 @@ class JournalOutbox:
         if self._db is not None:  # the name stays: the journal's first match does not change
             self._db.close()
             self._db = None
+            release_file(self._held)
+            self._held = None
 
 
 def _marks(items: tuple[str, ...]) -> str:

@@ -10,12 +10,15 @@ hearing the table).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 from kiosk.engine.journal import EVENT, Journal
+from kiosk.engine.journal_check import inspect
 
 
 def _other_process_reads_and_closes(path: Path) -> None:
@@ -52,3 +55,42 @@ def test_journal_opened_beside_a_reader_keeps_its_wal_when_another_process_close
     finally:
         journal.close()
         reader.close()
+
+
+def _descriptors_of(path: Path) -> int:
+    """How many descriptors this process has open on the file itself."""
+    count = 0
+    for name in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"/proc/self/fd/{name}") == str(path)
+    return count
+
+
+def test_journal_closed_leaves_no_descriptor_of_its_file(tmp_path: Path) -> None:
+    # The header's descriptor was kept for ever: after a restore replaced the file, the old
+    # one's space stayed taken as long as the kiosk ran.
+    path = tmp_path / "journal.db"
+    with Journal(path) as journal:
+        journal.begin_match("carrom", {"event": "match"}, 1e9)
+        assert _descriptors_of(path) >= 1
+    assert _descriptors_of(path) == 0
+    with Journal(path, create=False, readonly=True):
+        pass
+    assert _descriptors_of(path) == 0
+
+
+def test_journal_closing_a_second_one_keeps_the_locks_of_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    journal = Journal(path)
+    try:
+        mid = journal.begin_match("carrom", {"event": "match"}, 1e9)
+        journal.append(mid, 0.0, 1e9, "umpire", EVENT, {"n": 0})
+        with Journal(path, create=False, readonly=True) as witness:  # as the hall's witness
+            assert witness.confirmed(mid)
+        assert inspect(path).ok  # and a check, between two strokes
+        _other_process_reads_and_closes(path)
+        assert Path(f"{path}-wal").is_file(), "another process deleted the -wal under the kiosk"
+        journal.append(mid, 1.0, 1e9 + 1, "umpire", EVENT, {"n": 1})
+        assert journal.notices == [] and journal.fault is None
+    finally:
+        journal.close()
