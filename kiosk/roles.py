@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk.atomic import write_atomic
-from kiosk.authority import BACKOFF_MAX_S, Attempt, Authority, Note, Role
+from kiosk.authority import BACKOFF_MAX_S, KIOSK_ACTIONS, Attempt, Authority, Note, Role
 from kiosk.config import Settings, check_pin, with_values
 from kiosk.engine.journal import Journal
 from kiosk.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
@@ -141,9 +141,6 @@ def journal_note(
     )
 
 
-#: The kiosk's own acts (not a table's commands): never a correction of the match.
-_KIOSK_ACTS = ("settings", "records", "start_match", "close_table")
-
 #: A lock's cause, in words.
 _LOCKS = {"idle": "idle too long", "display": "the player display shown", "umpire": "by hand"}
 
@@ -157,7 +154,7 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
     if what == "lock":
         return "tap", f"console locked: {_LOCKS.get(reason, reason)}"
     if what == "allowed":  # journals before issue 30
-        if action in _KIOSK_ACTS:  # the kiosk's own act, not a change of the match
+        if action in KIOSK_ACTIONS:  # the kiosk's own act, not a change of the match
             return "tap", f"{role}'s PIN allows {action}"
         return "edit", f"correction by the {role}: {action}"
     words = {"wrong": "wrong PIN", "wrong_role": "not the director's PIN", "backoff": "back-off"}

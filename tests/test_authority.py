@@ -15,6 +15,7 @@ from kiosk.authority import (
     BACKOFF_S,
     FREE_TRIES,
     GRANT_S,
+    KIOSK_ACTIONS,
     Authority,
     Note,
     Role,
@@ -151,6 +152,7 @@ def test_roles_no_pin_is_even_checked_during_the_backoff() -> None:
 def test_roles_an_action_nobody_listed_needs_the_director() -> None:
     assert needs("format_the_disk") is Role.DIRECTOR
     assert set(ACTIONS.values()) == set(Role)
+    assert ACTIONS.keys() >= KIOSK_ACTIONS  # the kiosk's own acts need a role too
 
 
 def test_roles_limits_must_make_sense() -> None:
