@@ -11,6 +11,10 @@ and with its (moved) pockets given, in each of these variants:
 - rot90, flip: turned a quarter, mirrored (the pockets moved with the pixels);
 - x0.5, x0.35: shrunk (only while the photo stays 300 px or more across);
 - gamma0.7, gamma0.85, gamma1.2, gamma1.4: brighter or darker mid-tones;
+- rot10, tilt: turned 10 degrees; seen by a camera leaning 8 degrees forward (a pinhole
+  whose focal length is the photo's width, in the same frame), the pockets moved alike;
+- blur, noise: out of focus by about a pixel and a half at a 1000 px board; sensor
+  noise of 6 levels;
 - jpeg50: saved again as a JPEG of quality 50;
 - warm: a warmer light (blue down 15%, red up 15%).
 
@@ -49,6 +53,22 @@ def _gamma(image: Array, g: float) -> Array:
     return cv2.LUT(image, lut)
 
 
+def _warped(image: Array, pockets: Points, m: Array) -> tuple[Array, Points]:
+    """The photo warped by `m` (2x3 affine or 3x3 perspective) into a frame that holds it
+    all, with its pockets moved alike."""
+    h, w = image.shape[:2]
+    m3 = np.vstack([m, [0, 0, 1]]) if m.shape == (2, 3) else m
+    frame = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+    corners = cv2.perspectiveTransform(frame, m3)[0]
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    m3 = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ m3
+    size = (int(np.ceil(x1 - x0)), int(np.ceil(y1 - y0)))
+    out = cv2.warpPerspective(image, m3, size, flags=cv2.INTER_LINEAR)
+    moved = cv2.perspectiveTransform(np.array([pockets], np.float32), m3)[0]
+    return out, [(float(x), float(y)) for x, y in moved]
+
+
 def variants(image: Array, pockets: Points) -> Iterator[tuple[str, Array, Points]]:
     """(name, image, pockets) of each variant of one photo, the photo itself first."""
     h, w = image.shape[:2]
@@ -62,6 +82,25 @@ def variants(image: Array, pockets: Points) -> Iterator[tuple[str, Array, Points
             yield f"x{s}", small, [(x * s, y * s) for x, y in pockets]
     for g in (0.7, 0.85, 1.2, 1.4):
         yield f"gamma{g}", _gamma(image, g), pockets
+    yield "rot10", *_warped(image, pockets, cv2.getRotationMatrix2D((w / 2, h / 2), 10, 1.0))
+    # The camera leaning 8 degrees forward (a pinhole of focal length the photo's width):
+    # the homography K R K^-1 a real lean makes.
+    f, lean = float(max(h, w)), np.radians(8.0)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    r = np.array([[1, 0, 0], [0, np.cos(lean), -np.sin(lean)], [0, np.sin(lean), np.cos(lean)]])
+    tilt = k @ r @ np.linalg.inv(k)
+    # Turned back so that the board's centre stays where it was (the photographer aims at
+    # it), in the same frame.
+    cx, cy = np.mean(np.array(pockets), axis=0)
+    mx, my = cv2.perspectiveTransform(np.array([[[cx, cy]]], np.float32), tilt)[0, 0]
+    tilt = np.array([[1, 0, cx - mx], [0, 1, cy - my], [0, 0, 1]]) @ tilt
+    leaning = cv2.warpPerspective(image, tilt, (w, h), flags=cv2.INTER_LINEAR)
+    moved = cv2.perspectiveTransform(np.array([pockets], np.float32), tilt)[0]
+    yield "tilt", leaning, [(float(x), float(y)) for x, y in moved]
+    sigma = max(1.0, min(h, w) / 600)  # about a pixel and a half at a 1000 px board
+    yield "blur", cv2.GaussianBlur(image, (0, 0), sigma), pockets
+    noise = np.random.default_rng(7).normal(0.0, 6.0, image.shape)
+    yield "noise", np.clip(image + noise, 0, 255).astype(np.uint8), pockets
     _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 50])
     yield "jpeg50", cv2.imdecode(encoded, cv2.IMREAD_COLOR), pockets
     warm = image.astype(np.float32) * np.array([0.85, 1.0, 1.15], np.float32)
