@@ -137,10 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--home", type=int, default=200, help="home boards tuned on")
     ap.add_argument("--home-seed", type=int, default=1, help="the first home board tuned on")
     ap.add_argument("--held-out", type=int, default=200, help="held-out home boards")
+    ap.add_argument(
+        "--hands-only",
+        action="store_true",
+        help="of the home boards tuned on, only those with a hand over the board",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.home or args.held_out:
-        home_section(args.home, args.held_out, args.verbose, args.home_seed)
+        home_section(args.home, args.held_out, args.verbose, args.home_seed, args.hands_only)
     if not args.boards:
         return 0
     names = ("square", "angled", "hard", "hand")
@@ -297,9 +302,12 @@ def live_section(hough_fps: float) -> None:
         )
 
 
-def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Array]]:
+def home_boards(
+    seeds: range, verbose: bool, label: str, hands_only: bool = False
+) -> list[tuple[Array, Array]]:
     """Count exact on home boards with the pockets given, by the detector (cold), and
-    with auto calibration; returns (image, homography) pairs for the speed rounds."""
+    with auto calibration; returns (image, homography) pairs for the speed rounds.
+    `hands_only`: only the boards with a hand over the board."""
     stages = ("detector",)
     given = dict.fromkeys(stages, 0)
     auto_ok = dict.fromkeys(stages, 0)
@@ -307,8 +315,12 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
     by = {s: {"hand": [0, 0], "no hand": [0, 0]} for s in stages}
     errs: dict[str, list[float]] = {s: [] for s in stages}
     kept: list[tuple[Array, Array]] = []
+    n = 0
     for seed in seeds:
         scene = random_home_scene(seed)
+        if hands_only and scene.hand is None:
+            continue
+        n += 1
         image = S.render(scene)
         mask = S.hand_mask_image(scene) if scene.hand is not None else None
         key = "hand" if scene.hand is not None else "no hand"
@@ -340,16 +352,16 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
                     )
         if len(kept) < 24:
             kept.append((image, Calibration(tuple(pockets)).homography()))
-    n = len(seeds)
-    print(f"home boards, {label} (seeds {seeds.start}-{seeds.stop - 1}):")
+    hands = ", those with a hand" if hands_only else ""
+    print(f"home boards, {label} (seeds {seeds.start}-{seeds.stop - 1}{hands}):")
     print(f"  auto calibration passed its square check on {auto_cal}/{n}")
     for stage in stages:
         print(
             f"  {stage}: every count exact with the pockets given on {given[stage]}/{n} = "
-            f"{100 * given[stage] / n:.1f}% ("
+            f"{100 * given[stage] / max(n, 1):.1f}% ("
             + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in by[stage].items())
             + f"); with auto calibration on {auto_ok[stage]}/{n} = "
-            f"{100 * auto_ok[stage] / n:.1f}%"
+            f"{100 * auto_ok[stage] / max(n, 1):.1f}%"
         )
         mm: Array = np.array(errs[stage]) if errs[stage] else np.array([np.nan])
         print(
@@ -359,11 +371,13 @@ def home_boards(seeds: range, verbose: bool, label: str) -> list[tuple[Array, Ar
     return kept
 
 
-def home_section(n_tune: int, n_held: int, verbose: bool, first: int = 1) -> None:
+def home_section(
+    n_tune: int, n_held: int, verbose: bool, first: int = 1, hands_only: bool = False
+) -> None:
     print(f"home-board benchmark: cv2 {cv2.__version__}, one OpenCV thread")
     kept: list[tuple[Array, Array]] = []
     if n_tune:
-        kept += home_boards(range(first, first + n_tune), verbose, "tuning")
+        kept += home_boards(range(first, first + n_tune), verbose, "tuning", hands_only)
     if n_held:
         kept += home_boards(range(HELD_OUT_SEED, HELD_OUT_SEED + n_held), False, "held out")
     # Speed of the photo path's two stages at 640x480 (warp + detect, no empty board),

@@ -480,6 +480,12 @@ MAN_COLD = 1.12
 #: 0.9-0.93, the corner of a machine's carriage 0.8-0.84).
 ROUND = 0.87
 
+#: A white man whose face is redder (CIELAB a*) than the plywood by more than this may
+#: be the queen. On the renderer's tuning boards 1-1000, 99% of white men lie under 8.8
+#: over their plywood (cream and light wooden men are paler than it), 99% of queens
+#: over 13 (tuning board 1308's pink queen on a pinkish plywood: 14).
+REDDER = 10.5
+
 #: The most pieces of each class a set holds (law I आ, इ).
 MOST = {"white": 9, "black": 9, "queen": 1, "striker": 1}
 
@@ -533,7 +539,8 @@ class Detector:
         raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
         found: list[_Found] = []
-        off_centre: list[tuple[float, float] | None] | None = None
+        off_centre: list[tuple[float, float, bool] | None] | None = None
+        plywood_a: float | None = None
         fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
         explained: Array = np.zeros_like(changed)
         known = empty.known.astype(np.uint8)
@@ -621,12 +628,24 @@ class Detector:
                     if off is not None and math.hypot(off[0] - u, off[1] - v) < R_COIN:
                         # A light man's round outline off the centre: not the print
                         # (centred, and ink); counted, in doubt (his outline and his
-                        # lightness alone say so).
-                        u, v = off
-                        colour, conf = "white", max(conf, COUNT + 0.05)
+                        # lightness alone say so). When the outline at the centre is
+                        # nearly as round (the print's circle showing beside a man a
+                        # few mm off it), listed unsure, not counted.
+                        u, v, clear = off
+                        colour = "white"
+                        conf = max(conf, COUNT + 0.05 if clear else DOUBT + 0.05)
                         why = "off the board's centre, round and lighter than the board"
             if i in printed and not why:
                 why = "over a printed pattern"
+            if colour == "white" and other is None and c.confidence < HOT:
+                # A white man the network was not sure of whose face is clearly redder
+                # than the plywood may be a pink queen (tuning board 1308: on a pinkish
+                # plywood, heat 0.54 as white); light men are paler than the plywood.
+                if plywood_a is None:
+                    plywood_a = empty.plywood_a()
+                if float(disc_lab(top_lab, u, v, 0.6 * R_COIN)[1]) > plywood_a + REDDER:
+                    other = "queen"
+                    why = why or "redder than the plywood: a white man or the queen"
             if colour != "striker" and self.empty is not None:
                 # Against the kept empty board the watcher follows a piece from view to
                 # view: to a fraction of a pixel by its outline. Cold, the network's own
@@ -689,7 +708,7 @@ class Detector:
             hidden = cv2.dilate(hidden, _DISC7)
         #: The empty board this view was judged against (cold: learned from it).
         self.judged_against = empty
-        return self._view(found, hidden, top_lab)
+        return self._view(found, hidden, top_lab, empty)
 
     def glance(self, top: Array, pieces: tuple[Coin, ...] = ()) -> BoardView:
         """The per-frame look against the empty board (which it needs): what hides the
@@ -739,6 +758,7 @@ class Detector:
         found: list[_Found],
         hidden: Array,
         top_lab: Array,
+        board: EmptyBoard | None = None,
     ) -> BoardView:
         coins: list[Coin] = []
         unsure: list[Doubt] = []
@@ -764,7 +784,7 @@ class Detector:
             if (
                 ringed > 0.2
                 and colour != "striker"
-                and round_outline(top_lab, u, v, hidden) < ROUND
+                and _outline(top_lab, board, u, v, hidden) < ROUND
             ):
                 # Beside something large that is no piece, and its outline is no
                 # circle: a part of the machine or the hand (a corner, a rail across).
@@ -909,17 +929,41 @@ def round_outline(top_lab: Array, u: float, v: float, hidden: Array | None = Non
     )
 
 
-def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] | None:
-    """Cold, the centre of a light man lying off the board's centre, or None. Every
-    orientation of the view shares the centre, so no change can be judged there. But
-    the print's centre circle (law I अ.6, a man's size) is centred on the board, and
-    print is ink, never lighter than the plywood: the roundest man-sized outline within
-    14 mm of the centre is a white man when it lies 5 mm or more off the centre, is round
-    (`ROUND`), clearly rounder (by 0.1) than the outline at the centre, and its face is
-    lighter than the lightest plywood (its 99th percentile). (Renderer: printed centres
-    are roundest at the centre, 0.83-0.99; a cream man 6 mm off it 0.96 there, 0.79 at
-    the centre. Real photos: a calibration 4-7 mm off moves a red centre dot as far off,
-    which is why the colour must say piece too.)"""
+def _outline(top_lab: Array, board: EmptyBoard | None, u: float, v: float, hidden: Array) -> float:
+    """How round a man's outline beside what hides the board is (`round_outline`), with
+    the board's own print left out too when it is known (the `board`'s edges, where the
+    view's edges are mostly the print's): the print crossing under a man (a base line)
+    runs along his outline (tuning board 1387: 0.82 with the line, beside a hand)."""
+    fit = round_outline(top_lab, u, v, hidden)
+    if fit >= ROUND or board is None:
+        return fit
+    printed = (_edges(board.lab) > 0.5 * _edges(top_lab)) & board.known
+    return max(fit, round_outline(top_lab, u, v, np.where(printed, 255, hidden)))
+
+
+def _edges(plane: Array) -> Array:
+    """The colour edges' magnitude (L, a and b)."""
+    out: Array = np.zeros(plane.shape[:2], np.float32)
+    for k in range(3):
+        gx = cv2.Sobel(plane[:, :, k], cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(plane[:, :, k], cv2.CV_32F, 0, 1, ksize=3)
+        out += cv2.magnitude(gx, gy)
+    return out
+
+
+def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float, bool] | None:
+    """Cold, a light man lying off the board's centre: his centre and whether he is
+    clearly so, or None. Every orientation of the view shares the centre, so no change
+    can be judged there. But the print's centre circle (law I अ.6, a man's size) is
+    centred on the board, and print is ink, never lighter than the plywood: the
+    roundest man-sized outline within 14 mm of the centre is a white man when it lies 5
+    mm or more off the centre, is round (`ROUND`) and its face is lighter than the
+    lightest plywood (its 99th percentile); clearly one when it is also clearly rounder
+    (by 0.1) than the outline at the centre. (Renderer: printed centres are roundest at
+    the centre, 0.83-0.99; a cream man 6 mm off it 0.96 there, 0.79 at the centre; tuning
+    board 2208's cream man 9 mm off a filled red centre circle whose edge shows beside
+    him 0.955 there, 0.933 at the centre. Real photos: a calibration 4-7 mm off moves a
+    red centre dot as far off, which is why the colour must say piece too.)"""
     c = (B.TOP_PX - 1) / 2
     radii = (6.5, 7.25, 8.0, 8.75)
     best, at = 0.0, (c, c)
@@ -931,15 +975,16 @@ def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] |
                     best, at = fit, (c + du, c + dv)
     if best < ROUND or math.hypot(at[0] - c, at[1] - c) < 2.5:
         return None
-    if best < max(radial_outline(top_lab, c, c, r) for r in radii) + 0.1:
-        return None
+    clear = best >= max(radial_outline(top_lab, c, c, r) for r in radii) + 0.1
     on = (_SURFACE > 0) & empty.known
     if not on.any():
         return None
     face = disc_lab(top_lab, at[0], at[1], 0.6 * R_COIN)
     light = float(np.percentile(empty.lab[on][:, 0], 99))
     red = float(np.median(empty.lab[on][:, 1])) + 15.0
-    return at if float(face[0]) > light and float(face[1]) < red else None
+    if float(face[0]) > light and float(face[1]) < red:
+        return at[0], at[1], clear
+    return None
 
 
 def _ramp(x: float, lo: float, hi: float) -> float:

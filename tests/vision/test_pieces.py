@@ -13,7 +13,7 @@ import pytest
 
 from vision import board as B
 from vision.calibration import Calibration, auto_calibrate
-from vision.photo import detect_photo, top_view
+from vision.photo import PhotoResult, detect_photo, top_view
 from vision.pieces import (
     R_COIN,
     R_STRIKER,
@@ -382,3 +382,63 @@ def test_photo_a_red_dot_painted_off_its_place_is_never_a_sure_queen() -> None:
             d.counted and math.hypot(d.x_mm - queen.x_mm, d.y_mm - queen.y_mm) < 5
             for d in view.unsure
         ), (view.coins, view.unsure)
+
+
+def _honest(view: PhotoResult, truth: dict[str, int]) -> bool:
+    """Whether every count is right or its doubt covers the truth (no confident wrong
+    count: bench/bench_vision_real.py's rule)."""
+    for c in B.COLOURS:
+        counted = view.counts()[c]
+        low = counted - sum(1 for d in view.unsure if d.counted and d.colour == c)
+        high = counted + sum(1 for d in view.unsure if not d.counted and d.colour == c)
+        high += sum(1 for d in view.unsure if d.counted and d.other == c)
+        if counted != truth[c] and not low <= truth[c] <= high:
+            return False
+    return True
+
+
+def test_photo_a_pink_queen_read_as_a_white_man_is_in_doubt() -> None:
+    # Tuning home board 1308: a pink queen on pinkish-red plywood, far from the hand. The
+    # network takes her for a white man (heat 0.54) and her disc changed through: she was
+    # counted a white man, sure (0.77), a confident wrong count. Her face is far redder
+    # than the plywood, as no light man is: a white man or the queen, in doubt.
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(1308)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert _honest(view, truth_counts(scene)), (view.counts(), view.unsure)
+    assert any(d.counted and d.colour == "white" and d.other == "queen" for d in view.unsure)
+
+
+def test_photo_a_light_man_a_few_mm_off_the_red_centre_circle_is_in_doubt() -> None:
+    # Tuning home board 2208: a cream man 9 mm off the centre of a star, over the filled red
+    # centre circle whose edge shows beside him. Cold, the centre cannot be judged; the
+    # network barely sees him (heat 0.40, less 0.1 at the centre: under DOUBT) and the
+    # circle's edge makes the outline at the centre nearly as round as his (0.93 to
+    # 0.955), so he was neither counted nor listed unsure. His outline and his face,
+    # lighter than any plywood, are no print: listed unsure.
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(2208)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert _honest(view, truth_counts(scene)), (view.counts(), view.unsure)
+    centre = B.SURFACE_MM / 2
+    assert any(
+        d.colour == "white" and np.hypot(d.x_mm - centre, d.y_mm - centre) < 15 for d in view.unsure
+    )
+
+
+def test_photo_a_man_on_a_base_line_beside_a_hands_fingers_is_counted() -> None:
+    # Tuning home board 1387: grey men touching, one of them on a 6 mm base line with a
+    # blurred hand's fingertips over the man beside him. His outline, measured beside what
+    # hides the board, runs along the line's edges where it crosses under him (0.82, as
+    # unround as a machine's corner); the board's own print left out, it is a man's (0.96).
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(1387)
+    assert scene.hand is not None
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    mask = S.hand_mask_image(scene)
+    for c in B.COLOURS:
+        seen = [S.visible_fraction(scene, p, mask) for p in scene.pieces if p.colour == c]
+        assert S.count_off(view.counts()[c], seen) == 0, (c, view.counts())

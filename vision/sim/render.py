@@ -500,10 +500,14 @@ def hand_polygons_mm(hand: Hand) -> list[np.ndarray]:
     return polys
 
 
-def _hand(img: FloatImage, look: Look, hand: Hand, h: npt.NDArray[np.float64]) -> None:
+def _hand(
+    shape: tuple[int, ...], look: Look, hand: Hand, h: npt.NDArray[np.float64]
+) -> tuple[FloatImage, FloatImage, FloatImage]:
+    """The hand as a layer over the board at one instant: its colour (skin, sleeve)
+    already weighted by its cover, its cover (0-1) and its shadow on the board (0-1)."""
     lx, ly = look.lamp_mm
-    mask = np.zeros(img.shape[:2], np.float32)
-    smask: FloatImage = np.zeros(img.shape[:2], np.float32)
+    mask = np.zeros(shape[:2], np.float32)
+    smask: FloatImage = np.zeros(shape[:2], np.float32)
     dx, dy = hand.x_mm - lx, hand.y_mm - ly
     n = max(math.hypot(dx, dy), 1.0)
     for poly in hand_polygons_mm(hand):
@@ -512,26 +516,56 @@ def _hand(img: FloatImage, look: Look, hand: Hand, h: npt.NDArray[np.float64]) -
         sh = project(h, [(p[0] + dx / n * 25, p[1] + dy / n * 25) for p in poly])
         cv2.fillPoly(smask, [np.round(sh * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
     smask = cv2.GaussianBlur(smask, (0, 0), 6.0)
-    img *= (1.0 - 0.45 * smask)[:, :, None]
     rng = np.random.default_rng(look.seed + 11)
-    shade = cv2.GaussianBlur(rng.normal(0, 1, img.shape[:2]).astype(np.float32), (0, 0), 5) * 3
+    shade = cv2.GaussianBlur(rng.normal(0, 1, shape[:2]).astype(np.float32), (0, 0), 5) * 3
     skin = np.array(hand.skin, np.float32)
-    skin_img = skin[None, None, :] * (1.0 + 0.1 * shade[:, :, None])
-    img += (skin_img - img) * mask[:, :, None]
+    colour = skin[None, None, :] * (1.0 + 0.1 * shade[:, :, None]) * mask[:, :, None]
+    cover = mask
     if hand.sleeve is not None:
-        arm = np.zeros(img.shape[:2], np.float32)
+        arm = np.zeros(shape[:2], np.float32)
         pts = project(h, [tuple(p) for p in hand_polygons_mm(hand)[0]])
         cv2.fillPoly(arm, [np.round(pts * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
         cloth = np.array(hand.sleeve, np.float32)[None, None, :] * (1.0 + 0.15 * shade[:, :, None])
-        img += (cloth - img) * arm[:, :, None]
+        # The sleeve over the skin: "over" compositing of premultiplied colour.
+        colour = cloth * arm[:, :, None] + colour * (1.0 - arm)[:, :, None]
+        cover = arm + (1.0 - arm) * mask
+    return colour, cover, smask
+
+
+def _hand_over(img: FloatImage, look: Look, hand: Hand, h: npt.NDArray[np.float64]) -> FloatImage:
+    """The board with the hand over it. A hand that moved while the shutter was open is a
+    moving occluder over a still board: each place shows the hand for the share of the
+    exposure the hand covered it, and the board (in the hand's shadow or not) for the
+    rest, so a piece under the hand is hidden for as long as the hand is over it."""
+    colour, cover, shadow = _hand(img.shape, look, hand, h)
+    board = (1.0 - cover) * (1.0 - 0.45 * shadow)
+    if look.hand_blur > 0:
+        colour = _smear(colour, look.hand_blur, hand.angle)
+        board = _smear(board, look.hand_blur, hand.angle)
+    out: FloatImage = colour + img * board[:, :, None]
+    return out
+
+
+def _hand_cover(look: Look, hand: Hand) -> FloatImage:
+    """The share of the exposure the hand covers each image pixel (0-1)."""
+    h = homography_mm_to_image(look)
+    cover = _hand((look.height, look.width), look, hand, h)[1]
+    if look.hand_blur > 0:
+        cover = _smear(cover, look.hand_blur, hand.angle)
+    return cover
 
 
 def hand_mask_image(scene: Scene) -> Image:
-    """Where the hand covers the image (255), for ground truth about occlusion."""
+    """Where the hand covers the image, for ground truth about occlusion: 255 where it
+    covers the place for the whole exposure, 0 where never; a hand blurred by motion
+    covers the places along its edges for a share of the exposure (values between)."""
     look = scene.look
     mask: Image = np.zeros((look.height, look.width), np.uint8)
     if scene.hand is None:
         return mask
+    if look.hand_blur > 0:
+        out: Image = np.round(255 * np.clip(_hand_cover(look, scene.hand), 0, 1)).astype(np.uint8)
+        return out
     h = homography_mm_to_image(look)
     for poly in hand_polygons_mm(scene.hand):
         pts = project(h, [tuple(p) for p in poly])
@@ -540,8 +574,10 @@ def hand_mask_image(scene: Scene) -> Image:
 
 
 def visible_fraction(scene: Scene, piece: Piece, mask: Image | None = None) -> float:
-    """How much of a piece the hand leaves visible (1.0 without a hand); `mask`
-    is hand_mask_image(scene) when the caller already has it."""
+    """How much of a piece the hand leaves visible (1.0 without a hand), over the
+    exposure: each of 33 points of its face counts for the share of the exposure the
+    hand leaves it uncovered. `mask` is hand_mask_image(scene) when the caller already
+    has it."""
     if scene.hand is None:
         return 1.0
     if mask is None:
@@ -553,11 +589,11 @@ def visible_fraction(scene: Scene, piece: Piece, mask: Image | None = None) -> f
         r = piece.d_mm / 2.0 * rr
         pts += [(piece.x_mm + r * math.cos(a), piece.y_mm + r * math.sin(a)) for a in ang]
     img_pts = np.round(project(h, pts)).astype(np.int32)
-    inside = 0
+    seen = 0.0
     for x, y in img_pts:
-        if 0 <= x < mask.shape[1] and 0 <= y < mask.shape[0] and mask[y, x] == 0:
-            inside += 1
-    return inside / len(img_pts)
+        if 0 <= x < mask.shape[1] and 0 <= y < mask.shape[0]:
+            seen += 1.0 - int(mask[y, x]) / 255.0
+    return seen / len(img_pts)
 
 
 def count_off(found: int, visible: Sequence[float]) -> int:
@@ -592,11 +628,7 @@ def render(scene: Scene) -> Image:
         borderMode=cv2.BORDER_TRANSPARENT,
     )
     if scene.hand is not None:
-        bare = img.copy() if look.hand_blur > 0 else None
-        _hand(img, look, scene.hand, h)
-        if bare is not None:
-            # The hand moved while the shutter was open: only its change is smeared.
-            img = bare + _smear(img - bare, look.hand_blur, scene.hand.angle)
+        img = _hand_over(img, look, scene.hand, h)
     if look.shake > 0:
         img = _smear(img, look.shake, look.seed * 0.37)
     if look.blur > 0:
