@@ -143,11 +143,12 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
         ) -> bool:
             return all(len(journal(*k) - since[k]) >= 2 for k in on)
 
-        def caught_up(
-            on: list[tuple[str, str]], want: dict[tuple[str, str], set[tuple[str, int]]]
-        ) -> bool:
+        def current(on: list[tuple[str, str]]) -> bool:
+            """The centre holds all the tables journaled so far (the outage's entries, and
+            the new ones as they come: their publishers are back)."""
+            journaled = {k: journal(*k) for k in on}
             got = held()
-            return all(want[k] <= set(got.get(k, [])) for k in on)
+            return all(journaled[k] <= set(got.get(k, [])) for k in on)
 
         everyone = [(h, t.split(":")[0]) for h in halls for t in tables[h]]
         # Waits on what happened, not on the clock: each step goes on as soon as it holds.
@@ -160,9 +161,7 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
             # The tables cut off play on: two or more entries each while it is down.
             wait_for(lambda: played(cut_off, before), 30, "the tables playing on")  # noqa: B023
             victim.start()
-            # Back: what they journaled up to now, the outage's entries too, at the centre.
-            now = {k: journal(*k) for k in cut_off}
-            wait_for(lambda: caught_up(cut_off, now), 30, "the centre caught up")  # noqa: B023
+            wait_for(lambda: current(cut_off), 30, "the centre caught up")  # noqa: B023
         for k in kiosks.values():
             k.send_signal(signal.SIGINT)  # a clean stop: their journals are final
         for k in kiosks.values():
