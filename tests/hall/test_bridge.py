@@ -89,7 +89,6 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
     import signal
     import subprocess
     import sys
-    import time
 
     from kiosk.hall.mosquitto import make_certificates
     from kiosk.hall.security import bridge_conf, central_acl
@@ -126,21 +125,6 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
                  "5"],
                 stdout=subprocess.DEVNULL,
             )  # fmt: skip
-        time.sleep(3)
-        for victim in (central, brokers["east"], brokers["west"]):
-            victim.kill()  # SIGKILL: what it held in memory is gone
-            time.sleep(1.5)
-            victim.start()
-            time.sleep(3)
-        for k in kiosks.values():
-            k.send_signal(signal.SIGINT)  # a clean stop: their journals are final
-        for k in kiosks.values():
-            assert k.wait(timeout=30) == 0
-        want = {
-            (h, t.split(":")[0]): journal_events(tmp_path / f"{h}-kiosks" / t.split(":")[0]
-                                                 / "journal.db")
-            for h in halls for t in tables[h]
-        }  # fmt: skip
         db = hall_proc.data / "hall.db"
 
         def held() -> dict[tuple[str, str], list[tuple[str, int]]]:
@@ -151,6 +135,42 @@ def test_two_halls_bridged_over_tls_survive_the_central_broker_and_each_bridge_k
                 out.setdefault((h, t), []).append((m, q))
             return out
 
+        def journal(h: str, t: str) -> set[tuple[str, int]]:
+            return journal_events(tmp_path / f"{h}-kiosks" / t / "journal.db")
+
+        def played(
+            on: list[tuple[str, str]], since: dict[tuple[str, str], set[tuple[str, int]]]
+        ) -> bool:
+            return all(len(journal(*k) - since[k]) >= 2 for k in on)
+
+        def current(on: list[tuple[str, str]]) -> bool:
+            """The centre holds all the tables journaled so far (the outage's entries, and
+            the new ones as they come: their publishers are back)."""
+            journaled = {k: journal(*k) for k in on}
+            got = held()
+            return all(journaled[k] <= set(got.get(k, [])) for k in on)
+
+        everyone = [(h, t.split(":")[0]) for h in halls for t in tables[h]]
+        # Waits on what happened, not on the clock: each step goes on as soon as it holds.
+        wait_for(lambda: all(held().get(k) for k in everyone), 30, "every table at the centre")
+        for victim, hit in ((central, halls), (brokers["east"], ("east",)),
+                            (brokers["west"], ("west",))):  # fmt: skip
+            cut_off = [k for k in everyone if k[0] in hit]  # the tables it cuts from the centre
+            before = {k: journal(*k) for k in cut_off}
+            victim.kill()  # SIGKILL: what it held in memory is gone
+            # The tables cut off play on: two or more entries each while it is down.
+            wait_for(lambda: played(cut_off, before), 30, "the tables playing on")  # noqa: B023
+            victim.start()
+            wait_for(lambda: current(cut_off), 30, "the centre caught up")  # noqa: B023
+        for k in kiosks.values():
+            k.send_signal(signal.SIGINT)  # a clean stop: their journals are final
+        for k in kiosks.values():
+            assert k.wait(timeout=30) == 0
+        want = {
+            (h, t.split(":")[0]): journal_events(tmp_path / f"{h}-kiosks" / t.split(":")[0]
+                                                 / "journal.db")
+            for h in halls for t in tables[h]
+        }  # fmt: skip
         wait_for(lambda: all(set(held().get(k, [])) == w for k, w in want.items()), 30,
                  "every journal at the centre")  # fmt: skip
         got = held()

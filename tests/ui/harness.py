@@ -317,6 +317,38 @@ def _start_loop() -> None:
         _started = True
 
 
+def _let_go() -> None:
+    """What Kivy's globals still hold of a stopped app, let go. Each held the app's whole
+    widget tree alive through the next test's collection and freeze: its .kv rules were
+    run again at every language switch there, each of its labels drawn again (the fit story
+    at a second size took 2.4 times as long as alone). Found by walking from sys.modules to a
+    label of the stopped app (tests/ui/test_harness_lets_go.py):
+    - the text field focused last holds the keyboard (`FocusBehavior._keyboards`);
+    - an animation running (a scroll bar fading) holds its widget in `Animation._instances`;
+    - double and triple tap keep the last touches until a frame 250 ms on (a touch's `ud`
+      holds the widgets it went to);
+    - TextInput's `_adjust_viewport` is one trigger for the class (kivy.clock.triggered):
+      it keeps the arguments of its last call, the last text field, in its closure."""
+    from kivy.animation import Animation
+    from kivy.uix.behaviors.focus import FocusBehavior
+    from kivy.uix.textinput import TextInput
+
+    for focused in list(FocusBehavior._keyboards.values()):
+        if focused is not None:
+            focused.focus = False
+    for animation in list(Animation._instances):
+        for running in list(animation._widgets.values()):
+            animation.cancel(running["widget"])
+    pump(2, draw=False)  # what letting go of the keyboard scheduled runs now
+    for module in EventLoop.postproc_modules:
+        for held in ("touches", "last_touches"):
+            getattr(module, held, {}).clear()
+    TextInput._adjust_viewport.cancel()
+    for cell in getattr(TextInput._adjust_viewport, "__closure__", None) or ():
+        if isinstance(cell.cell_contents, (list, dict)):
+            cell.cell_contents.clear()
+
+
 def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     # The real simulated beams (MockFactory pins, the drivers' edge filter) feed the session;
     # the runner looks at them as kiosk/startup.py has it look at the parts.
@@ -349,6 +381,7 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
         beams.close()
         services.close()
         pump(2)
+        _let_go()
         # The .kv rules' `app` keeps the first app it was asked for until that app stops: if
         # anything asked after this one's on_stop, the next test's buttons would call this one.
         object.__setattr__(global_idmap["app"], "_obj", None)
