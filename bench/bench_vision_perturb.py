@@ -25,9 +25,6 @@ margin that a new board may fall over; an unsure one is the detector saying so.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision_real import LABELS, judge
+from bench_vision_real import judge, labelled_photos, photo_arguments
 
 from vision import board as B
 from vision.photo import PhotoError, detect_photo, load_image
@@ -108,20 +105,11 @@ def variants(image: Array, pockets: Points) -> Iterator[tuple[str, Array, Points
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder", nargs="?", default=os.environ.get("TABLESIDE_REAL_PHOTOS", ""))
-    ap.add_argument("--labels", default=str(LABELS))
-    ap.add_argument("--verbose", action="store_true", help="each photo's misses")
-    args = ap.parse_args(argv)
-    folder = Path(args.folder) if args.folder else None
-    labels_path = Path(args.labels)
-    if folder is None or not folder.is_dir() or not any(folder.iterdir()):
-        print(f"skipped: no real photos (folder {args.folder or '(none given)'!s} is absent)")
+    args = photo_arguments(__doc__.splitlines()[0], "each photo's misses", argv)
+    found = labelled_photos(args)
+    if found is None:
         return 0
-    if not labels_path.is_file():
-        print(f"skipped: no labels ({labels_path} is absent)")
-        return 0
-    photos: dict[str, dict[str, Any]] = json.loads(labels_path.read_text())["photos"]
+    folder, photos = found
     cv2.setNumThreads(1)
     tally: dict[str, list[int]] = {}  # variant: [photos, exact, confident wrong, refused]
     for name, label in sorted(photos.items()):

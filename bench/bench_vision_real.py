@@ -66,21 +66,34 @@ def judge(result: PhotoResult, label: dict[str, Any]) -> tuple[bool, bool, bool]
     return exact, exact and not _doubts(result), wrong
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def photo_arguments(description: str, verbose: str, argv: list[str] | None) -> argparse.Namespace:
+    """DIR, --labels and --verbose, as the benches of real photos take them."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("folder", nargs="?", default=os.environ.get("TABLESIDE_REAL_PHOTOS", ""))
     ap.add_argument("--labels", default=str(LABELS))
-    ap.add_argument("--verbose", action="store_true", help="every photo's counts")
-    args = ap.parse_args(argv)
+    ap.add_argument("--verbose", action="store_true", help=verbose)
+    return ap.parse_args(argv)
+
+
+def labelled_photos(args: argparse.Namespace) -> tuple[Path, dict[str, dict[str, Any]]] | None:
+    """The folder of photos and every label; None (having said why) when either is absent."""
     folder = Path(args.folder) if args.folder else None
     if folder is None or not folder.is_dir() or not any(folder.iterdir()):
         print(f"skipped: no real photos (folder {args.folder or '(none given)'!s} is absent)")
-        return 0
+        return None
     labels_path = Path(args.labels)
     if not labels_path.is_file():
         print(f"skipped: no labels ({labels_path} is absent)")
+        return None
+    return folder, json.loads(labels_path.read_text())["photos"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = photo_arguments(__doc__.splitlines()[0], "every photo's counts", argv)
+    found = labelled_photos(args)
+    if found is None:
         return 0
-    photos: dict[str, dict[str, Any]] = json.loads(labels_path.read_text())["photos"]
+    folder, photos = found
     scored = {
         n: lab
         for n, lab in photos.items()

@@ -273,27 +273,33 @@ def test_photo_a_man_of_the_plywoods_shade_in_a_hands_shadow_is_counted_in_doubt
     assert any(d.colour == "white" and d.counted for d in view.unsure)
 
 
-def test_photo_a_man_the_network_barely_saw_beside_another_is_not_lost(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Two white men touching, the network seeing the second at heat 0.2 only, as it did on
-    # real photos of a dense board turned or darkened (0.18-0.25): that weak proposal took
-    # his place, and his disc of change, which would have been counted, was dropped.
+def _network_barely_sees(monkeypatch: pytest.MonkeyPatch, piece: Piece) -> None:
+    """The learned stage's proposals, with the one at `piece` replaced by a proposal of its
+    class at heat 0.2 (what the network gave real photos turned or darkened)."""
     import vision.coin_net as coin_net
 
-    first, second = Piece("white", 400.0, 300.0), Piece("white", 431.0, 282.0)
-    scene = Scene((first, second, Piece("black", 250.0, 500.0)), Look(seed=5))
     network = coin_net.detect_learned
 
     def barely(top: np.ndarray, threshold: float) -> list[Coin]:
         far = [
             c
             for c in network(top, threshold)
-            if math.hypot(c.x_mm - second.x_mm, c.y_mm - second.y_mm) > 15.0
+            if math.hypot(c.x_mm - piece.x_mm, c.y_mm - piece.y_mm) > 15.0
         ]
-        return [*far, Coin("white", second.x_mm, second.y_mm, 0.2)]
+        return [*far, Coin(piece.colour, piece.x_mm, piece.y_mm, 0.2)]
 
     monkeypatch.setattr(coin_net, "detect_learned", barely)
+
+
+def test_photo_a_man_the_network_barely_saw_beside_another_is_not_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two white men touching, the network seeing the second at heat 0.2 only, as it did on
+    # real photos of a dense board turned or darkened (0.18-0.25): that weak proposal took
+    # his place, and his disc of change, which would have been counted, was dropped.
+    first, second = Piece("white", 400.0, 300.0), Piece("white", 431.0, 282.0)
+    scene = Scene((first, second, Piece("black", 250.0, 500.0)), Look(seed=5))
+    _network_barely_sees(monkeypatch, second)
     view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     doubted = sum(1 for d in view.unsure if d.colour == "white" and not d.counted)
     assert view.counts()["white"] + doubted == 2, (view.counts(), view.unsure)
@@ -306,21 +312,9 @@ def test_photo_a_disc_of_a_strikers_size_the_network_barely_saw_as_a_man_is_in_d
     # over a striker's width, and the network saw him at heat 0.21 as a black man: counted
     # as the striker by size, with no doubt of a man, so one black man was missing for
     # sure. Here a dark disc of that width, the network's heat there replaced by 0.2.
-    import vision.coin_net as coin_net
-
     wide = Piece("black", 300.0, 500.0, d_mm=46.0)
     scene = Scene((wide, Piece("white", 500.0, 250.0)), Look(seed=5))
-    network = coin_net.detect_learned
-
-    def barely(top: np.ndarray, threshold: float) -> list[Coin]:
-        far = [
-            c
-            for c in network(top, threshold)
-            if math.hypot(c.x_mm - wide.x_mm, c.y_mm - wide.y_mm) > 15.0
-        ]
-        return [*far, Coin("black", wide.x_mm, wide.y_mm, 0.2)]
-
-    monkeypatch.setattr(coin_net, "detect_learned", barely)
+    _network_barely_sees(monkeypatch, wide)
     view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
     here = [d for d in view.unsure if math.hypot(d.x_mm - wide.x_mm, d.y_mm - wide.y_mm) < 15]
     black = view.counts()["black"] + sum(
