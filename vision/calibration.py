@@ -429,20 +429,19 @@ def _fourth_side(
 
     def corners_at(dist: float) -> list[tuple[float, float]]:
         p0 = mid + dist * centre_dir
-        far = np.array([opposite[0], opposite[1], p0[0], p0[1]])
-        got = {k: v for k, v in lines.items()}
-        got[missing] = far
+        got = dict(lines)
+        got[missing] = np.array([opposite[0], opposite[1], p0[0], p0[1]])
         return [_intersect(got[(i + 3) % 4], got[i]) for i in range(4)]
 
     def cost(dist: float) -> float:
+        corners = corners_at(dist)
         try:
-            cal = Calibration.from_corners(corners_at(dist))
+            cal = Calibration.from_corners(corners)
         except CalibrationError:
             return np.inf
         if judge is not None:
-            return judge(corners_at(dist))
-        sq = check_square(cal.pockets, size)
-        return sq.angle_deg / 4.0 + sq.sides / 0.05 + max(0.0, sq.tilt_deg - MAX_TILT_DEG)
+            return judge(corners)
+        return check_square(cal.pockets, size).score
 
     grid = np.linspace(0.75 * width, 1.3 * width, 23)
     costs = [cost(float(d)) for d in grid]
@@ -494,6 +493,12 @@ class SquareCheck:
     sides: float
     tilt_deg: float
 
+    @property
+    def score(self) -> float:
+        """One figure of how far from a board's square (lower better): 4° off a right
+        angle, sides 5% apart and each degree of tilt past MAX_TILT_DEG weigh alike."""
+        return self.angle_deg / 4.0 + self.sides / 0.05 + max(0.0, self.tilt_deg - MAX_TILT_DEG)
+
     def problem(self, max_angle_deg: float = 4.0, max_sides: float = 0.05) -> str | None:
         """Why these pockets are not a board (None if they are)."""
         if self.angle_deg > max_angle_deg:
@@ -532,7 +537,7 @@ def check_square(
     h = h.astype(np.float64)
     a1, a2 = h[:2, 0], h[:2, 1]
     g1, g2 = h[2, 0], h[2, 1]
-    best = (np.inf, 0.0, 0.0, 0.0)
+    best, best_score = SquareCheck(0.0, 0.0, 0.0), np.inf
     for f in np.geomspace(0.3, 3.0, 80):
         w = 1.0 / (f * f)
         n1 = w * float(a1 @ a1) + g1 * g1
@@ -549,7 +554,7 @@ def check_square(
         )
         # A steeper camera could explain a pocket in the wrong place: the kiosk's and
         # a phone held above the board are within MAX_TILT_DEG of looking straight down.
-        score = angle / 4.0 + sides / 0.05 + max(0.0, tilt - MAX_TILT_DEG)
-        if score < best[0]:
-            best = (score, angle, float(sides), tilt)
-    return SquareCheck(best[1], best[2], best[3])
+        seen = SquareCheck(angle, float(sides), tilt)
+        if seen.score < best_score:
+            best, best_score = seen, seen.score
+    return best
