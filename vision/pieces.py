@@ -800,7 +800,7 @@ class Detector:
             elif ringed > 0.05 and heat < COUNT:
                 conf = min(conf, COUNT - 0.01)  # a fingertip's or a cuff's change is round too
             if self.empty is None and conf >= SURE:
-                conf, why = self._cold_sure(colour, u, v, conf, why, hidden, top_lab)
+                conf, why = _cold_sure(colour, u, v, conf, why, hidden, top_lab, board)
             x_mm, y_mm = B.top_to_mm(u, v)
             edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)
             if edge < EDGE_MM:
@@ -819,21 +819,29 @@ class Detector:
         coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
         return BoardView(tuple(coins), hidden, tuple(unsure))
 
-    def _cold_sure(
-        self, colour: str, u: float, v: float, conf: float, why: str, hidden: Array, top_lab: Array
-    ) -> tuple[float, str]:
-        """Cold, what keeps a piece the evidence calls sure from being so: (conf, why).
-        Found on real photos taken otherwise (bench_vision_perturb.py): under sensor noise
-        a machine's dark corner no longer joined what hides the board, and was a sure
-        black man; out of focus, a red base-circle dot was a sure queen."""
-        if colour != "striker" and round_outline(top_lab, u, v, hidden) < ROUND:
-            return SURE - 0.01, why or "its outline is not a piece's circle"
-        learned = self.judged_against
-        if colour == "queen" and learned is not None and _red_print(learned, u, v, R_COIN):
-            # The board learned from its symmetric places is red here: the print
-            # repeated (a worn or hand-painted dot a little off its places) or the queen.
-            return SURE - 0.01, why or "red like the print at its symmetric places"
-        return conf, why
+
+def _cold_sure(
+    colour: str,
+    u: float,
+    v: float,
+    conf: float,
+    why: str,
+    hidden: Array,
+    top_lab: Array,
+    learned: EmptyBoard | None,
+) -> tuple[float, str]:
+    """Cold, what keeps a piece the evidence calls sure from being so: (conf, why), the
+    `learned` board being the one the view was judged against. Found on real photos taken
+    otherwise (bench_vision_perturb.py): under sensor noise a machine's dark corner no
+    longer joined what hides the board, and was a sure black man; out of focus, a red
+    base-circle dot was a sure queen."""
+    if colour != "striker" and round_outline(top_lab, u, v, hidden) < ROUND:
+        return SURE - 0.01, why or "its outline is not a piece's circle"
+    if colour == "queen" and learned is not None and _red_print(learned, u, v, R_COIN):
+        # The board learned from its symmetric places is red here: the print
+        # repeated (a worn or hand-painted dot a little off its places) or the queen.
+        return SURE - 0.01, why or "red like the print at its symmetric places"
+    return conf, why
 
 
 def _ring(r: float) -> Array:
