@@ -765,7 +765,10 @@ class Detector:
         found.sort(key=lambda f: -f[3])
         kept: list[tuple[float, float, float]] = []
         counted: dict[str, int] = {}
+        men = _men_of_the_view(found, top_lab) if self.empty is None else None
         for colour, u, v, conf, why, other, heat, rad in found:
+            if men is not None and colour in men and conf < SURE:
+                colour, other, why = _as_the_men_look(men, top_lab, u, v, colour, other, why, heat)
             if other is not None:
                 conf = min(conf, SURE - 0.01)
                 why = why or f"{colour} or {other}: its size is between"
@@ -818,6 +821,50 @@ class Detector:
                 unsure.append(Doubt(colour, x_mm, y_mm, round(conf, 3), conf >= COUNT, said, other))
         coins.sort(key=lambda c: (c.colour, c.y_mm, c.x_mm))
         return BoardView(tuple(coins), hidden, tuple(unsure))
+
+
+def _men_of_the_view(found: list[_Found], top_lab: Array) -> dict[str, Any] | None:
+    """Cold, how this set's white and black men look, learned from the men the view is
+    sure of (the network hot and the evidence sure): {colour: Look}, or None when there
+    are not two of each. A man left in doubt is then judged by the set on the table, not
+    by the board around him alone (a slate-grey man on the dark rim is no darker than
+    the frame beside him, but far nearer this set's black men than its white)."""
+    from vision.piece_set import PieceSet
+
+    sure = [
+        Coin(f[0], *B.top_to_mm(f[1], f[2]), f[3])
+        for f in found
+        if f[0] in ("white", "black") and f[3] >= SURE and f[6] >= HOT and f[5] is None
+    ]
+    if min(sum(1 for c in sure if c.colour == k) for k in ("white", "black")) < 2:
+        return None
+    pieces = PieceSet()
+    pieces.learn(top_lab, BoardView(tuple(sure), np.zeros((1, 1), np.uint8)))
+    return dict(pieces.looks)
+
+
+def _as_the_men_look(
+    men: dict[str, Any],
+    top_lab: Array,
+    u: float,
+    v: float,
+    colour: str,
+    other: str | None,
+    why: str,
+    heat: float,
+) -> tuple[str, str | None, str]:
+    """(colour, other, why) of a man in doubt judged by the view's men (`men`): when he
+    looks clearly like the other colour's men, that colour is what he may be instead
+    (weakly seen, what he is)."""
+    here = disc_lab(top_lab, u, v, 0.6 * R_COIN)
+    opposite = "black" if colour == "white" else "white"
+    d_own, d_opp = men[colour].distance(here), men[opposite].distance(here)
+    if d_opp * 1.5 >= d_own:
+        return colour, other, why
+    said = why or f"looks like this set's {opposite} men"
+    if heat < COUNT:
+        return opposite, colour, said
+    return colour, opposite, said
 
 
 def _cold_sure(
