@@ -632,7 +632,11 @@ class Detector:
                         # nearly as round (the print's circle showing beside a man a
                         # few mm off it), listed unsure, not counted.
                         u, v, clear = off
-                        colour = "white"
+                        # The network's striker stays the striker (a light disc off the
+                        # centre too, a little wider): a white man is what else it is.
+                        colour, other = (
+                            ("striker", "white") if c.colour == "striker" else ("white", None)
+                        )
                         conf = max(conf, COUNT + 0.05 if clear else DOUBT + 0.05)
                         why = "off the board's centre, round and lighter than the board"
             if i in printed and not why:

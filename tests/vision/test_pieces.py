@@ -422,6 +422,19 @@ def test_photo_a_light_man_a_few_mm_off_the_red_centre_circle_is_in_doubt() -> N
     )
 
 
+def test_photo_the_striker_off_the_centre_is_the_striker_not_a_white_man() -> None:
+    # Tuning home board 2100: a 38.6 mm striker 20 mm off the board's centre, where a cold
+    # view cannot tell print from piece. The network called it the striker (heat 0.97),
+    # and the rule for a light disc off the centre made it a white man, with no doubt of
+    # the striker: one white too many, no striker, a confident wrong count.
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(2100)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert _honest(view, truth_counts(scene)), (view.counts(), view.unsure)
+    assert view.counts()["striker"] == 1, (view.counts(), view.unsure)
+
+
 def test_photo_a_man_on_a_base_line_beside_a_hands_fingers_is_counted() -> None:
     # Tuning home board 1387: grey men touching, one of them on a 6 mm base line with a
     # blurred hand's fingertips over the man beside him. His outline, measured beside what
