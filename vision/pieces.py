@@ -643,6 +643,12 @@ class Detector:
                         why = "off the board's centre, round and lighter than the board"
             if i in printed and not why:
                 why = "over a printed pattern"
+                if colour == "queen" and c.confidence < HOT and _red_print(empty, u, v, R_COIN):
+                    # Cold, a queen the network was not sure of where the board's red
+                    # print repeats at the symmetric places (base circles' red centres on
+                    # real photos, heat 0.40-0.50): the print is far likelier.
+                    conf = min(conf, COUNT - 0.01)
+                    why = "red like the print at its symmetric places"
             if colour == "white" and other is None and c.confidence < HOT:
                 # A white man the network was not sure of whose face is clearly redder
                 # than the plywood may be a pink queen (tuning board 1308: on a pinkish
@@ -823,7 +829,7 @@ class Detector:
                 conf, why = _cold_sure(colour, u, v, conf, why, hidden, top_lab, board)
             x_mm, y_mm = B.top_to_mm(u, v)
             edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)
-            if edge < EDGE_MM:
+            if edge < EDGE_MM or _in_a_pocket(x_mm, y_mm):
                 continue  # a piece lies on the surface: its centre is a radius in
             if conf >= COUNT and counted.get(colour, 0) >= MOST[colour]:
                 # A set holds one striker, one queen, nine men of a colour (law I आ):
@@ -934,6 +940,13 @@ def _as_the_men_look(
     if heat < COUNT:
         return opposite, colour, said
     return colour, opposite, said
+
+
+def _in_a_pocket(x_mm: float, y_mm: float) -> bool:
+    """Whether a centre lies over a pocket's hole (law I अ.3): a piece there has fallen
+    in; what is seen there is the net or the pocket's dark."""
+    r = B.POCKET_D_MM / 2
+    return any((x_mm - px) ** 2 + (y_mm - py) ** 2 < r * r for px, py in B.POCKETS_MM)
 
 
 def _cold_sure(
