@@ -787,7 +787,7 @@ class Detector:
         kept: list[tuple[float, float, float]] = []
         counted: dict[str, int] = {}
         if self.empty is None:
-            found = _larger_set(found, top_lab)
+            found = _two_looks_as_one(_larger_set(found, top_lab), top_lab)
         men = _men_of_the_view(found, top_lab) if self.empty is None else None
         for colour, u, v, conf, why, other, heat, rad in found:
             if men is not None and colour in men and conf < SURE:
@@ -879,6 +879,54 @@ def _larger_set(found: list[_Found], top_lab: Array) -> list[_Found]:
     if striker is not None:
         out.append((*wide[striker][:4], "unlike the set's men", "white", *wide[striker][6:]))
     out.sort(key=lambda f: -f[3])
+    return out
+
+
+#: Two looks of men are two sets when their colours lie this far apart (CIELAB), and
+#: `LOOKS_APART` times farther than each look's own spread (black men under one lamp
+#: spread 3-8; medium-brown wooden men lie 20 or more from dark ones).
+LOOKS_FAR = 20.0
+LOOKS_APART = 3.0
+
+
+def _two_looks_as_one(found: list[_Found], top_lab: Array) -> list[_Found]:
+    """Cold, men the network gave one class though they part clearly into a darker and a
+    lighter look (a set of medium-brown wooden "white" men: the network, which learned
+    white men pale, reads them black): the lighter look is white and the darker black,
+    each in doubt with the class the network gave. Only when every man was given the
+    one class, or more of it than a set holds."""
+    men = [i for i, f in enumerate(found) if f[0] in ("white", "black") and f[3] >= DOUBT]
+    if len(men) < 3:
+        return found
+    given = {found[i][0] for i in men}
+    one = next(iter(given)) if len(given) == 1 else None
+    if one is None:
+        over = [c for c in given if sum(1 for i in men if found[i][0] == c) > MOST[c]]
+        if not over:
+            return found
+        one = over[0]
+    colours = np.array([disc_lab(top_lab, found[i][1], found[i][2], 0.6 * R_COIN) for i in men])
+    dark = _darker_look(colours)
+    light = set(range(len(men))) - dark
+    if not dark or not light:
+        return found
+    means = [colours[sorted(part)].mean(axis=0) for part in (dark, light)]
+    spread = max(
+        float(np.median(np.linalg.norm(colours[sorted(part)] - m, axis=1)))
+        if len(part) > 1
+        else 0.0
+        for part, m in zip((dark, light), means, strict=True)
+    )
+    far = float(np.linalg.norm(means[0] - means[1]))
+    if far < LOOKS_FAR or far < LOOKS_APART * max(spread, 3.0):
+        return found
+    out = list(found)
+    why = f"parted from the view's other men by colour: two sets the network called {one}"
+    for k, i in enumerate(men):
+        colour = "black" if k in dark else "white"
+        if found[i][0] != colour:
+            f = found[i]
+            out[i] = (colour, f[1], f[2], f[3], why, f[0], *f[6:])
     return out
 
 

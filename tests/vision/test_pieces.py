@@ -615,3 +615,30 @@ def test_photo_a_queen_the_network_doubts_on_the_base_circles_red_print_is_not_c
     view = detect_photo(image, S.pocket_centres_image(scene.look))
     assert _honest(view, truth_counts(scene)), (view.counts(), view.unsure)
     assert view.counts()["queen"] == 0, (view.coins, view.unsure)
+
+
+@pytest.mark.parametrize("brown", [(70, 105, 150), (90, 130, 170)])
+def test_photo_medium_brown_white_men_the_network_reads_as_black_are_white(
+    brown: tuple[int, int, int],
+) -> None:
+    # A real set of medium-brown wooden "white" men: the network, which learned white men
+    # pale, reads them black, and every man of the view was black (nine counted, the rest
+    # "more black than a set holds"), no white man, confidently. Seven of each here: the
+    # men part clearly into a darker and a lighter look, the lighter are the white men.
+    spots = [(150.0 + 90 * i, 150.0 + 110 * j) for i in range(6) for j in range(5)]
+    men = [Piece("white" if i % 2 == 0 else "black", *spots[i]) for i in range(14)]
+    look = Look(seed=7, piece_bgr=(brown, (38, 36, 40), (48, 36, 170), (200, 220, 235)))
+    scene = Scene(tuple(men), look)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(look))
+    assert view.counts() == truth_counts(scene), (view.counts(), view.unsure)
+    assert all(d.other == "black" for d in view.unsure if d.colour == "white"), view.unsure
+
+
+def test_photo_black_men_alone_in_one_light_are_not_parted_into_two_sets() -> None:
+    # The parting by colour must not split one set: black men alone, some in the lamp's
+    # bright spot, are all black.
+    look = Look(seed=7, glare=40.0, glare_mm=(250.0, 250.0), lamp_falloff=0.3)
+    men = [Piece("black", 150.0 + 90 * i, 150.0 + 130 * j) for i in range(5) for j in range(2)]
+    scene = Scene(tuple(men[:9]), look)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(look))
+    assert view.counts() == truth_counts(scene), (view.counts(), view.unsure)
