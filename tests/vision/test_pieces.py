@@ -352,11 +352,9 @@ def test_photo_a_dark_shape_of_a_mans_size_that_is_no_circle_is_never_a_sure_man
         assert not sure, (shape, view.coins, view.unsure)
 
 
-def test_photo_a_red_dot_painted_off_its_place_is_never_a_sure_queen() -> None:
-    # A hand-painted base-circle dot, as wide as the circle, 7 mm off its symmetric place,
-    # the photo a little out of focus (a real KDM board's dot, blurred, was a sure queen):
-    # cold, the board learned from its symmetric places is red there, so a queen there is
-    # counted in doubt only.
+def _red_dot_painted() -> tuple[Scene, np.ndarray]:
+    """Two men on a tournament board whose base-circle dot at (605, 629.6) mm is painted
+    again, as wide as the circle (a hand-painted dot, off its symmetric place)."""
     scene = Scene((Piece("white", 450.0, 300.0), Piece("black", 300.0, 420.0)), Look(seed=5))
     to_image = cv2.getPerspectiveTransform(
         np.array([(0, 0), (740, 0), (740, 740), (0, 740)], np.float32),
@@ -370,6 +368,15 @@ def test_photo_a_red_dot_painted_off_its_place_is_never_a_sure_queen() -> None:
     radius = float(np.hypot(*(rim - centre)))
     cv2.circle(image, (round(centre[0] * 8), round(centre[1] * 8)), round(radius * 8),
                (40, 52, 205), -1, lineType=cv2.LINE_AA, shift=3)  # fmt: skip
+    return scene, image
+
+
+def test_photo_a_red_dot_painted_off_its_place_is_never_a_sure_queen() -> None:
+    # A hand-painted base-circle dot, as wide as the circle, 7 mm off its symmetric place,
+    # the photo a little out of focus (a real KDM board's dot, blurred, was a sure queen):
+    # cold, the board learned from its symmetric places is red there, so a queen there is
+    # counted in doubt only.
+    scene, image = _red_dot_painted()
     view = detect_photo(cv2.GaussianBlur(image, (0, 0), 1.0), S.pocket_centres_image(scene.look))
     for queen in (c for c in view.coins if c.colour == "queen"):
         assert any(
@@ -591,19 +598,7 @@ def test_photo_a_queen_the_network_doubts_on_the_base_circles_red_print_is_not_c
     # queens on the base circles' red centres (heat 0.40-0.50), the print repeated at the
     # symmetric places, and one whose print was a little off its place changed enough to
     # be counted a queen. Where the red print repeats, a doubtful queen is the print.
-    scene = Scene((Piece("white", 450.0, 300.0), Piece("black", 300.0, 420.0)), Look(seed=5))
-    to_image = cv2.getPerspectiveTransform(
-        np.array([(0, 0), (740, 0), (740, 740), (0, 740)], np.float32),
-        np.array(scene.look.corners, np.float32),
-    )
-    centre, rim = cv2.perspectiveTransform(
-        np.array([[(605.0, 629.6), (605.0 + B.BASE_CIRCLE_D_MM / 2, 629.6)]], np.float32),
-        to_image,
-    )[0]
-    image = S.render(scene)
-    radius = float(np.hypot(*(rim - centre)))
-    cv2.circle(image, (round(centre[0] * 8), round(centre[1] * 8)), round(radius * 8),
-               (40, 52, 205), -1, lineType=cv2.LINE_AA, shift=3)  # fmt: skip
+    scene, image = _red_dot_painted()
     c = B.SURFACE_MM / 2
     places = {(c + a, c + b) for a, b in ((235.0, 259.6), (259.6, 235.0))}
     places = {
