@@ -884,9 +884,13 @@ def _larger_set(found: list[_Found], top_lab: Array) -> list[_Found]:
 
 #: Two looks of men are two sets when their colours lie this far apart (CIELAB), and
 #: `LOOKS_APART` times farther than each look's own spread (black men under one lamp
-#: spread 3-8; medium-brown wooden men lie 20 or more from dark ones).
+#: spread 3-8; medium-brown wooden men lie 20 or more from dark ones), and their hues
+#: (a*, b*) `LOOKS_HUE` apart: a shadow or a lamp's fall-off moves a man's lightness
+#: only (tuning home board 208: two white men in shade 20 darker, their hue the same;
+#: real brown wooden men 17 from the black men in hue, on the renderer 27).
 LOOKS_FAR = 20.0
 LOOKS_APART = 3.0
+LOOKS_HUE = 12.0
 
 
 def _two_looks_as_one(found: list[_Found], top_lab: Array) -> list[_Found]:
@@ -918,7 +922,8 @@ def _two_looks_as_one(found: list[_Found], top_lab: Array) -> list[_Found]:
         for part, m in zip((dark, light), means, strict=True)
     )
     far = float(np.linalg.norm(means[0] - means[1]))
-    if far < LOOKS_FAR or far < LOOKS_APART * max(spread, 3.0):
+    hue = float(np.linalg.norm(means[0][1:] - means[1][1:]))
+    if far < LOOKS_FAR or far < LOOKS_APART * max(spread, 3.0) or hue < LOOKS_HUE:
         return found
     out = list(found)
     why = f"parted from the view's other men by colour: two sets the network called {one}"

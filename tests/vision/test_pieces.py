@@ -637,3 +637,14 @@ def test_photo_black_men_alone_in_one_light_are_not_parted_into_two_sets() -> No
     scene = Scene(tuple(men[:9]), look)
     view = detect_photo(S.render(scene), S.pocket_centres_image(look))
     assert view.counts() == truth_counts(scene), (view.counts(), view.unsure)
+
+
+def test_photo_white_men_in_shade_are_not_parted_into_two_sets() -> None:
+    # Tuning home board 208: seven white men, two of them in shade (20 darker, their hue
+    # the same). Parting by colour made those two black men; a shadow moves a man's
+    # lightness only, a second set differs in hue too.
+    from vision.sim.variations import random_home_scene
+
+    scene = random_home_scene(208)
+    view = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
+    assert view.counts() == truth_counts(scene), (view.counts(), view.unsure)
