@@ -497,8 +497,9 @@ EDGE_MM = 11.0
 #: judged there (the centre circle and a queen on it are alike), so the heat alone
 #: speaks and a little less is trusted.
 CENTRE_BLIND_MM = 30.0
-CENTRE_PX = CENTRE_BLIND_MM * B.SCALE
-centre_px = (B.TOP_PX - 1) / 2
+#: The same in top-view pixels, and the top view's centre (the board's).
+CENTRE_BLIND_PX = CENTRE_BLIND_MM * B.SCALE
+MID_PX = (B.TOP_PX - 1) / 2
 
 
 class Detector:
@@ -718,7 +719,7 @@ class Detector:
             )
         if self.empty is None and not any(
             f[3] >= DOUBT
-            and (f[0] == "queen" or math.hypot(f[1] - centre_px, f[2] - centre_px) < CENTRE_PX)
+            and (f[0] == "queen" or math.hypot(f[1] - MID_PX, f[2] - MID_PX) < CENTRE_BLIND_PX)
             for f in found
         ):
             queen = centre_queen(top_lab, empty)
@@ -1144,7 +1145,7 @@ def _edges(plane: Array) -> Array:
 _MAN_RADII = (6.5, 7.25, 8.0, 8.75)
 #: The surface farther than 40 mm from the centre: where the print's red is read.
 _AWAY = _SURFACE.copy()
-cv2.circle(_AWAY, (round(centre_px), round(centre_px)), round(40 * B.SCALE), 0, -1)
+cv2.circle(_AWAY, (round(MID_PX), round(MID_PX)), round(40 * B.SCALE), 0, -1)
 _AWAY_FROM_CENTRE = _AWAY > 0
 #: A red face at the centre this near (CIELAB) to the red printed elsewhere is that ink.
 PRINT_INK = 12.0
@@ -1152,13 +1153,37 @@ PRINT_INK = 12.0
 
 def _roundest_at_centre(top_lab: Array) -> tuple[float, tuple[float, float]]:
     """The roundest man-sized outline within 14 mm of the board's centre: how round
-    (`radial_outline`) and where."""
-    c = (B.TOP_PX - 1) / 2
+    (`radial_outline`, band 2) and where. The colour edges are taken once for the whole
+    search: each ring lies 3 px or more inside the window, where they are what
+    `radial_outline` takes in its own."""
+    c = MID_PX
+    reach = 7 + max(_MAN_RADII) + 2 + 3
+    lo, hi = int(c - reach), int(c + reach) + 1
+    window = top_lab[lo:hi, lo:hi]
+    grads = [
+        (cv2.Sobel(window[:, :, k], cv2.CV_32F, 1, 0, ksize=3),
+         cv2.Sobel(window[:, :, k], cv2.CV_32F, 0, 1, ksize=3))
+        for k in range(3)
+    ]  # fmt: skip
+    energy: Array = np.sum([gx * gx + gy * gy for gx, gy in grads], axis=0)
+    yy, xx = np.mgrid[lo:hi, lo:hi]
     best, at = 0.0, (c, c)
     for du in range(-7, 8):
         for dv in range(-7, 8):
+            dx, dy = xx - (c + du), yy - (c + dv)
+            d = np.sqrt(dx * dx + dy * dy) + 1e-6
             for r in _MAN_RADII:
-                fit = radial_outline(top_lab, c + du, c + dv, r)
+                ring = np.abs(d - r) <= 2.0
+                along = float(energy[ring].sum())
+                if along <= 1e-6:
+                    fit = 1.0
+                else:
+                    ex, ey, dr = dx[ring], dy[ring], d[ring]
+                    across = sum(
+                        float((((gx[ring] * ex + gy[ring] * ey) / dr) ** 2).sum())
+                        for gx, gy in grads
+                    )
+                    fit = across / along
                 if fit > best:
                     best, at = fit, (c + du, c + dv)
     return best, at
@@ -1170,11 +1195,14 @@ def centre_queen(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] | Non
     than the plywood as `_man_class` reads her). A red centre circle printed a man's
     size looks the same, so it is only ever a doubt, not counted (a real magenta queen on
     a red and black star's centre, heat 0.07, was missed with no doubt at all)."""
+    red = empty.plywood_a() + 15.0
+    win, inside = _disc(top_lab.shape, MID_PX, MID_PX, 7 + R_COIN)
+    if float(np.percentile(top_lab[win][inside][:, 1], 90)) <= red:
+        return None  # nothing as red as a queen near the centre
     best, at = _roundest_at_centre(top_lab)
     if best < ROUND:
         return None
     face = disc_lab(top_lab, at[0], at[1], 0.6 * R_COIN)
-    red = empty.plywood_a() + 15.0
     if float(face[1]) <= red:
         return None
     # Of the red printed elsewhere (base circles, a star's points): the same ink at the
@@ -1200,7 +1228,7 @@ def off_centre_white(top_lab: Array, empty: EmptyBoard) -> tuple[float, float, b
     board 2208's cream man 9 mm off a filled red centre circle whose edge shows beside
     him 0.955 there, 0.933 at the centre. Real photos: a calibration 4-7 mm off moves a
     red centre dot as far off, which is why the colour must say piece too.)"""
-    c = (B.TOP_PX - 1) / 2
+    c = MID_PX
     best, at = _roundest_at_centre(top_lab)
     if best < ROUND or math.hypot(at[0] - c, at[1] - c) < 2.5:
         return None
