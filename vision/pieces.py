@@ -303,11 +303,17 @@ def blobs(
         # Wider than a common striker (60 mm) a disc must be round: a hand's palm with
         # its fingers is a striker's size but not a disc.
         most_fill = 1.45 if r < 30.0 * B.SCALE else 1.3
+        on_arm = 0 if reaching is None else np.count_nonzero(part & reaching[y : y + h, x : x + w])
+        arm = on_arm > 0
         if 0.8 * R_COIN <= r <= 38.0 * B.SCALE * 1.1 and fill <= most_fill:
+            if on_arm > 0.5 * area:
+                # Mostly the change of an arm reaching in: a fingertip's disc of
+                # change is no piece.
+                hidden[y : y + h, x : x + w][part > 0] = 255
+                continue
             vv, uu = np.nonzero(depth >= 0.8 * r)
             found.append(Blob(float(uu.mean()) + x, float(vv.mean()) + y, r + 1.0, 1.0 / fill))
         elif area > 1.2 * A_COIN:
-            arm = reaching is not None and bool((part & reaching[y : y + h, x : x + w]).any())
             men = _packed_men(part) if packed and not arm else []
             if men:
                 found.extend(Blob(u + x, v + y, R_COIN, 0.8) for u, v in men)
@@ -324,6 +330,49 @@ def _reaching(changed: Array) -> Array:
     _, labels = cv2.connectedComponents(changed, connectivity=8)
     ids = np.unique(labels[_FRAME_BAND & (changed > 0)])
     out: Array = np.isin(labels, ids[ids > 0])
+    return out
+
+
+# The strip of surface along its edge, 3 px deep.
+_EDGE_STRIP = (_SQUARE > 0) & (cv2.erode(_SQUARE, np.ones((7, 7), np.uint8)) == 0)
+
+
+def _crossing_edge(changed: Array) -> Array:
+    """The change (bool) that crosses the surface's edge over more than three men's radii
+    (a man's disc meets it over a chord of two at most): an arm reaching in whose sleeve
+    is the frame's colour, its change stopping at the edge."""
+    out: Array = np.zeros(changed.shape, bool)
+    strip = ((changed > 0) & _EDGE_STRIP).astype(np.uint8)
+    n, runs, stats, _ = cv2.connectedComponentsWithStats(strip, connectivity=8)
+    wide = [i for i in range(1, n) if max(stats[i, 2], stats[i, 3]) > 3 * R_COIN]
+    if wide:
+        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        ids = np.unique(labels[np.isin(runs, wide)])
+        out = np.isin(labels, ids[ids > 0])
+    return out
+
+
+def arm_change(top_lab: Array, empty: EmptyBoard) -> Array:
+    """Change against the kept empty board (uint8 mask, 1 = changed) as an arm shows it:
+    `change` takes a slow fall-off of brightness out, and a forearm as wide as that
+    fall-off's window is taken for one (its face, a dark arm's most of all, comes out
+    unchanged, its edges as fragments). Here only the whole view's shift of brightness
+    (another exposure) is taken out, the change is smoothed over 3 px (a frame's noise
+    is as strong as a dark arm's change over it), and gaps of a few px are closed: the
+    seam where the frame meets the surface, and where a sleeve meets the skin, blend to
+    the board's look under some arms."""
+    d = top_lab - empty.lab
+    on = (_SURFACE > 0) & empty.known
+    shift = float(np.median(d[:, :, 0][on])) if on.any() else 0.0
+    dl = (d[:, :, 0] - shift).astype(np.float32)
+    ab = cv2.magnitude(d[:, :, 1], d[:, :, 2]) * np.float32(math.sqrt(1.5))
+    dist = cv2.blur(cv2.magnitude(dl, ab), (3, 3))
+    at = _SPREAD_AT & empty.known
+    spread = float(np.median(dist[at])) if at.any() else 1.0
+    mask: Array = ((dist > max(spread * 3.0, 4.0)) & empty.known).astype(np.uint8)
+    out: Array = cv2.morphologyEx(
+        cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC5), cv2.MORPH_CLOSE, _DISC7
+    )
     return out
 
 
@@ -616,6 +665,19 @@ class Detector:
                         conf = 0.5 * c.confidence + 0.25 * min(1.0, seen_here / 0.7)
                     else:
                         conf = c.confidence
+                    if (
+                        self.empty is not None
+                        and colour == "queen"
+                        and conf < COUNT
+                        and share(raw, u, v, 0.8 * r) >= 0.75
+                        and _red_print(empty, u, v, R_COIN)
+                    ):
+                        # The queen over the print's red (a base circle's dot): she
+                        # changes the view only a little, in specks the opening thins
+                        # out, and the network sees her there as weakly as the print.
+                        # Her disc changed through before the opening: counted, in doubt.
+                        conf = COUNT + 0.05
+                        why = "the queen over red print: little change, weakly seen"
             else:
                 conf = c.confidence
                 why = "not judged against the board: the heat alone"
@@ -674,11 +736,14 @@ class Detector:
         reaching = None
         if self.empty is not None:
             # `changed` stops at the surface's edge; an arm's change runs on over the
-            # frame, where pieces never lie: what joins that is no pack of men.
+            # frame, where pieces never lie, or (a sleeve of the frame's colour) crosses
+            # the edge wider than any piece: what joins that is no pack of men, and a
+            # disc of change mostly on it is no man.
             over: Array = cv2.morphologyEx(
                 ((score > 1.0) & empty.known).astype(np.uint8), cv2.MORPH_OPEN, _DISC5
             )
-            reaching = _reaching(over)
+            arm = arm_change(top_lab, empty)
+            reaching = _reaching(over | arm) | _crossing_edge(arm)
         extra, hidden = blobs(changed, explained, self.empty is not None, reaching)
         for b in extra:
             # A place is taken by what is kept there (in doubt or counted); a proposal the
@@ -700,6 +765,11 @@ class Detector:
             why = "a disc of change the network did not see"
             if self.empty is not None:
                 conf += 0.2  # against the board's own view, a clear disc of change is sure
+                if colour != "striker" and _outline(top_lab, empty, b.u, b.v, hidden) < ROUND:
+                    # A man's rim is a circle; a disc of change cut from a sleeve's or
+                    # a hand's edge (its face the board's look) has none: in doubt.
+                    conf = min(conf, COUNT - 0.01)
+                    why = "a disc of change the network did not see, its outline not round"
             elif colour == "queen" and _red_print(empty, b.u, b.v, b.r):
                 # Cold, red print beside it: the print's edge a little off its
                 # symmetric places (a worn or hand-painted board) looks the queen.
