@@ -41,7 +41,7 @@ import numpy.typing as npt
 from vision import board as B
 
 if TYPE_CHECKING:
-    from vision.piece_set import PieceSet
+    from vision.piece_set import Look, PieceSet
 
 Array = npt.NDArray[Any]
 
@@ -226,8 +226,17 @@ def change(top_lab: Array, empty: EmptyBoard) -> Array:
     quiet = cv2.medianBlur(np.clip(small + 128, 0, 255).astype(np.uint8), 9)
     slow = cv2.GaussianBlur(quiet.astype(np.float32) - 128, (0, 0), 2)
     dl = dl - cv2.resize(slow, (B.TOP_PX, B.TOP_PX), interpolation=cv2.INTER_LINEAR)
+    return _in_spreads(dl, d, empty)
+
+
+def _in_spreads(dl: Array, d: Array, empty: EmptyBoard, smooth: int = 0) -> Array:
+    """The distance from the empty board of brightness `dl` (a fall-off already taken
+    out) and the colour of `d` (the view less the board), smoothed over `smooth` px when
+    given, in units of three times the board's own spread (4 at the least)."""
     ab = cv2.magnitude(d[:, :, 1], d[:, :, 2])
     dist = cv2.magnitude(dl, ab * math.sqrt(1.5))
+    if smooth:
+        dist = cv2.blur(dist, (smooth, smooth))
     on = _SPREAD_AT & empty.known
     spread = float(np.median(dist[on])) if on.any() else 1.0
     out: Array = dist / max(spread * 3.0, 4.0)
@@ -365,11 +374,7 @@ def arm_change(top_lab: Array, empty: EmptyBoard) -> Array:
     on = (_SURFACE > 0) & empty.known
     shift = float(np.median(d[:, :, 0][on])) if on.any() else 0.0
     dl = (d[:, :, 0] - shift).astype(np.float32)
-    ab = cv2.magnitude(d[:, :, 1], d[:, :, 2]) * np.float32(math.sqrt(1.5))
-    dist = cv2.blur(cv2.magnitude(dl, ab), (3, 3))
-    at = _SPREAD_AT & empty.known
-    spread = float(np.median(dist[at])) if at.any() else 1.0
-    mask: Array = ((dist > max(spread * 3.0, 4.0)) & empty.known).astype(np.uint8)
+    mask: Array = ((_in_spreads(dl, d, empty, smooth=3) > 1.0) & empty.known).astype(np.uint8)
     out: Array = cv2.morphologyEx(
         cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC5), cv2.MORPH_CLOSE, _DISC7
     )
@@ -1022,7 +1027,7 @@ def _darker_look(colours: Array) -> set[int]:
     return set(low if colours[low, 0].mean() <= colours[high, 0].mean() else high)
 
 
-def _men_of_the_view(found: list[_Found], top_lab: Array) -> dict[str, Any] | None:
+def _men_of_the_view(found: list[_Found], top_lab: Array) -> dict[str, Look] | None:
     """Cold, how this set's white and black men look, learned from the men the view is
     sure of (the network hot and the evidence sure): {colour: Look}, or None when there
     are not two of each. A man left in doubt is then judged by the set on the table, not
@@ -1043,7 +1048,7 @@ def _men_of_the_view(found: list[_Found], top_lab: Array) -> dict[str, Any] | No
 
 
 def _as_the_men_look(
-    men: dict[str, Any],
+    men: dict[str, Look],
     top_lab: Array,
     u: float,
     v: float,
@@ -1069,8 +1074,7 @@ def _as_the_men_look(
 def _in_a_pocket(x_mm: float, y_mm: float) -> bool:
     """Whether a centre lies over a pocket's hole (law I अ.3): a piece there has fallen
     in; what is seen there is the net or the pocket's dark."""
-    r = B.POCKET_D_MM / 2
-    return any((x_mm - px) ** 2 + (y_mm - py) ** 2 < r * r for px, py in B.POCKETS_MM)
+    return B.nearest_pocket(x_mm, y_mm)[1] < B.POCKET_D_MM / 2
 
 
 def _cold_sure(
