@@ -129,8 +129,8 @@ def test_tables_backgammon_sends_its_view_on_a_visible_change_only(
     each tenth."""
     out = Views()
     table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
-    table.start_match(("Nikos", "Eleni"), 5)
-    table.start("Nikos")
+    table.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
+    table.start("Nikos", role=Role.PLAYER)
     sent = _polled_views(table, clock, out)
     # 12 s of the delay in tenths, then the bank in whole seconds: 138, not 600.
     assert sent == 12 * 10 + 18, sent
@@ -148,7 +148,7 @@ def test_tables_bhukhar_sends_its_view_on_a_visible_change_only(
     table = BhukharTable.create(
         Journal(tmp_path / "j.db"), start, clock=clock, wall=wall, outputs=[out]
     )
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     sent = _polled_views(table, clock, out)
     assert 25 <= sent <= 35, sent  # the face shows whole seconds
     assert all(isinstance(v, BhukharView) for v in out.views)
