@@ -207,7 +207,7 @@ def recompute(prev: str, seq: int, body: tuple[Any, ...]) -> str:
 
 
 def verify_chain(
-    db: sqlite3.Connection,
+    db: sqlite3.Connection | None,
     chain_from: int,
     rows: list[Row] | None = None,
     bad: Sequence[str] = (),
@@ -218,6 +218,7 @@ def verify_chain(
     are checked as given)."""
     report = ChainReport()
     if rows is None:
+        assert db is not None, "the rows, or the journal to read them from"
         rows, bad = chained_rows(db)
     report.problems.extend(bad)
     expected_prev = GENESIS
