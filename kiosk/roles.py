@@ -74,7 +74,9 @@ def _read_state(path: Path) -> tuple[int, float] | None:
     failures, until = data.get("failures"), data.get("blocked_until_wall")
     if type(failures) is not int or not 0 <= failures < 10**6:
         raise _Untrusted(f"its failures are {str(failures)[:20]!r}, not a count")
-    if type(until) not in (int, float) or not math.isfinite(until) or until < 0:
+    if not isinstance(until, int | float) or isinstance(until, bool):
+        raise _Untrusted(f"its blocked_until_wall is {str(until)[:20]!r}, not a time")
+    if not math.isfinite(until) or until < 0:
         raise _Untrusted(f"its blocked_until_wall is {str(until)[:20]!r}, not a time")
     return failures, float(until)
 
