@@ -37,7 +37,8 @@ from kiosk.authority import (
     Role,
 )
 from kiosk.config import Settings, check_pin, with_values
-from kiosk.engine.journal import Journal
+from kiosk.engine.journal import Journal, JournalError
+from kiosk.engine.journal_files import read_seal
 from kiosk.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
 
 #: The journal entries' kind for the notes.
@@ -50,6 +51,19 @@ CLOSED_FAILURES = FREE_TRIES + math.ceil(math.log2(BACKOFF_MAX_S / BACKOFF_S))
 #: Files beside the back-off file that say a kiosk ran in the folder before (a back-off file
 #: missing there was deleted, not yet made).
 _RAN_HERE = ("journal.db", ".journals")
+
+
+def _ran_here(folder: Path) -> bool:
+    """Whether a kiosk that makes the back-off file ran in `folder`: its journal (or the
+    journal's marker) is there, and the journal's seal is not one written before issue 43 (a
+    kiosk upgraded from then made the file only after a wrong PIN: its first start makes it)."""
+    if not any((folder / name).exists() for name in _RAN_HERE):
+        return False
+    try:
+        seal = read_seal(folder / "journal.db")
+    except JournalError:
+        return True
+    return seal is None or seal.journal_id is not None
 
 
 class _Untrusted(ValueError):
@@ -113,7 +127,7 @@ class SettingsAuthority(Authority):
             return
         try:
             found = _read_state(path)
-            if found is None and any((path.parent / n).exists() for n in _RAN_HERE):
+            if found is None and _ran_here(path.parent):
                 raise _Untrusted("it is missing, though a kiosk ran in this folder (deleted?)")
         except _Untrusted as exc:
             self.failures = max(self.failures, CLOSED_FAILURES)

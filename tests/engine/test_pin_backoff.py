@@ -166,6 +166,17 @@ def test_pin_backoff_file_unreadable_fails_closed(
     assert "cannot be read" in caplog.text
 
 
+def test_pin_backoff_file_missing_after_an_upgrade_is_made(tmp_path: Path) -> None:
+    """A kiosk from before issue 43 made the file only after a wrong PIN: its seal (written
+    before seals named their journal) says so, and the first start makes the file."""
+    state = used_folder(tmp_path)
+    seal = json.loads((tmp_path / "journal.db.seal").read_text())
+    old = {k: seal[k] for k in ("seq", "hash", "key")}
+    (tmp_path / "journal.db.seal").write_text(json.dumps(old))
+    auth = authority(state, FakeClock(0.0), FakeClock(1.7e9))
+    assert auth.wait_s(0.0) == 0 and state.exists()
+
+
 def test_pin_backoff_far_future_is_held_to_the_longest(tmp_path: Path) -> None:
     state = used_folder(tmp_path)
     state.write_text('{"failures": 9, "blocked_until_wall": 1e12}')  # years away: the clock?
