@@ -227,6 +227,10 @@ def verify_chain(
     for seq, prev, digest, body, _mac in rows:
         report.rows += 1
         report.last_seq = seq
+        if seq < 1:  # the journal numbers from 1: a row before it was put there by hand
+            report.problems.append(f"entry {seq}: numbered before the journal's first entry")
+            broken = True
+            continue
         if seq < chain_from or digest is None:
             if seq >= chain_from:
                 report.problems.append(f"entry {seq}: no hash (written outside the journal?)")

@@ -131,6 +131,15 @@ def chain_recomputed_mac_column_dropped(path: Path) -> None:
     sql(path, "ALTER TABLE entries DROP COLUMN mac", "ALTER TABLE matches DROP COLUMN mac")
 
 
+def row_before_the_first(path: Path) -> None:
+    # An entry slipped in before entry 1, where no chain or key reaches.
+    sql(
+        path,
+        "INSERT INTO entries (seq, match_id, t, wall, source, kind, data, prev, hash, mac)"
+        " VALUES (0, 1, 0.0, 1e9, 'umpire', 'event', '{\"n\":-1}', NULL, NULL, NULL)",
+    )
+
+
 FORGERIES: dict[str, tuple[Callable[[Path], None], str]] = {
     "moved start": (moved_start, "entry 1:"),
     "moved start, an entry edited": (moved_start_edited, "entry 5:"),
@@ -142,6 +151,7 @@ FORGERIES: dict[str, tuple[Callable[[Path], None], str]] = {
     "tail cut, a seal without its key": (truncated_seal_keyless, "entry 120:"),
     "swapped seal": (swapped_seal, "entry 126:"),
     "chain recomputed, the MACs dropped": (chain_recomputed_mac_column_dropped, "entries 1-126"),
+    "an entry before the first": (row_before_the_first, "entry 0:"),
 }
 
 
