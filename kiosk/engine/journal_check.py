@@ -479,9 +479,10 @@ def _check_seal_names(verdict: Verdict, seal: Seal) -> None:
         ("key_from", seal.key_from, verdict.key_from),
     ):
         if recorded is not None and meta != recorded:
+            says = "was deleted" if meta is None else f"says {meta}: moved in the file"
             verdict.problems.append(
                 f"entry {recorded}: the seal says the journal's {name.replace('_from', '')}"
-                f" begins there, but its meta {name} says {meta}: moved in the file"
+                f" begins there, but its meta {name} {says}"
             )
 
 
@@ -510,10 +511,15 @@ def _check_marker(verdict: Verdict) -> None:
         return
     seq, digest = reached
     if seq > verdict.last_seq:
+        gap = (
+            f"entry {seq}"
+            if seq == verdict.last_seq + 1
+            else f"entries {verdict.last_seq + 1}-{seq}"
+        )
         verdict.problems.append(
-            f"the journal ends at entry {verdict.last_seq}, but it had reached entry {seq}"
-            f" ({verdict.path.parent}/.journals): an older copy was put in its place, or its"
-            " tail was cut"
+            f"{gap}: lost (the journal ends at entry {verdict.last_seq}, but it had reached"
+            f" entry {seq}, {verdict.path.parent}/.journals): an older copy was put in its"
+            " place, or its tail was cut"
         )
         verdict.lost.append(f"entries {verdict.last_seq + 1}-{seq}")
         return
