@@ -81,6 +81,13 @@ def moved_start_edited(path: Path) -> None:
     edit(path, 5)
 
 
+def moved_start_in_the_seal_too(path: Path) -> None:
+    moved_start_edited(path)
+    seal = json.loads(Path(f"{path}.seal").read_text())
+    seal.update(chain_from=1000, key_from=1000)  # the seal agrees: only the key does not
+    Path(f"{path}.seal").write_text(json.dumps(seal))
+
+
 def moved_chain_edited(path: Path) -> None:
     sql(path, "UPDATE meta SET value='1000' WHERE key='chain_from'")
     edit(path, 5)
@@ -144,6 +151,10 @@ FORGERIES: dict[str, tuple[Callable[[Path], None], str]] = {
     "moved start": (moved_start, "entry 1:"),
     "moved start, an entry edited": (moved_start_edited, "entry 5:"),
     "moved chain start, an entry edited": (moved_chain_edited, "entry 5:"),
+    "moved start in the meta and the seal, an entry edited": (
+        moved_start_in_the_seal_too,
+        "entry 5:",
+    ),
     "key_from deleted": (key_from_deleted, "entry 1:"),
     "key_from and chain_from deleted, an entry edited": (key_from_deleted_edited, "entry 5:"),
     "tail cut, the seal rewritten": (truncated_seal_rewritten, "entry 120:"),
