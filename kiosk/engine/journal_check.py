@@ -267,10 +267,6 @@ def check_keys(verdict: Verdict, keys: Sequence[DirectorKey], beside: bool = Tru
         )
 
 
-#: Kept for the callers of before issue 43.
-check_macs = check_keys
-
-
 def _check_start(verdict: Verdict, first: DirectorKey) -> None:
     """The journal's meta against where the director's first key says the chain and the key
     begin (a journal is always chained before it is keyed)."""
