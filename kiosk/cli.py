@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = journal_sub.add_parser("verify", help="check a journal or a copy (exit 1 on a problem)")
     p.add_argument("file", metavar="FILE")
     p.add_argument(
-        "--key", action="append", metavar="KEY", help="the director's chain key (tsk1-...)"
+        "--key", action="append", metavar="KEY", help="the director's chain key (tsk2-...)"
     )
     p.set_defaults(**_handler("kiosk.commands.journal_verify:main"))
     p = journal_sub.add_parser("restore", help="put a good backup in place of a damaged journal")
@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="where to write it")
     p.add_argument(
-        "--key", action="append", metavar="KEY", help="the director's chain key (tsk1-...)"
+        "--key", action="append", metavar="KEY", help="the director's chain key (tsk2-...)"
     )
     p.set_defaults(**_handler("kiosk.commands.protest:main"))
 

@@ -4,7 +4,10 @@ pure model; this is where its PINs, limits and notes meet the kiosk's files).
 - `SettingsAuthority` checks PINs against the hashes in the settings in force, and takes its
   idle lock and director window from them, so a change in the settings applies at once. With
   `state` (a file in the data folder) the wrong PINs in a row and the back-off survive a
-  restart: pulling the plug does not buy new guesses.
+  restart: pulling the plug does not buy new guesses. The file is written at the first start;
+  one missing from a folder a kiosk ran in (its journal is there), one that cannot be read,
+  or one that holds what no kiosk writes (`blocked_until_wall: 1e400`, NaN, a negative
+  number, garbage) fails closed: the longest back-off, said in the log, and written back.
 - `simulated_pins`: under `--simulate` a missing PIN is "1234" (umpire) or "4321" (director);
   a real kiosk has none until its first start asks (`needs_pins`).
 - `journal_note`: one "authority" entry in the journal (an unlock, a lock, a refused PIN), in
@@ -14,8 +17,8 @@ pure model; this is where its PINs, limits and notes meet the kiosk's files).
 
 from __future__ import annotations
 
-import contextlib
 import json
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -23,13 +26,73 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk.atomic import write_atomic
-from kiosk.authority import BACKOFF_MAX_S, KIOSK_ACTIONS, Attempt, Authority, Note, Role
+from kiosk.authority import (
+    BACKOFF_MAX_S,
+    BACKOFF_S,
+    FREE_TRIES,
+    KIOSK_ACTIONS,
+    Attempt,
+    Authority,
+    Note,
+    Role,
+)
 from kiosk.config import Settings, check_pin, with_values
-from kiosk.engine.journal import Journal
+from kiosk.engine.journal import Journal, JournalError
+from kiosk.engine.journal_files import read_seal
 from kiosk.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
 
 #: The journal entries' kind for the notes.
 KIND = "authority"
+log = logging.getLogger(__name__)
+
+#: Wrong PINs in a row a back-off file that cannot be trusted is taken for: enough that the
+#: next wrong PIN is refused for the longest back-off too.
+CLOSED_FAILURES = FREE_TRIES + math.ceil(math.log2(BACKOFF_MAX_S / BACKOFF_S))
+#: Files beside the back-off file that say a kiosk ran in the folder before (a back-off file
+#: missing there was deleted, not yet made).
+_RAN_HERE = ("journal.db", ".journals")
+
+
+def _ran_here(folder: Path) -> bool:
+    """Whether a kiosk that makes the back-off file ran in `folder`: its journal (or the
+    journal's marker) is there, and the journal's seal is not one written before issue 43 (a
+    kiosk upgraded from then made the file only after a wrong PIN: its first start makes it)."""
+    if not any((folder / name).exists() for name in _RAN_HERE):
+        return False
+    try:
+        seal = read_seal(folder / "journal.db")
+    except JournalError:
+        return True
+    return seal is None or seal.journal_id is not None
+
+
+class _Untrusted(ValueError):
+    """The back-off file cannot be taken as it is (says why)."""
+
+
+def _read_state(path: Path) -> tuple[int, float] | None:
+    """The wrong PINs in a row and the wall time the back-off ends, as the file says; None:
+    no file. `_Untrusted` for a file that cannot be read or holds what no kiosk writes."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _Untrusted(f"it cannot be read ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise _Untrusted("it is not JSON") from None
+    if not isinstance(data, dict):
+        raise _Untrusted("it is not a JSON object")
+    failures, until = data.get("failures"), data.get("blocked_until_wall")
+    if type(failures) is not int or not 0 <= failures < 10**6:
+        raise _Untrusted(f"its failures are {str(failures)[:20]!r}, not a count")
+    if not isinstance(until, int | float) or isinstance(until, bool):
+        raise _Untrusted(f"its blocked_until_wall is {str(until)[:20]!r}, not a time")
+    if not math.isfinite(until) or until < 0:
+        raise _Untrusted(f"its blocked_until_wall is {str(until)[:20]!r}, not a time")
+    return failures, float(until)
 
 
 class SettingsAuthority(Authority):
@@ -56,17 +119,31 @@ class SettingsAuthority(Authority):
         self._load(clock())
 
     def _load(self, now: float) -> None:
-        """The wrong PINs and the back-off a previous run left (a damaged file: none, but
-        the file is kept for the log)."""
-        if self._state is None:
+        """The wrong PINs and the back-off a previous run left. No file in a new data folder:
+        none, and the file is made. A file missing where a kiosk ran, unreadable or absurd:
+        the longest back-off (fail closed), said in the log and written back."""
+        path = self._state
+        if path is None:
             return
         try:
-            data = json.loads(self._state.read_text(encoding="utf-8"))
-            failures, until = int(data["failures"]), float(data["blocked_until_wall"])
-        except (OSError, ValueError, KeyError, TypeError):
+            found = _read_state(path)
+            if found is None and _ran_here(path.parent):
+                raise _Untrusted("it is missing, though a kiosk ran in this folder (deleted?)")
+        except _Untrusted as exc:
+            self.failures = max(self.failures, CLOSED_FAILURES)
+            self._blocked_until = now + BACKOFF_MAX_S
+            log.error(
+                "PIN back-off file %s: %s; the longest back-off (%d s) holds from now",
+                path,
+                exc,
+                BACKOFF_MAX_S,
+            )
+            self._save(now)
             return
-        if not (0 <= failures < 10**6 and math.isfinite(until)):
+        if found is None:  # a new kiosk: the file is made, so that its absence is seen later
+            self._save(now)
             return
+        failures, until = found
         self.failures = failures
         left = min(BACKOFF_MAX_S, max(0.0, until - self._wall()))
         self._blocked_until = now + left
@@ -77,8 +154,10 @@ class SettingsAuthority(Authority):
         until = self._wall() + self.wait_s(now)
         text = json.dumps({"failures": self.failures, "blocked_until_wall": until})
         # The journal notes every refusal; the back-off itself runs on in memory.
-        with contextlib.suppress(OSError):
+        try:
             write_atomic(self._state, text)
+        except OSError as exc:
+            log.error("PIN back-off file %s cannot be written: %s", self._state, exc)
 
     def enter(self, pin: str, wanted: Role, now: float, action: str = "") -> Attempt:
         before = self.failures

@@ -115,6 +115,7 @@ class Tables:
                     backup_every=j.backup_every,
                     backup_keep=j.backup_keep,
                     clock=self.clock,
+                    table=self._fitted.settings.hall.table_id or None,  # journal's identity
                 )
             except JournalError as exc:  # said on screen too; the log keeps each refusal
                 log.error("journal not opened: %s", exc)

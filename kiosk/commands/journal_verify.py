@@ -61,6 +61,8 @@ def restore_main(args: argparse.Namespace) -> int:
     except (JournalError, OSError, sqlite3.Error) as exc:
         print(f"tableside journal restore: {exc}", file=sys.stderr)
         return 1
+    if done.replaced:
+        print(f"{args.journal}: --force: {done.replaced}")
     for kept in done.kept:
         print(f"{args.journal}: the journal it replaced is kept as {kept}")
     taken = f", and {done.salvaged} later entries taken back from the old journal"

@@ -12,7 +12,9 @@ one there, else the shipped defaults (kiosk/defaults/default.toml). A bad file s
 start with every problem named (file, line, key), before any window opens (exit 2). The
 settings screen writes to `--config` when given, else to `<data>/settings.toml`. Everything
 but the window is started by kiosk/startup.py; READY=1 goes to systemd once the home
-screen is drawn.
+screen is drawn. It stops when its window closes (SDL turns systemd's SIGTERM into that):
+every part and the journal are closed, their threads ended, then the process exits 0
+(kiosk/ending.py).
 """
 
 from __future__ import annotations
@@ -61,4 +63,6 @@ def main(args: argparse.Namespace) -> int:
         app.run()
     finally:
         kiosk.close()
-    return 0
+    from kiosk.ending import end_process
+
+    return end_process(0)  # every thread ended first: never an abort at exit

@@ -58,6 +58,7 @@ from kiosk.engine.journal_chain import (
 from kiosk.engine.journal_check import Verdict, file_problem, hold_file, release_file
 from kiosk.engine.journal_faults import cannot_open, cause, not_saved
 from kiosk.engine.journal_files import (
+    MARKER,
     JournalDamaged,
     JournalError,
     JournalLocked,
@@ -67,6 +68,7 @@ from kiosk.engine.journal_files import (
     known,
     make_private,
     mark_created,
+    mark_id,
     mark_reached,
     read_seal,
     write_seal,
@@ -122,6 +124,8 @@ class Journal:
     `key`: the chain's first key when this journal is created or first keyed (one the hall
     gives, as `tsk1-...` text or a DirectorKey); without it the journal makes one and leaves it
     for the director (journal_key.py).
+    `table`: the table this kiosk runs (`[hall] table_id`), recorded in a new journal, its seal and
+    the folder's marker, and named when another table's journal is refused here.
     """
 
     def __init__(
@@ -135,8 +139,14 @@ class Journal:
         backup_keep: int = 3,
         clock: Callable[[], float] = time.monotonic,
         key: DirectorKey | str | None = None,
+        table: str | None = None,
     ) -> None:
         self.path = Path(path)
+        self.table = table or None
+        #: The journal's id, and where its chain and its key begin (its meta), for the seal.
+        self.journal_id: str | None = None
+        self._chain_from: int | None = None
+        self._key_from: int | None = None
         self._given_key = parse_key(key) if isinstance(key, str) else key
         #: The key of the chain's next row (None: not keyed, read-only).
         self._key: bytes | None = None
@@ -207,8 +217,8 @@ class Journal:
             finish_interrupted_restore(self.path)
             if not self.path.exists():
                 store.before_create(self.path, self.backup_dir)
-                created = store.create(self.path)
-                mark_created(self.path, created)
+                created = store.create(self.path, self.table)
+                mark_created(self.path, created, self.table)
             lock.hold()
             verdict = store.check(self.path, self.backup_dir)
             try:
@@ -217,8 +227,18 @@ class Journal:
                 raise store.refuse(self.path, f"cannot open: {exc}", self.backup_dir) from exc
             try:
                 migrated = store.migrate(db, self.path)
+                given = store.ensure_identity(db, self.table)
+                self._identify(db)
+                assert self.journal_id is not None
                 if created is None and known(self.path) is None:
-                    mark_created(self.path, store.meta(db, "id") or "before-markers")
+                    mark_created(self.path, self.journal_id, self.table)
+                else:
+                    mark_id(self.path, self.journal_id, self.table)
+                if given is not None:
+                    self._notice(
+                        f"{self.path}: a journal made before journals had ids: its id is"
+                        f" {given} from now on (in its meta, its seal and {MARKER})"
+                    )
             except sqlite3.DatabaseError as exc:
                 db.close()
                 raise store.refuse(self.path, f"cannot read: {exc}", self.backup_dir) from exc
@@ -235,7 +255,22 @@ class Journal:
         self._start_key(verdict, fresh=created is not None or migrated)
         make_private(self.path)
         with contextlib.suppress(OSError):
-            write_seal(self.path, Seal(self._next_seq - 1, self._last_hash, self._key))
+            write_seal(self.path, self._seal(self._next_seq - 1, self._last_hash))
+
+    def _identify(self, db: sqlite3.Connection) -> None:
+        """The journal's id and table, and where its chain and key begin, from its meta."""
+        self.journal_id = store.meta(db, "id")
+        self.table = store.meta(db, "table") or self.table
+        numbers = [store.meta(db, name) for name in ("chain_from", "key_from")]
+        self._chain_from, self._key_from = (
+            int(n) if n is not None and n.isdigit() and len(n) <= 15 else None for n in numbers
+        )
+
+    def _seal(self, seq: int, digest: str) -> Seal:
+        """The seal of entry `seq`: the next row's key and the journal's names and start."""
+        return Seal(
+            seq, digest, self._key, self.journal_id, self._chain_from, self._key_from, self.table
+        )
 
     def _start_key(self, verdict: Verdict, fresh: bool) -> None:
         """The key of the next row: from the seal (moved on past rows written after it), or a
@@ -245,7 +280,12 @@ class Journal:
             self._key = evolve(seal.key, self._next_seq - (seal.seq + 1))
             return
         given = self._given_key
-        first = DirectorKey(self._next_seq, given.key) if given else new_key(self._next_seq)
+        chain = self._chain_from
+        first = (
+            DirectorKey(self._next_seq, given.key, chain)
+            if given
+            else new_key(self._next_seq, chain)
+        )
         if given is None:
             give_to_director(self.path, first)
         self._key = first.key
@@ -587,7 +627,7 @@ class Journal:
         if last is not None:
             assert last.seq is not None and last.hash is not None
             with contextlib.suppress(OSError):
-                write_seal(self.path, Seal(last.seq, last.hash, self._key))
+                write_seal(self.path, self._seal(last.seq, last.hash))
         if self.backup_dir is not None and self._since_backup >= self.backup_every:
             self.backup()
 

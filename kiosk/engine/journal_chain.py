@@ -207,7 +207,7 @@ def recompute(prev: str, seq: int, body: tuple[Any, ...]) -> str:
 
 
 def verify_chain(
-    db: sqlite3.Connection,
+    db: sqlite3.Connection | None,
     chain_from: int,
     rows: list[Row] | None = None,
     bad: Sequence[str] = (),
@@ -218,6 +218,7 @@ def verify_chain(
     are checked as given)."""
     report = ChainReport()
     if rows is None:
+        assert db is not None, "the rows, or the journal to read them from"
         rows, bad = chained_rows(db)
     report.problems.extend(bad)
     expected_prev = GENESIS
@@ -226,6 +227,10 @@ def verify_chain(
     for seq, prev, digest, body, _mac in rows:
         report.rows += 1
         report.last_seq = seq
+        if seq < 1:  # the journal numbers from 1: a row before it was put there by hand
+            report.problems.append(f"entry {seq}: numbered before the journal's first entry")
+            broken = True
+            continue
         if seq < chain_from or digest is None:
             if seq >= chain_from:
                 report.problems.append(f"entry {seq}: no hash (written outside the journal?)")

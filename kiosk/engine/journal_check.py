@@ -11,9 +11,13 @@ What it checks, in order, stopping where the next step could not be trusted:
    wrong, what a read through it would lose is named per match;
 3. every row, read by a scan of the table (no index can hide one): values of the types the
    journal writes, `data` and `header` JSON objects, then the hash chain (journal_chain.py);
-4. the seal beside the journal (its last synced entry) and the chain key's file: the journal
-   must reach them;
-5. with the director's keys, every row's MAC from each key's first row (journal_key.py).
+4. the seal beside the journal (its last synced entry, the journal's id, where its chain and key
+   begin) and the folder's marker (the journal's id, how far it had reached): the journal must
+   reach them and be the one they name;
+5. with the director's keys, the chain again from where the first key says it begins, every
+   row's MAC from each key's first row (journal_key.py), and the seal's chain key: whatever
+   the journal's own `meta` says, so that moving `chain_from` or `key_from`, cutting the tail
+   or laying another seal beside it is named by its entry.
 
 The file is opened read-only: its `-wal` and every file beside it stay as they were.
 """
@@ -29,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.engine.journal_chain import GENESIS, Row, chained_rows, verify_chain
-from kiosk.engine.journal_files import JournalDamaged, read_seal
+from kiosk.engine.journal_files import NO_ID, JournalDamaged, Seal, described, known, read_seal
 from kiosk.engine.journal_key import DirectorKey, evolve, mac
 
 #: SQLite's header: the magic string, then the page size at offset 16 (1 means 65536) and
@@ -58,9 +62,20 @@ class Verdict:
     macs: int = 0
     #: Whether the file could be opened by SQLite at all (False: nothing was read).
     opened: bool = False
-    #: The journal's id (meta `id`, set when it was created; None before schema 3).
+    #: The journal's id (meta `id`, set when it was created, or at the first start of a
+    #: journal made before ids; None: not yet).
     journal_id: str | None = None
+    #: The table the journal was made for (meta `table`, `[hall] table_id`; None: not named).
+    table: str | None = None
+    #: The journal's schema and where its own meta says the chain begins (None: unchained).
+    schema: str | None = None
+    chain_from: int | None = None
     rows: list[Row] = field(default_factory=list, repr=False)
+
+    @property
+    def who(self) -> str:
+        """The journal by its table and id, for a refusal."""
+        return described(self.journal_id, self.table)
 
     @property
     def ok(self) -> bool:
@@ -211,11 +226,84 @@ def _number(meta: dict[str, str], key: str, default: int | None) -> int | None:
     return int(value)
 
 
-def check_macs(verdict: Verdict, keys: Sequence[DirectorKey]) -> None:
-    """Every row from the first key's first row on must carry the MAC its key gives."""
+def check_keys(verdict: Verdict, keys: Sequence[DirectorKey], beside: bool = True) -> None:
+    """What the director's keys show: the chain checked again from where the first key says
+    it begins (not where the file's meta says), `meta` against the key, every row from each
+    key's first row on carrying the MAC its key gives, and the seal's chain key. Each
+    problem names its entry."""
     ordered = sorted(keys, key=lambda k: k.start)
     if not ordered:
         return
+    first = ordered[0]
+    found = len(verdict.problems)
+    _check_start(verdict, first)
+    start = first.chain_from if first.chain_from is not None else first.start
+    if verdict.chain_from is not None:
+        start = min(start, verdict.chain_from)
+    if verdict.rows:
+        again = verify_chain(None, start, verdict.rows)
+        verdict.problems.extend(p for p in again.problems if p not in verdict.problems)
+    elif verdict.opened:
+        verdict.problems.append(
+            f"entry {first.start}: the director's key keys the journal from there, but no row"
+            " with a hash could be read"
+        )
+    bad, missing = _macs(verdict, ordered)
+    for seqs, what in (
+        (bad, "its MAC does not match the director's key: changed after it was written"),
+        (missing, "no MAC: not keyed, though the director's key covers it"),
+    ):
+        if seqs:
+            where = f"entry {seqs[0]}" if len(seqs) == 1 else f"entries {_ranges(seqs)}"
+            verdict.problems.append(f"{where}: {what}")
+    if beside:
+        _check_seal_key(verdict, ordered)
+    if len(verdict.problems) > found:
+        verdict.macs = 0  # nothing was verified with the key
+    if first.start > 1 and verdict.rows and verdict.rows[0][0] < first.start:
+        verdict.notes.append(
+            f"entries before number {first.start} were written before the key: the MAC of"
+            f" entry {first.start} covers them through the chain"
+        )
+
+
+def _check_start(verdict: Verdict, first: DirectorKey) -> None:
+    """The journal's meta against where the director's first key says the chain and the key
+    begin (a journal is always chained before it is keyed)."""
+    if verdict.schema != "3":
+        verdict.problems.append(
+            f"entry {first.start}: the director's key keys the journal from there, but the"
+            f" journal says it is of schema {str(verdict.schema)[:12]}, before keys: its meta"
+            " was changed"
+        )
+    chain_from = verdict.chain_from
+    if first.chain_from is not None and chain_from != first.chain_from:
+        verdict.problems.append(
+            f"entry {first.chain_from}: the director's key says the chain begins there, but"
+            f" the journal's meta chain_from says {chain_from}: moved, so that the entries"
+            " between are not checked"
+        )
+    elif first.chain_from is None and (chain_from is None or chain_from > first.start):
+        verdict.problems.append(
+            f"entry {first.start}: the director's key keys the journal from there, but the"
+            f" journal's meta chain_from says {chain_from}: the chain cannot begin after the"
+            " key (moved)"
+        )
+    key_from = verdict.key_from
+    if key_from is None:
+        verdict.problems.append(
+            f"entry {first.start}: the director's key keys the journal from there, but the"
+            " journal's meta key_from was deleted"
+        )
+    elif key_from > first.start:
+        verdict.problems.append(
+            f"entry {first.start}: the director's key keys the journal from there, but the"
+            f" journal's meta key_from says {key_from}: moved"
+        )
+
+
+def _macs(verdict: Verdict, ordered: list[DirectorKey]) -> tuple[list[int], list[int]]:
+    """The rows whose MAC is wrong, and those without one, from the first key's row on."""
     current: bytes | None = None
     current_seq = 0
     index = -1
@@ -225,27 +313,52 @@ def check_macs(verdict: Verdict, keys: Sequence[DirectorKey]) -> None:
         while index + 1 < len(ordered) and ordered[index + 1].start <= seq:
             index += 1
             current, current_seq = ordered[index].key, ordered[index].start
-        if current is None or digest is None:
+        if current is None:
             continue
         current = evolve(current, seq - current_seq)
         current_seq = seq
         verdict.macs += 1
-        if row_mac is None:
+        if row_mac is None or digest is None:
             missing.append(seq)
         elif mac(current, digest) != row_mac:
             bad.append(seq)
-    for seqs, what in (
-        (bad, "its MAC does not match the director's key: changed after it was written"),
-        (missing, "no MAC: not keyed, though the director's key covers it"),
-    ):
-        if seqs:
-            where = f"entry {seqs[0]}" if len(seqs) == 1 else f"entries {_ranges(seqs)}"
-            verdict.problems.append(f"{where}: {what}")
-    first = ordered[0].start
-    if first > 1 and verdict.rows and verdict.rows[0][0] < first:
-        verdict.notes.append(
-            f"entries before number {first} were written before the key: the MAC of entry"
-            f" {first} covers them through the chain"
+    return bad, missing
+
+
+def _key_at(ordered: list[DirectorKey], seq: int) -> bytes | None:
+    """The chain key of row `seq` from the director's keys (None: before the first)."""
+    covering = [k for k in ordered if k.start <= seq]
+    return covering[-1].at(seq) if covering else None
+
+
+def _check_seal_key(verdict: Verdict, ordered: list[DirectorKey]) -> None:
+    """The seal must hold the next row's key, which only the director's key derives: a seal
+    rewritten over a cut tail, or another journal's seal, cannot."""
+    try:
+        seal = read_seal(verdict.path)
+    except JournalDamaged:
+        return  # named already
+    if seal is None:
+        if known(verdict.path) is not None:
+            verdict.problems.append(
+                f"entry {verdict.last_seq}: no seal beside the journal, though its folder's"
+                " marker names it: with the director's key its end cannot be confirmed (a tail"
+                " cut off, its seal deleted?)"
+            )
+        return
+    expected = _key_at(ordered, seal.seq + 1)
+    if expected is None:
+        return
+    if seal.key is None:
+        verdict.problems.append(
+            f"entry {seal.seq}: the seal holds no chain key, so the journal's end cannot be"
+            " confirmed with the director's key (a seal written over a cut tail?)"
+        )
+    elif seal.key != expected:
+        verdict.problems.append(
+            f"entry {seal.seq}: the seal's chain key is not the one the director's key gives"
+            f" after entry {seal.seq}: the seal was replaced (a tail cut off, another journal's"
+            " seal, or a later key the director was not given)"
         )
 
 
@@ -277,6 +390,7 @@ def inspect(
     connection to use (it is not closed)."""
     verdict = Verdict(Path(path))
     why = file_problem(verdict.path)
+    keyed = bool(keys)
     if why is not None:
         verdict.problems.append(why)
         return verdict
@@ -286,7 +400,7 @@ def inspect(
         verdict.problems.append(f"cannot open: {exc}")
         return verdict
     try:
-        _inspect_db(verdict, db, full)
+        _inspect_db(verdict, db, full, keyed)
     except (sqlite3.Error, ValueError, OverflowError, MemoryError) as exc:
         verdict.problems.append(f"cannot read: {str(exc)[:200]}")
     finally:
@@ -297,7 +411,7 @@ def inspect(
     if beside:
         _check_beside(verdict)
     if keys:
-        check_macs(verdict, keys)
+        check_keys(verdict, keys, beside)
     elif verdict.key_from is not None:
         verdict.notes.append(
             f"keyed from entry {verdict.key_from}: `--key` with the director's key checks"
@@ -306,7 +420,7 @@ def inspect(
     return verdict
 
 
-def _inspect_db(verdict: Verdict, db: sqlite3.Connection, full: bool) -> None:
+def _inspect_db(verdict: Verdict, db: sqlite3.Connection, full: bool, keyed: bool) -> None:
     damage = _integrity(db)
     verdict.opened = True
     if damage:
@@ -318,15 +432,23 @@ def _inspect_db(verdict: Verdict, db: sqlite3.Connection, full: bool) -> None:
         verdict.problems.append(f"journal schema {str(schema)[:20]}, this kiosk reads 1 to 3")
         return
     verdict.journal_id = meta.get("id")
+    verdict.table = meta.get("table") or None
+    verdict.schema = schema
     chain_from = _number(meta, "chain_from", 1 if schema != "1" else None)
+    verdict.chain_from = chain_from
     verdict.key_from = _number(meta, "key_from", None)
+    columns = {r[1] for r in db.execute("PRAGMA table_info(entries)")}
+    if chain_from is None and keyed and "hash" in columns:
+        # The director's key says the journal is keyed: its rows are read whatever the meta
+        # says of its schema, and checked from where the key says (check_keys).
+        verdict.rows, bad = chained_rows(db, keyed="mac" in columns, full=full)
+        verdict.problems.extend(bad)
     if chain_from is None:  # schema 1: no chain yet; every row is unchained
         count = db.execute("SELECT count(*) FROM entries").fetchone()[0]
         last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()[0]
         verdict.entries, verdict.last_seq = int(count), int(last)
         verdict.notes.append("written before the hash chain existed: its entries are not checked")
         return
-    columns = {r[1] for r in db.execute("PRAGMA table_info(entries)")}
     rows, bad = chained_rows(db, keyed="mac" in columns, full=full)
     report = verify_chain(db, chain_from, rows, bad)
     verdict.rows = rows
@@ -339,8 +461,75 @@ def _inspect_db(verdict: Verdict, db: sqlite3.Connection, full: bool) -> None:
     verdict.notes.extend(report.notes)
 
 
+def _check_seal_names(verdict: Verdict, seal: Seal) -> None:
+    """The seal records the journal's id and where its chain and its key begin: the journal
+    must be the one it names, from the start it names (None in a seal: not recorded yet)."""
+    if seal.journal_id and verdict.journal_id and seal.journal_id != verdict.journal_id:
+        verdict.problems.append(
+            f"entry {seal.seq}: the seal beside it is {described(seal.journal_id, seal.table)},"
+            f" this is {verdict.who}: another journal put in its place, or another seal"
+        )
+        return
+    for name, recorded, meta in (
+        ("chain_from", seal.chain_from, verdict.chain_from),
+        ("key_from", seal.key_from, verdict.key_from),
+    ):
+        if recorded is not None and meta != recorded:
+            says = "was deleted" if meta is None else f"says {meta}: moved in the file"
+            verdict.problems.append(
+                f"entry {recorded}: the seal says the journal's {name.replace('_from', '')}"
+                f" begins there, but its meta {name} {says}"
+            )
+
+
+def _check_marker(verdict: Verdict) -> None:
+    """The folder's marker: the journal here must be the one created here (its id), and reach
+    as far as the marker says it had, with the same entry there."""
+    entry = known(verdict.path)
+    if entry is None:
+        return
+    marked = entry.get("id")
+    table = entry.get("table")
+    if (
+        isinstance(marked, str)
+        and marked != NO_ID
+        and verdict.journal_id
+        and marked != verdict.journal_id
+    ):
+        verdict.problems.append(
+            f"this is {verdict.who}, but {verdict.path.parent}/.journals says this folder's"
+            f" journal is {described(marked, table if isinstance(table, str) else None)}:"
+            " another table's journal put in its place"
+        )
+        return
+    reached = entry.get("reached")
+    if not (isinstance(reached, list) and len(reached) == 2 and type(reached[0]) is int):
+        return
+    seq, digest = reached
+    if seq > verdict.last_seq:
+        gap = (
+            f"entry {seq}"
+            if seq == verdict.last_seq + 1
+            else f"entries {verdict.last_seq + 1}-{seq}"
+        )
+        verdict.problems.append(
+            f"{gap}: lost (the journal ends at entry {verdict.last_seq}, but it had reached"
+            f" entry {seq}, {verdict.path.parent}/.journals): an older copy was put in its"
+            " place, or its tail was cut"
+        )
+        verdict.lost.append(f"entries {verdict.last_seq + 1}-{seq}")
+        return
+    held = next((r for r in verdict.rows if r[0] == seq), None)
+    if seq > 0 and held is not None and isinstance(digest, str) and (held[2] or "") != digest:
+        verdict.problems.append(
+            f"entry {seq}: not the one {verdict.path.parent}/.journals says the journal here"
+            " held: another journal put in its place"
+        )
+
+
 def _check_beside(verdict: Verdict) -> None:
     path = verdict.path
+    _check_marker(verdict)
     try:
         seal = read_seal(path)
     except JournalDamaged as exc:
@@ -364,6 +553,7 @@ def _check_beside(verdict: Verdict) -> None:
                 f"entry {seal.seq}: not the one the seal says was written there (another"
                 " journal's copy?)"
             )
+    _check_seal_names(verdict, seal)
     if verdict.key_from is not None and seal.key is None:
         verdict.notes.append("the seal holds no chain key: the next start keys on with a new one")
 

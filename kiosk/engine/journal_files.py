@@ -4,14 +4,16 @@
   deleting a file cannot let a second kiosk in. `journal.db.lock` is flocked first (it guards
   the journal's creation and a restore) and says who holds it (pid, host, since), so a second
   kiosk on the same journal is refused by name.
-- `journal.db.seal` records the last sequence number and hash known to be on disk, and the
-  chain key of the next row (journal_key.py). It is replaced atomically (write, fsync, rename)
-  after every synced write. At start the journal must reach at least that number with that
-  hash: a lost `-wal`, a file truncated to nothing or an older copy put in its place is then
-  found, never taken for an empty or shorter journal.
-- `.journals` in the journal's folder (beside the settings) names every journal created there:
-  a journal that existed is never replaced by a new, empty one in silence, whatever was
-  deleted.
+- `journal.db.seal` records the last sequence number and hash known to be on disk, the
+  chain key of the next row (journal_key.py), the journal's id and table, and where its chain
+  and its key begin. It is replaced atomically (write, fsync, rename) after every synced
+  write. At start the journal must reach at least that number with that hash, and be the
+  journal the seal names, from the start the seal names: a lost `-wal`, a file truncated to
+  nothing, an older copy or another table's journal put in its place, or `meta.chain_from`
+  moved, is then found, never taken for this journal.
+- `.journals` in the journal's folder (beside the settings) names every journal created there,
+  with its id and table: a journal that existed is never replaced by a new, empty one, or by
+  another table's, in silence, whatever was deleted.
 - Backups are whole copies made with SQLite's online backup API into `[journal] backup_dir`,
   named by their last sequence number; the newest few are kept.
 
@@ -173,11 +175,35 @@ def _held_by(holder: str) -> Reason:
 
 @dataclass(frozen=True, slots=True)
 class Seal:
-    """The last entry known to be on disk, and the chain key of the next (None: unkeyed)."""
+    """The last entry known to be on disk, and the chain key of the next (None: unkeyed);
+    the journal it belongs to (its id, its table) and where its chain and its key begin
+    (None: a seal written before it recorded them)."""
 
     seq: int
     hash: str
     key: bytes | None = None
+    journal_id: str | None = None
+    chain_from: int | None = None
+    key_from: int | None = None
+    table: str | None = None
+
+
+def _optional_number(data: dict[str, object], name: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value < 2**62:
+        raise ValueError(f"its {name} is {str(value)[:20]!r}, not an entry's number")
+    return value
+
+
+def _optional_text(data: dict[str, object], name: str) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if type(value) is not str or len(value) > 200:
+        raise ValueError(f"its {name} is not a short text")
+    return value
 
 
 def seal_path(journal: Path) -> Path:
@@ -203,7 +229,15 @@ def read_seal(journal: Path) -> Seal | None:
             raise ValueError(f"seq {str(seq)[:20]!r}, hash {str(digest)[:20]!r}")
         if key is not None and (type(key) is not str or len(key) != 64):
             raise ValueError("its key is not 64 hex digits")
-        return Seal(seq, digest, None if key is None else bytes.fromhex(key))
+        return Seal(
+            seq,
+            digest,
+            None if key is None else bytes.fromhex(key),
+            _optional_text(data, "id"),
+            _optional_number(data, "chain_from"),
+            _optional_number(data, "key_from"),
+            _optional_text(data, "table"),
+        )
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise JournalDamaged(
             f"{path}: the journal's seal cannot be read: {str(exc)[:80]}"
@@ -228,6 +262,14 @@ def write_seal(journal: Path, seal: Seal) -> None:
     data: dict[str, object] = {"seq": seal.seq, "hash": seal.hash}
     if seal.key is not None:
         data["key"] = seal.key.hex()
+    for name, value in (
+        ("id", seal.journal_id),
+        ("table", seal.table),
+        ("chain_from", seal.chain_from),
+        ("key_from", seal.key_from),
+    ):
+        if value is not None:
+            data[name] = value
     write_atomic(seal_path(journal), json.dumps(data), sync_folder=False)
 
 
@@ -250,19 +292,57 @@ def known(journal: Path) -> dict[str, object] | None:
     return entry if isinstance(entry, dict) else None
 
 
-def mark_created(journal: Path, journal_id: str) -> None:
-    """Note in the folder's marker that `journal` exists (its id and when it was created)."""
+#: The marker's id of a journal noted before journals had ids (issue 32's first markers).
+NO_ID = "before-markers"
+
+
+def mark_created(journal: Path, journal_id: str, table: str | None = None) -> None:
+    """Note in the folder's marker that `journal` exists (its id, its table and when it was
+    created)."""
     path = marker_path(journal)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         data = data if isinstance(data, dict) else {}
     except (OSError, ValueError, UnicodeDecodeError):
         data = {}
-    data[journal.name] = {
+    entry: dict[str, object] = {
         "id": journal_id,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    if table:
+        entry["table"] = table
+    data[journal.name] = entry
     write_atomic(path, json.dumps(data, indent=1))
+
+
+def mark_id(journal: Path, journal_id: str, table: str | None = None) -> None:
+    """The journal's id (and table) in the folder's marker, keeping what else it says of it (a
+    journal noted before ids, given its id at its first start; a restore that replaced it)."""
+    path = marker_path(journal)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data if isinstance(data, dict) else {}
+    except (OSError, ValueError, UnicodeDecodeError):
+        data = {}
+    entry = data.get(journal.name)
+    entry = dict(entry) if isinstance(entry, dict) else {}
+    entry.pop("forgotten", None)
+    if entry.get("id") == journal_id and (not table or entry.get("table") == table):
+        return
+    entry["id"] = journal_id
+    entry.setdefault("created", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    if table:
+        entry["table"] = table
+    data[journal.name] = entry
+    write_atomic(path, json.dumps(data, indent=1))
+
+
+def described(journal_id: str | None, table: str | None) -> str:
+    """A journal by its table and id, for a refusal: "table B's journal (id 1f2e3d4c5b6a)"."""
+    short = f"id {journal_id[:12]}" if journal_id and journal_id != NO_ID else "no id"
+    if table:
+        return f"table {table}'s journal ({short})"
+    return f"the journal of an unnamed table ({short})"
 
 
 def mark_reached(journal: Path, seq: int, digest: str) -> None:

@@ -12,9 +12,12 @@ already written: a row changed with its chain and seal recomputed fails
 The first key is the director's: a random 32 bytes made when the journal is created (or keyed
 for the first time), given to the director once (`tableside journal key JOURNAL` prints it and
 deletes `journal.db.director-key`, the file that held it), or handed in by the hall. Written
-as `tsk1-<from>-<64 hex>`: the number of the first row it keys, and the key. With it
-`verify --key` derives every later key and checks every MAC from that row on. A journal keyed
-again after a restore has two keys, each from its own row.
+as `tsk2-<chain from>-<key from>-<64 hex>`: where the journal's hash chain begins, the number of
+the first row the key keys, and the key. With it `verify --key` checks the chain from where the
+key says it begins and every MAC from the key's first row on, whatever the journal's own `meta`
+says: the start cannot be moved in the file (the seal records it too). A key of the first form,
+`tsk1-<key from>-<64 hex>`, still reads: the chain must then begin at or before its first row.
+A journal keyed again after a restore has two keys, each from its own row.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from kiosk.atomic import write_atomic
 
 EVOLVE = b"tableside-journal-key\n"
 _FORMAT = re.compile(r"tsk1-(\d{1,15})-([0-9a-f]{64})")
+_FORMAT2 = re.compile(r"tsk2-(\d{1,15})-(\d{1,15})-([0-9a-f]{64})")
 
 
 class JournalKeyError(ValueError):
@@ -55,29 +59,43 @@ def key_id(key: bytes) -> str:
 @dataclass(frozen=True, slots=True)
 class DirectorKey:
     """The first key of a keyed stretch of the journal: it keys row `start` and derives all
-    later keys."""
+    later keys. `chain_from`: where the journal's hash chain begins (None: a key of the first
+    form, which did not record it)."""
 
     start: int
     key: bytes
+    chain_from: int | None = None
 
     def text(self) -> str:
-        return f"tsk1-{self.start}-{self.key.hex()}"
+        if self.chain_from is None:
+            return f"tsk1-{self.start}-{self.key.hex()}"
+        return f"tsk2-{self.chain_from}-{self.start}-{self.key.hex()}"
 
     def at(self, seq: int) -> bytes:
         return evolve(self.key, seq - self.start)
 
 
 def parse_key(text: str) -> DirectorKey:
-    found = _FORMAT.fullmatch(text.strip().lower().replace(" ", ""))
+    plain = text.strip().lower().replace(" ", "")
+    second = _FORMAT2.fullmatch(plain)
+    if second is not None:
+        chain_from, start = int(second.group(1)), int(second.group(2))
+        if chain_from > start:
+            raise JournalKeyError(
+                f"{text[:24]!r}: the chain cannot begin after the key's first entry"
+            )
+        return DirectorKey(start, bytes.fromhex(second.group(3)), chain_from)
+    found = _FORMAT.fullmatch(plain)
     if found is None:
         raise JournalKeyError(
-            f"{text[:20]!r} is not a journal key (tsk1-<first entry>-<64 hex digits>)"
+            f"{text[:20]!r} is not a journal key"
+            " (tsk2-<chain from>-<first entry>-<64 hex digits>, or tsk1-<first entry>-<64 hex>)"
         )
     return DirectorKey(int(found.group(1)), bytes.fromhex(found.group(2)))
 
 
-def new_key(start: int) -> DirectorKey:
-    return DirectorKey(start, os.urandom(32))
+def new_key(start: int, chain_from: int | None = None) -> DirectorKey:
+    return DirectorKey(start, os.urandom(32), chain_from)
 
 
 # -- the director's copy -----------------------------------------------------------------

@@ -1,10 +1,13 @@
 """Putting a backup in place of a journal (`tableside journal restore BACKUP JOURNAL`).
 
 The backup must pass every check (journal_check.inspect). A journal that itself checks out and
-reaches as far as the backup is not replaced unless forced. The new journal is built whole
-beside the old one first: the backup copied with SQLite's backup API, then every later entry
-the old journal and its `-wal` still hold whose chain goes on from the backup's last entry
-("salvaged": read from copies, so the old files are never opened for writing), checked again.
+reaches as far as the backup is not replaced unless forced; nor is a journal by another table's
+backup (their ids differ: the journal's, or what the folder's marker and the seal say belongs
+there), unless forced, and then the restore says what it replaced. Every refusal names both.
+The new journal is built whole beside the old one first: the backup copied with SQLite's
+backup API, then every later entry the old journal and its `-wal` still hold whose chain goes
+on from the backup's last entry ("salvaged": read from copies, so the old files are never
+opened for writing), checked again.
 Only then is it put in place, in steps a crash can interrupt anywhere:
 
 1. `journal.db.restoring` is written (synced): what is being done, and the new seal;
@@ -42,6 +45,7 @@ from kiosk.engine.journal_files import (
     JournalError,
     Lock,
     Seal,
+    mark_id,
     mark_reached,
     private_file,
     read_seal,
@@ -64,6 +68,8 @@ class Restored:
     salvaged: int = 0
     last_seq: int = 0
     new_key: str | None = None
+    #: With `force`, another table's journal replaced: what was replaced by what, in words.
+    replaced: str | None = None
 
 
 def intent_path(journal: Path) -> Path:
@@ -85,31 +91,89 @@ def restore(backup: Path, journal: Path, *, force: bool = False) -> Restored:
     lock = Lock(journal)  # JournalLocked if a kiosk runs on it
     try:
         finish_interrupted_restore(journal, lock)
+        current: Verdict | None = None
         if journal.exists():
             lock.hold()  # a kiosk whose lock file was deleted holds the journal itself
             current = inspect(journal)
-            if current.ok and current.last_seq >= verdict.last_seq and not force:
-                raise JournalError(
-                    f"{journal}: it checks out and reaches entry {current.last_seq}; the backup"
-                    f" {backup} reaches entry {verdict.last_seq}: not replaced (`--force`"
-                    " replaces it all the same, keeping it beside)"
-                )
+        done = Restored()
+        done.replaced = _another_table(backup, verdict, journal, current, force)
+        if (
+            current is not None
+            and current.ok
+            and current.last_seq >= verdict.last_seq
+            and not force
+        ):
+            raise JournalError(
+                f"{journal}: it checks out and reaches entry {current.last_seq}; the backup"
+                f" {backup} reaches entry {verdict.last_seq}: not replaced (`--force`"
+                " replaces it all the same, keeping it beside)"
+            )
+        identity = _identity(verdict, journal, current, bool(done.replaced))
         for stale in journal.parent.glob("tableside-salvage-*"):
             shutil.rmtree(stale, ignore_errors=True)  # a restore killed while it salvaged
-        done = Restored()
         building = building_path(journal)
-        seal = _build(backup, journal, building, verdict, done)
+        seal = _build(backup, journal, building, verdict, done, identity)
         AFTER_STEP("built")
         stamp = _unused_stamp(journal)
-        intent = {"stamp": stamp, "seq": seal.seq, "hash": seal.hash}
+        intent: dict[str, Any] = {"stamp": stamp, "seq": seal.seq, "hash": seal.hash}
         intent["key"] = None if seal.key is None else seal.key.hex()
         intent["new_key"] = done.new_key
+        intent.update(
+            id=seal.journal_id,
+            table=seal.table,
+            chain_from=seal.chain_from,
+            key_from=seal.key_from,
+        )
         write_atomic(intent_path(journal), json.dumps(intent))
         AFTER_STEP("intent")
         done.kept = _finish(journal, intent, lock)
         return done
     finally:
         lock.release()
+
+
+def _another_table(
+    backup: Path, verdict: Verdict, journal: Path, current: Verdict | None, force: bool
+) -> str | None:
+    """Whether `backup` is another table's journal than the one at `journal` (its id, or
+    what the folder's marker and the seal say belongs there): JournalError naming both unless
+    `force`; with it, what is replaced by what, in words (None: the same journal, or nothing
+    says otherwise)."""
+    from kiosk.engine.journal_store import folder_id, folder_who
+
+    theirs = verdict.journal_id
+    ours = (current.journal_id if current is not None else None) or folder_id(journal)
+    if not theirs or not ours or theirs == ours:
+        return None
+    here = current.who if current is not None and current.journal_id else folder_who(journal)
+    reach = f", up to entry {current.last_seq}" if current is not None and current.opened else ""
+    if not force:
+        raise JournalError(
+            f"{journal}: the backup {backup} is {verdict.who} (up to entry {verdict.last_seq}),"
+            f" but {journal} is {here}{reach}: another table's backup, not restored (`--force`"
+            f" replaces {here} with {verdict.who}, keeping the old files beside it)"
+        )
+    return f"replaces {here}{reach} with {verdict.who}, up to entry {verdict.last_seq}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Identity:
+    """Which journal the restored one is: its id (kept from the backup, else the one that
+    belongs here) and its table."""
+
+    journal_id: str | None
+    table: str | None
+
+
+def _identity(
+    verdict: Verdict, journal: Path, current: Verdict | None, replaced: bool
+) -> _Identity:
+    from kiosk.engine.journal_store import folder_id
+
+    here = current if current is not None and current.journal_id else None
+    ours = here.journal_id if here is not None else folder_id(journal)
+    table = verdict.table or (here.table if here is not None and not replaced else None)
+    return _Identity(verdict.journal_id or ours, table)
 
 
 def _unused_stamp(journal: Path) -> str:
@@ -161,7 +225,21 @@ def _finish(journal: Path, intent: dict[str, Any], lock: Lock | None) -> list[Pa
         replace_synced(building, journal)
         AFTER_STEP("renamed")
     key = bytes.fromhex(intent["key"]) if intent.get("key") else None
-    write_seal(journal, Seal(intent["seq"], intent["hash"], key))
+    names = {name: intent.get(name) for name in ("id", "table", "chain_from", "key_from")}
+    write_seal(
+        journal,
+        Seal(
+            intent["seq"],
+            intent["hash"],
+            key,
+            names["id"] if isinstance(names["id"], str) else None,
+            names["chain_from"] if type(names["chain_from"]) is int else None,
+            names["key_from"] if type(names["key_from"]) is int else None,
+            names["table"] if isinstance(names["table"], str) else None,
+        ),
+    )
+    if isinstance(names["id"], str):
+        mark_id(journal, names["id"], names["table"] if isinstance(names["table"], str) else None)
     mark_reached(journal, intent["seq"], intent["hash"])
     if intent.get("new_key"):
         from kiosk.engine.journal_key import parse_key
@@ -185,7 +263,14 @@ def _keep(old: Path, target: Path) -> None:
         replace_synced(partial, target)
 
 
-def _build(backup: Path, journal: Path, building: Path, verdict: Verdict, done: Restored) -> Seal:
+def _build(
+    backup: Path,
+    journal: Path,
+    building: Path,
+    verdict: Verdict,
+    done: Restored,
+    identity: _Identity,
+) -> Seal:
     """The new journal, complete and checked, at `building`; its seal."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
@@ -196,10 +281,15 @@ def _build(backup: Path, journal: Path, building: Path, verdict: Verdict, done: 
     try:
         source.backup(copy)
         source.close()
-        from kiosk.engine.journal_store import migrate
+        from kiosk.engine.journal_store import ensure_identity, migrate
 
         copy.execute("PRAGMA journal_mode=WAL")
         migrate(copy, building)
+        if identity.journal_id and not verdict.journal_id:  # a backup made before ids
+            copy.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('id', ?)", (identity.journal_id,)
+            )
+        ensure_identity(copy, identity.table)
         rows, finished = salvage(journal, backup, verdict.last_seq, verdict.last_hash)
         _insert(copy, rows, finished)
         done.salvaged = len(rows)
@@ -212,12 +302,19 @@ def _build(backup: Path, journal: Path, building: Path, verdict: Verdict, done: 
     if not check.ok:
         raise JournalError(f"{building}: the restored journal does not check out: {check.problems}")
     done.last_seq = check.last_seq
+    names = (check.journal_id, check.chain_from, check.key_from, check.table)
     old = _old_seal(journal)
-    if old is not None and old.seq == check.last_seq and old.hash == check.last_hash and old.key:
-        return Seal(check.last_seq, check.last_hash, old.key)  # the key goes on
-    first: DirectorKey = new_key(check.last_seq + 1)
+    if (
+        old is not None
+        and old.seq == check.last_seq
+        and old.hash == check.last_hash
+        and old.key
+        and not done.replaced
+    ):
+        return Seal(check.last_seq, check.last_hash, old.key, *names)  # the key goes on
+    first: DirectorKey = new_key(check.last_seq + 1, check.chain_from)
     done.new_key = first.text()
-    return Seal(check.last_seq, check.last_hash, first.key)
+    return Seal(check.last_seq, check.last_hash, first.key, *names)
 
 
 def _old_seal(journal: Path) -> Seal | None:

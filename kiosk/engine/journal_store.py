@@ -20,10 +20,12 @@ from pathlib import Path
 from kiosk.atomic import fsync_path
 from kiosk.engine.journal_check import Verdict, connect_readonly, inspect, wal_path
 from kiosk.engine.journal_files import (
+    NO_ID,
     JournalDamaged,
     JournalError,
     backup_seq,
     backups,
+    described,
     known,
     make_private,
     private_file,
@@ -84,8 +86,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     return db
 
 
-def create(path: Path) -> str:
-    """A new, empty journal at `path`, built aside and renamed into place whole; its id."""
+def create(path: Path, table: str | None = None) -> str:
+    """A new, empty journal at `path`, built aside and renamed into place whole; its id
+    (and the `table` it is made for, when the kiosk knows it, in its meta)."""
     temporary = path.with_name(f".{path.name}.new")
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
@@ -100,6 +103,7 @@ def create(path: Path) -> str:
             ("chain_from", "1"),
             ("key_from", "1"),
             ("id", journal_id),
+            *((("table", table),) if table else ()),
         ):
             db.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -160,6 +164,19 @@ def migrate(db: sqlite3.Connection, path: Path) -> bool:
     return True
 
 
+def ensure_identity(db: sqlite3.Connection, table: str | None) -> str | None:
+    """A journal made before ids (or before its table was named) given them: the id is
+    written at its first start on this kiosk, the table's name when the kiosk knows it and
+    the journal does not. Returns the id when it was written now (None: it had one)."""
+    written = None
+    if not meta(db, "id"):
+        written = uuid.uuid4().hex
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('id', ?)", (written,))
+    if table and not meta(db, "table"):
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('table', ?)", (table,))
+    return written
+
+
 def _type(column: str) -> str:
     return "INTEGER" if column == "seq" else "TEXT"
 
@@ -169,15 +186,49 @@ def chain_from(db: sqlite3.Connection) -> int:
     return 1 if value is None or not value.isdigit() else int(value)
 
 
-def last_good_backup(folder: Path | None) -> tuple[Path, Verdict] | None:
-    """The newest backup in `folder` that passes every check, with what it holds."""
+def last_good_backup(
+    folder: Path | None, journal_id: str | None = None
+) -> tuple[Path, Verdict] | None:
+    """The newest backup in `folder` that passes every check, with what it holds (with
+    `journal_id`, only a backup of that journal, or of one without an id: never another
+    table's)."""
     if folder is None:
         return None
     for candidate in backups(folder):
         verdict = inspect(candidate, beside=False)
-        if verdict.ok:
+        if verdict.ok and not (
+            journal_id and verdict.journal_id and verdict.journal_id != journal_id
+        ):
             return candidate, verdict
     return None
+
+
+def folder_id(path: Path) -> str | None:
+    """The id of the journal that belongs at `path`: the folder's marker's, else its seal's
+    (None: nothing says)."""
+    entry = known(path) or {}
+    marked = entry.get("id")
+    if isinstance(marked, str) and marked and marked != NO_ID:
+        return marked
+    try:
+        seal = read_seal(path)
+    except JournalDamaged:
+        return None
+    return seal.journal_id if seal is not None else None
+
+
+def folder_who(path: Path) -> str:
+    """The journal that belongs at `path`, by its table and id, for a refusal."""
+    entry = known(path) or {}
+    table = entry.get("table")
+    name = table if isinstance(table, str) else None
+    if name is None:
+        try:
+            seal = read_seal(path)
+        except JournalDamaged:
+            seal = None
+        name = seal.table if seal is not None else None
+    return described(folder_id(path), name)
 
 
 def refuse(
@@ -185,7 +236,7 @@ def refuse(
 ) -> JournalDamaged:
     """The refusal of a start: what is wrong, what a reader would lose, the newest good
     backup and the command that puts it back with what this journal still holds."""
-    found = last_good_backup(backup_dir)
+    found = last_good_backup(backup_dir, folder_id(path))
     backup = found[0] if found else None
     lost = f" A read would miss: {'; '.join(verdict.lost[:4])}." if verdict and verdict.lost else ""
     wal = wal_path(path)
@@ -244,25 +295,31 @@ def check(path: Path, backup_dir: Path | None) -> Verdict:
     verdict = inspect(path, full=False)
     if not verdict.ok:
         raise refuse(path, "; ".join(verdict.problems[:5]), backup_dir, verdict)
-    entry = known(path) or {}
-    reached = entry.get("reached")
-    if (
-        isinstance(reached, list)
-        and len(reached) == 2
-        and type(reached[0]) is int
-        and reached[0] > verdict.last_seq
-    ):
-        raise refuse(
-            path,
-            f"the journal ends at entry {verdict.last_seq}, but it had reached entry"
-            f" {reached[0]} ({path.parent}/.journals): an older copy was put in its place",
-            backup_dir,
-            verdict,
-        )
+    other = _another_tables(verdict, backup_dir)
+    if other is not None:
+        raise refuse(path, other, backup_dir, verdict)
     newer = _newer_backup(verdict, backup_dir)
     if newer is not None:
         raise refuse(path, newer, backup_dir, verdict)
     return verdict
+
+
+def _another_tables(verdict: Verdict, backup_dir: Path | None) -> str | None:
+    """With no id in the folder's marker or the seal to say which journal belongs here, the
+    newest backup says it: a journal whose id is not the backups' is another table's."""
+    if folder_id(verdict.path) is not None or not verdict.journal_id:
+        return None  # the marker or the seal named it (inspect compared them), or no id yet
+    newest = backups(backup_dir)[:1] if backup_dir is not None else []
+    if not newest:
+        return None
+    theirs = inspect(newest[0], beside=False, full=False)
+    if not theirs.journal_id or theirs.journal_id == verdict.journal_id:
+        return None
+    return (
+        f"this is {verdict.who}, but the backups of this folder's journal ({newest[0]}) are"
+        f" {theirs.who}: another table's journal put in its place (move the backups aside if"
+        " this journal belongs here now)"
+    )
 
 
 def _newer_backup(verdict: Verdict, backup_dir: Path | None) -> str | None:

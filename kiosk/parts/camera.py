@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -24,6 +25,8 @@ from kiosk.engine.journal_rows import EVENT, Confirmed
 from kiosk.engine.outputs import OutputBase
 from kiosk.tables.carrom_inputs import CameraAlive, CameraDiff, CameraLost, CameraMotion, CameraRest
 from kiosk.tables.fusion import DiffLike
+
+log = logging.getLogger(__name__)
 
 Sink = Callable[[object], None]
 ReadFrame = Callable[[], Any]
@@ -47,6 +50,11 @@ def translate(event: object, t: float) -> object | None:
 class CameraFeed:
     """Reads `read()` (a frame, or None / an exception when the camera fails) in a thread,
     passes each frame with its time to `watch(t, frame)`, posts the results to `sink`."""
+
+    #: How long `close` waits for the thread to finish its frame (seconds): a frame takes a
+    #: fraction of a second, several under load on a Pi; a driver that does not return in
+    #: this time is not waited for longer.
+    stop_wait_s = 15.0
 
     def __init__(
         self,
@@ -86,10 +94,19 @@ class CameraFeed:
         self._empty_wanted: Any = None
         self._confirmed = threading.Event()
         self._stop = threading.Event()
+        self._source_lock = threading.Lock()
+        self._source_closed = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
+        try:
+            self._frames()
+        finally:
+            if self._stop.is_set():
+                self._close_source()  # asked to stop: the source goes once nothing reads it
+
+    def _frames(self) -> None:
         failures = 0
         next_alive = 0.0
         while not self._stop.is_set():
@@ -98,6 +115,8 @@ class CameraFeed:
                 problem = None if frame is not None else "no frame"
             except Exception as exc:
                 frame, problem = None, f"{type(exc).__name__}: {exc}"
+            if self._stop.is_set():
+                break  # stopping: the frame is not judged
             now = self._clock()
             if frame is not None and hasattr(frame, "image"):
                 now = float(getattr(frame, "t", now))  # a capture Frame carries its time
@@ -165,10 +184,32 @@ class CameraFeed:
             except OSError as exc:
                 self.last_error = f"empty board: cannot keep it ({exc})"
 
+    @property
+    def running(self) -> bool:
+        """Whether the camera's thread is still running (after `close`: stuck in a driver)."""
+        return self._thread.is_alive()
+
     def close(self) -> None:
+        """Stop the thread, wait for it to finish its frame, then close the source. A thread
+        that does not come back within `stop_wait_s` is said in the log, and `running` stays
+        True: it closes the source itself when it does."""
         self._stop.set()
         if self._thread is not threading.current_thread():
-            self._thread.join(timeout=2.0)
+            self._thread.join(timeout=self.stop_wait_s)
+            if self._thread.is_alive():
+                log.error(
+                    "camera: its thread is still inside a frame after %.1f s (a driver that"
+                    " does not return?); its source is closed when it comes back",
+                    self.stop_wait_s,
+                )
+                return
+        self._close_source()
+
+    def _close_source(self) -> None:
+        with self._source_lock:
+            if self._source_closed:
+                return
+            self._source_closed = True
         close = getattr(self.source, "close", None)
         if callable(close):
             close()

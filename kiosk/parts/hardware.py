@@ -54,6 +54,9 @@ class Parts:
     camera: Camera | None = None
     problems: tuple[tuple[str, str], ...] = ()
     clock: Callable[[], float] = time.monotonic
+    #: The GPIO pin factory the beams and the buzzer share (lgpio on the Pi: the chip's handle
+    #: and its thread), closed after them.
+    pin_factory: Any = None
 
     @property
     def pockets(self) -> tuple[int, ...]:
@@ -111,8 +114,10 @@ class Parts:
             sink(PartFault(now, part, message))
 
     def close(self) -> None:
+        """Every part closed, each after the threads that use it (the camera's thread, then
+        its source; the beams and the buzzer, then the pin factory they share)."""
         parts = (self.camera, self.simulated or self.beams, self.buzzer, self.display)
-        for part in (*parts, self.display_sim):
+        for part in (*parts, self.display_sim, self.pin_factory):
             close = getattr(part, "close", None)
             if callable(close):
                 with contextlib.suppress(Exception):  # one part must not stop the others closing
@@ -168,7 +173,9 @@ def build_parts(
     feed = None
     if camera and settings.table.game == "carrom":
         feed = _camera(problems, settings, sink, simulate, clock, journal)
-    return Parts(found, simulated, buzzer, display, display_sim, feed, tuple(problems), clock)
+    return Parts(
+        found, simulated, buzzer, display, display_sim, feed, tuple(problems), clock, factory
+    )
 
 
 def _beams(

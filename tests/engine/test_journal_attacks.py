@@ -427,7 +427,7 @@ def test_journal_forged_edit_with_the_chain_recomputed_is_caught_with_the_key(
     path = tmp_path / "journal.db"
     filled(path, 6, kind="backgammon").close()  # (protest lists every entry of such a match)
     (key,) = take_director_key(path)  # the director writes it down at the first start
-    assert key.startswith("tsk1-1-")
+    assert key.startswith("tsk2-1-1-")  # the chain and the key from entry 1
     assert not Path(f"{path}.director-key").exists()
     assert cli_main(["journal", "verify", str(path), "--key", key]) == 0
     assert "7 MACs checked" in capsys.readouterr().out
@@ -475,7 +475,7 @@ def test_journal_unkeyed_journal_of_schema_2_opens_and_is_keyed_from_then_on(
         journal.append(1, 9.0, 1e9, "umpire", EVENT, {"n": 9})
         assert len(journal.confirmed(1)) == 4
     (key,) = take_director_key(path)
-    assert key.startswith("tsk1-5-")  # keyed from the first entry written after
+    assert key.startswith("tsk2-1-5-")  # chained from 1, keyed from the first entry after
     verdict = inspect(path, keys=[parse_key(key)])
     assert verdict.ok and verdict.macs == 1, verdict.problems
 

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 
+from kiosk.ending import end_process
 from kiosk.startup import start_kiosk
 from kiosk.ui.window import configure_kivy
 
@@ -53,3 +54,4 @@ made = Window.screenshot(name=sys.argv[1].replace(".png", "-tmp.png"))
 print(f"shot {made}", flush=True)
 app.dispatch("on_stop")
 kiosk.close()
+sys.exit(end_process(0))  # as `tableside run` ends: its threads first, never an abort

@@ -6,6 +6,7 @@ Every refusal, unlock and director action is in the journal."""
 from __future__ import annotations
 
 import stat
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,9 @@ from typing import Any
 import pytest
 
 from kiosk.authority import BACKOFF_S
-from kiosk.config import Settings, check_pin
+from kiosk.config import Settings, check_pin, hash_pin, with_values
 from kiosk.config import save_settings as write_settings
+from kiosk.pins import PIN_HASH_SCHEME
 from kiosk.roles import KIND, SettingsAuthority
 
 from .harness import (
@@ -279,6 +281,51 @@ def first_kiosk(fresh: Services, fake_clock: FakeClock) -> Iterator[Kiosk]:
     yield from make_kiosk(fresh, fake_clock)
 
 
+def pins_in_clear(path: Path, *pins: str) -> list[str]:
+    """Where the settings file holds one of `pins` in clear: a key or a value (any depth, any
+    type) that is or contains it. A PIN hash field is checked as a hash (salted PBKDF2), not as
+    text: its hex digits may hold any four digits, a PIN's among them, by chance."""
+    found: list[str] = []
+
+    def walk(where: str, value: object) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if any(pin in str(key) for pin in pins):
+                    found.append(f"{where}.{key} (the key)")
+                walk(f"{where}.{key}".lstrip("."), inner)
+        elif isinstance(value, list):
+            for number, inner in enumerate(value):
+                walk(f"{where}[{number}]", inner)
+        elif where.endswith("pin_hash"):
+            parts = str(value).split("$")
+            if len(parts) != 4 or parts[0] != PIN_HASH_SCHEME or str(value) in pins:
+                found.append(f"{where} = {value!r} (not a PIN hash)")
+        elif any(pin in str(value) for pin in pins):
+            found.append(f"{where} = {value!r}")
+
+    walk("", tomllib.loads(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_roles_pins_in_clear_is_not_fooled_by_a_hash_that_holds_the_digits(
+    tmp_path: Path,
+) -> None:
+    """The first start's check as it was failed when a hash held "8642" by chance: here a salt
+    that holds it for certain (what a random salt or digest does once in ~700 starts)."""
+    path = tmp_path / "settings.toml"
+    salt = bytes.fromhex(DIRECTOR + UMPIRE + "00" * 12)
+    umpire = {"pin_hash": hash_pin(UMPIRE, salt=salt), "director_pin_hash": hash_pin(DIRECTOR)}
+    write_settings(with_values(Settings(), umpire=umpire), path)
+    assert DIRECTOR in path.read_text()  # the digits are there, inside a hash ...
+    assert pins_in_clear(path, UMPIRE, DIRECTOR) == []  # ... and no PIN is in clear
+    text = path.read_text().replace("lock_after_min", f'note = "{DIRECTOR}"\nlock_after_min')
+    path.write_text(text)
+    assert pins_in_clear(path, UMPIRE, DIRECTOR) == ["umpire.note = '8642'"]
+    plain = path.read_text().replace(umpire["pin_hash"], UMPIRE)
+    path.write_text(plain)
+    assert "umpire.pin_hash = '1357' (not a PIN hash)" in pins_in_clear(path, UMPIRE)
+
+
 def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
     first_kiosk: Kiosk, fresh: Services, tmp_path: Path
 ) -> None:
@@ -298,8 +345,7 @@ def test_roles_first_start_asks_for_both_pins_and_keeps_only_hashes(
     type_pin(kiosk, DIRECTOR, pad)
     type_pin(kiosk, DIRECTOR, pad)
     assert kiosk.current == "home"
-    text = (tmp_path / "settings.toml").read_text()
-    assert UMPIRE not in text and DIRECTOR not in text
+    assert pins_in_clear(tmp_path / "settings.toml", UMPIRE, DIRECTOR) == []
     umpire = fresh.settings.umpire
     assert check_pin(UMPIRE, umpire.pin_hash) and check_pin(DIRECTOR, umpire.director_pin_hash)
     assert stat.S_IMODE((tmp_path / "settings.toml").stat().st_mode) == 0o640
