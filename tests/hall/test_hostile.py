@@ -244,3 +244,65 @@ def _breaks(db: Path) -> list[tuple[int, str]]:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
         rows = c.execute("SELECT seq, reason FROM breaks ORDER BY seq").fetchall()
     return [(int(s), str(r)) for s, r in rows]
+
+
+def _lone(payload: bytes, text: str) -> bytes:
+    """`payload` with the JSON string `"text"` made a lone surrogate: `"X\\ud800"` is legal
+    JSON, and no UTF-8 can hold what it reads as."""
+    quoted = json.dumps(text).encode()
+    assert quoted in payload
+    return payload.replace(quoted, b'"X\\ud800"')
+
+
+def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a_restart(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """Before: a player name `"X\\ud800"` passed the schema, the board's fan-out died on it
+    (UnicodeEncodeError), every open page froze while its heartbeat still said "live", new
+    pages got no snapshot, and retained, it did so again after a restart of the hall."""
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    rogue = _client(broker, "t02")
+    carrom = {"game": "carrom", "players": ["Chen", "Dev"], "sides": ["Chen", "Dev"],
+              "faults": []}  # fmt: skip
+    poison = [
+        ("state", _lone(st(tile=carrom), "Chen"), True),  # retained: heard at every start
+        ("events", _lone(ev(data={"event": "stroke", "by": "Chen"}), "Chen"), False),
+        ("call", _lone(json.dumps({"id": 3, "reason": "Chen"}).encode(), "Chen"), False),
+    ]
+    try:
+        _send(rogue, f"{T}/status", b"online", retain=True)
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01")
+        for what, payload, retain in poison:
+            _send(rogue, f"{T}/{what}", payload, retain=retain)
+        db = hall_process.data / "hall.db"
+        wait_for(lambda: _bad(db) == 3, 10, "the three refused")
+        wait_for(lambda: "bad data: 3 dropped" in (tile(browser, "t02") or {}).get("text", ""),
+                 5, "bad data on t02's tile")  # fmt: skip
+        assert "not Unicode" in (tile(browser, "t02") or {})["text"]
+        # The open page goes on: the next confirm of the table next door shows.
+        s.confirm(s.proposal.edited(pocketed=[]))
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+        assert browser.find_element(By.ID, "link").text == "live"
+        # A new page gets its snapshot.
+        browser.get(hall_process.url)
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "new")
+        # The hall started again hears the retained poison again, refuses it, and goes on.
+        hall_process.kill()
+        hall_process.start()
+        wait_for(lambda: _bad(db) == 4, 10, "the retained poison refused again")
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01 again")
+        s.confirm(s.proposal.edited(pocketed=[]))
+        wait_for(lambda: "turn: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+        assert browser.find_element(By.ID, "link").text == "live"
+        log = (hall_process.data / "hall.log").read_text("utf-8")
+        assert "text that is not Unicode (a lone surrogate)" in log
+        assert "Traceback" not in log
+    finally:
+        _send(rogue, f"{T}/state", b"", retain=True)
+        rogue.loop_stop()
+        rogue.disconnect()
+        pub.stop()
