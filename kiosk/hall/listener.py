@@ -111,7 +111,7 @@ class HallListener:
             self._threads.append(thread)
 
     def _start_network(self) -> None:
-        limits = Properties(PacketTypes.CONNECT)
+        limits = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         limits.MaximumPacketSize = MAX_PACKET
         self.client.connect_async(*self.broker, keepalive=self.keepalive, properties=limits)
         # Our own thread around paho's loop (what loop_start does), so the watchdog can see it.
