@@ -215,3 +215,25 @@ def test_a_page_that_joins_mid_stream_misses_nothing(tmp_path: Path) -> None:
             await second.close()
 
     asyncio.run(run())
+
+
+def test_a_fan_out_that_stopped_is_started_again_and_loses_nothing(tmp_path: Path) -> None:
+    """Whatever stops the fan-out task, the heartbeat's timer starts it again within a
+    second; what was queued meanwhile goes out in order, numbered as ever."""
+    server = _server(tmp_path)
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app())) as client:
+            ws = await client.ws_connect("/live")
+            await _next(ws, "snapshot")
+            await _registered(server, 1)
+            assert server._fan is not None
+            server._fan.cancel()
+            for n in range(3):
+                server.news(_status(f"t0{n}"))
+            got = [await _next(ws, "status") for _ in range(3)]
+            assert [g["n"] for g in got] == [1, 2, 3]
+            assert (await _next(ws, "hb"))["n"] == 3
+            await ws.close()
+
+    asyncio.run(run())
