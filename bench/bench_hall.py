@@ -780,16 +780,17 @@ def national(
     ca, cert, key = make_certificates(root / "pki")
     central = Mosquitto(
         root / "central",
-        users={"director": PASSWORD, **dict.fromkeys(names, PASSWORD)},
-        acl=central_acl(names, ["director"]),
+        users={"director": PASSWORD, "tap": PASSWORD, **dict.fromkeys(names, PASSWORD)},
+        acl=central_acl(names, ["director", "tap"]),
         extra=f"cafile {ca}\ncertfile {cert}\nkeyfile {key}\n",
     ).start()
     brokers: dict[str, Mosquitto] = {}
     for h in names:
         up = bridge_conf(h, central.address, username=h, password=PASSWORD, cafile=ca)
-        users = {"director": PASSWORD, f"{h}-emu": PASSWORD, rogue[h]: PASSWORD}
+        users = {"director": PASSWORD, "tap": PASSWORD, f"{h}-emu": PASSWORD,
+                 rogue[h]: PASSWORD}  # fmt: skip
         brokers[h] = Mosquitto(root / h, users=users, hall=h, extra=up,
-                               directors=("director", f"{h}-emu")).start()  # fmt: skip
+                               directors=("director", f"{h}-emu", "tap")).start()  # fmt: skip
     data = root / "centre"
     data.mkdir()
     port = free_port()
@@ -808,6 +809,8 @@ def national(
         except OSError:
             time.sleep(0.1)
     board = Board(url + "live")
+    # When each event reached the first hall's broker and the central one: where the time goes.
+    taps = {"hall broker": Tap(brokers[names[0]]), "central broker": Tap(central, ca)}
     emus: dict[str, subprocess.Popen[bytes]] = {}
     for h in names:
         emus[h] = subprocess.Popen(
@@ -911,6 +914,8 @@ def national(
         refused = sum(int(r[0]) for r in db.execute("SELECT bad FROM tables"))
     final_probe = probe()
     board.stop()
+    for tap in taps.values():
+        tap.stop()
     for h, c in rogues.items():
         c.publish(f"tableside/{h}/{rogue[h]}/state", b"", qos=1, retain=True)
         c.loop_stop()
@@ -936,6 +941,11 @@ def national(
     # Quiet: 10 s or more after any outage, of any table, and after the warm-up.
     quiet = [lat for _, wall, lat, _ in board.samples if wall >= t0 + WARM_UP_S
              and not any(a <= wall <= b + 5.0 for a, b, _ in cuts)]  # fmt: skip
+    hops = {}
+    for name, tap in taps.items():  # the calm p99 from the confirm to each broker
+        lat = [at - board.walls[k] for k, at in tap.arrived.items()
+               if k in board.walls and calm(f"{k[0]}/{k[1]}", board.walls[k])]  # fmt: skip
+        hops[name] = _pct(lat, 99)
     slowest = sorted(((lat, wall - t0, hop) for table, wall, lat, hop in board.samples
                       if calm(table, wall)), reverse=True)[:5]  # fmt: skip
     cpu = parts.total()
@@ -948,6 +958,7 @@ def national(
         "max_ms": max(calm_lat, default=0) * 1000,
         "p99_all_ms": _pct([lat for _, _, lat, _ in board.samples], 99),
         "p99_quiet_ms": _pct(quiet, 99), "quiet": len(quiet),
+        "p99_hall_broker_ms": hops["hall broker"], "p99_central_ms": hops["central broker"],
         "p99_mqtt_ms": _pct([hop for t, w, _, hop in board.samples if calm(t, w)], 99),
         "hall_rss_mb": peak, "poison_sent": sent_poison, "refused": refused,
         "oversized_sent": oversized * halls * 3,
@@ -1003,7 +1014,9 @@ def main() -> int:
         print(json.dumps(r, indent=1), flush=True)
         print(f"{r['tables']} tables over {r['halls']} bridged hall brokers: {r['events']} "
               f"events, lost {r['lost']}, doubled {r['doubled']}; confirm -> board p50 "
-              f"{r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (calm; to the hall's MQTT side "
+              f"{r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (calm; to the first hall's "
+              f"broker {r['p99_hall_broker_ms']:.1f} ms, to the central broker "
+              f"{r['p99_central_ms']:.1f} ms, to the hall's MQTT side "
               f"{r['p99_mqtt_ms']:.1f} ms), {r['p99_quiet_ms']:.1f} ms (quiet), "
               f"{r['p99_all_ms']:.1f} ms (all), max {r['max_ms']:.0f} ms (calm); "
               f"hall RSS {r['hall_rss_mb']:.1f} MB; "

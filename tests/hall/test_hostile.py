@@ -18,6 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import entry_hash
 from kiosk.engine.journal_rows import dumps
@@ -123,7 +124,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
     assert len(MALFORMED) >= 30
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
     try:
         _send(rogue, f"{T}/status", b"online", retain=True)
@@ -138,7 +139,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
         wait_for(lambda: "bad data" in (tile(browser, "t02") or {}).get("text", ""), 5, "bad")
         assert f"bad data: {len(MALFORMED)} dropped" in (tile(browser, "t02") or {})["text"]
         # The good event of the real kiosk next door shows at once.
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "t01")
         assert browser.find_element(By.ID, "link").text == "live"
         # And so does the rogue table's own next good state and event.
@@ -155,7 +156,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
         hall_process.kill()
         hall_process.start()
         browser.get(hall_process.url)
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
         wait_for(
             lambda: _bad(db) == len(MALFORMED) + 2,
@@ -270,7 +271,7 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a
     pages got no snapshot, and retained, it did so again after a restart of the hall."""
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
     carrom = {"game": "carrom", "players": ["Chen", "Dev"], "sides": ["Chen", "Dev"],
               "faults": []}  # fmt: skip
@@ -291,7 +292,7 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a
                  5, "bad data on t02's tile")  # fmt: skip
         assert "not Unicode" in (tile(browser, "t02") or {})["text"]
         # The open page goes on: the next confirm of the table next door shows.
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
         assert browser.find_element(By.ID, "link").text == "live"
         # A new page gets its snapshot.
@@ -303,7 +304,7 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a
         wait_for(lambda: _bad(db) == 4, 10, "the retained poison refused again")
         browser.get(hall_process.url)
         wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01 again")
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
         assert browser.find_element(By.ID, "link").text == "live"
         log = (hall_process.data / "hall.log").read_text("utf-8")
