@@ -53,6 +53,12 @@ LONGEST_WAIT_S = backoff.LONGEST_WAIT_S
 SESSION_S = 8 * 3600.0
 #: A page that takes longer than this to take one message is dropped (it reconnects).
 SEND_S = 5.0
+#: More changes than this waiting for the pages: the pages are told they missed them (each
+#: takes a fresh snapshot) instead of the hall holding them all in memory.
+MAX_BACKLOG = 20_000
+#: The fan-out lets the rest of the server run (a new page's snapshot, the heartbeat's
+#: timer) at least every this many messages: with a backlog nothing it awaits would wait.
+YIELD_EVERY = 50
 TASKS = web.AppKey("tasks", list["asyncio.Task[None]"])
 #: What never changes anything on the server.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -167,8 +173,15 @@ class HallServer:
         Nothing one change or one page does stops it: a change that cannot be sent is
         logged and its number skipped (every page sees the gap and takes a fresh snapshot)."""
         assert self._queue is not None
+        since_yield = 0
         while True:
+            if self._queue.qsize() > MAX_BACKLOG:
+                self._shed()
             item = await self._queue.get()
+            since_yield += 1
+            if since_yield >= YIELD_EVERY:
+                since_yield = 0
+                await asyncio.sleep(0)
             try:
                 if item is _BEAT:
                     beat = {"type": "hb", "now": self.wall(), "broker": self.listener.connected,
@@ -181,6 +194,19 @@ class HallServer:
                 log.exception("news %d for the board not sent (the pages will resync)", self.sent)
                 continue
             await self._send_all(data)
+
+    def _shed(self) -> None:
+        """Drop the backlog: its changes are counted as sent, so every page sees the gap at
+        the next heartbeat and takes a fresh snapshot (the record has them all)."""
+        assert self._queue is not None
+        dropped = 0
+        while not self._queue.empty():
+            if self._queue.get_nowait() is not _BEAT:
+                dropped += 1
+        self.sent += dropped
+        log.warning("the board fell %d changes behind: every page takes a fresh snapshot",
+                    dropped)  # fmt: skip
+        self._queue.put_nowait(_BEAT)
 
     async def _heartbeat(self) -> None:
         """A heartbeat each second, through the fan-out (a dead fan-out sends none, and the

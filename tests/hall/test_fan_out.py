@@ -237,3 +237,36 @@ def test_a_fan_out_that_stopped_is_started_again_and_loses_nothing(tmp_path: Pat
             await ws.close()
 
     asyncio.run(run())
+
+
+def test_a_backlog_too_long_is_dropped_and_every_page_told_it_missed_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More changes waiting than the pages could ever catch up with: dropped (the record
+    has them) and counted as sent, so the heartbeat says the page missed them and it takes a
+    fresh snapshot, instead of the hall holding them all in memory."""
+    from kiosk.hall import server as server_module
+
+    monkeypatch.setattr(server_module, "MAX_BACKLOG", 10)
+    server = _server(tmp_path)
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app())) as client:
+            ws = await client.ws_connect("/live")
+            assert (await _next(ws, "snapshot"))["n"] == 0
+            await _registered(server, 1)
+            for n in range(100):  # all queued before the fan-out runs again
+                server.news(_status(f"t{n:03d}"))
+            seen = 0
+            while True:
+                msg = json.loads((await ws.receive(timeout=10)).data)
+                if msg["type"] == "hb":
+                    break
+                seen += 1
+            assert seen < 100 and msg["n"] == 100  # the page knows it missed some
+            again = await client.ws_connect("/live")
+            assert (await _next(again, "snapshot"))["n"] == 100
+            await ws.close()
+            await again.close()
+
+    asyncio.run(run())
