@@ -23,6 +23,11 @@ Run (niced: the machine is shared):
   nice -n 10 .venv/bin/python bench/bench_hall.py --quick      # 20 tables, 40 s
   nice -n 10 .venv/bin/python bench/bench_hall.py --capacity 1000,2000,4000  # the hall alone
   nice -n 10 .venv/bin/python bench/bench_hall.py --keepalive 5,15  # a frozen kiosk's last will
+  nice -n 10 .venv/bin/python bench/bench_hall.py --national 2000 --halls 4 --hall-nice -10
+      # 2,000 emulated tables over 4 hall brokers bridged over TLS to a central one, poison
+      # and lone surrogates sent from a table's password in every hall three times in the
+      # run, the central broker and one hall's broker SIGKILLed; lost, doubled, the board's
+      # stream checked for skipped changes and a new page's snapshot timed
   .venv/bin/python bench/bench_hall.py --screenshot FILE       # the board with 20 tables
 """
 
@@ -48,6 +53,7 @@ from typing import Any
 
 import aiohttp
 
+from kiosk.hall.listener import MAX_PACKET
 from kiosk.hall.mosquitto import Mosquitto, free_port, make_certificates
 from kiosk.hall.outbox import match_key
 from kiosk.hall.security import bridge_conf, central_acl
@@ -69,6 +75,12 @@ class Board:
         self.samples: list[tuple[str, float, float, float]] = []
         self.told: list[tuple[str, str, str, int]] = []
         self.walls: dict[tuple[str, str, str, int], float] = {}
+        #: Changes whose number was skipped, heartbeats past the last change heard, the
+        #: snapshots taken, and the longest time between two changes on the stream.
+        self.last_n: int | None = None
+        self.missed = self.hb_behind = self.snapshots = 0
+        self.last_change: float | None = None
+        self.longest_quiet = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
         self._thread.start()
@@ -79,7 +91,8 @@ class Board:
                 try:
                     async with session.ws_connect(self.url, heartbeat=None) as ws:
                         while not self._stop.is_set():
-                            msg = await ws.receive(timeout=1.0)
+                            # As the page: 3 heartbeats heard of nothing, the link is dead.
+                            msg = await ws.receive(timeout=3.5)
                             if msg.type != aiohttp.WSMsgType.TEXT:
                                 break
                             self._take(json.loads(msg.data), time.time())
@@ -87,7 +100,24 @@ class Board:
                     await asyncio.sleep(0.2)
 
     def _take(self, news: dict[str, Any], now: float) -> None:
-        if news.get("type") == "event":
+        kind = news.get("type")
+        # Frozen or not: the numbers of the changes (none skipped, the heartbeat at the last
+        # one heard) and the longest wait between two of them.
+        n = news.get("n")
+        if kind == "snapshot":
+            self.last_n = n if isinstance(n, int) else None
+            self.snapshots += 1
+        elif isinstance(n, int) and self.last_n is not None:
+            if kind == "hb":
+                self.hb_behind += n != self.last_n
+            else:
+                self.missed += n != self.last_n + 1
+                self.last_n = n
+        if kind not in ("hb", "snapshot"):
+            if self.last_change is not None:
+                self.longest_quiet = max(self.longest_quiet, now - self.last_change)
+            self.last_change = now
+        if kind == "event":
             key = f"{news['hall']}/{news['table']}"
             self.told.append((news["hall"], news["table"], news["match"], news["seq"]))
             if isinstance(news.get("wall"), int | float):
@@ -588,6 +618,359 @@ def screenshot(path: Path, root: Path, tables: int = 20) -> None:
         broker.stop()
 
 
+def emulate_hall(broker: str, hall: str, tables: int, seconds: float, user: str) -> None:
+    """`tables` tables of `hall` from one process without their engines (`--emulate-hall`),
+    as a kiosk sends them: the state every 5 s, an event chained on the one before every 2-10
+    s with its new state, and every event again from where the hall asks (`resend`), so an
+    event a broker acknowledged and lost is sent again. Prints what each table sent."""
+    import random
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from kiosk.engine.journal_chain import entry_hash
+    from kiosk.engine.journal_rows import dumps
+
+    names = [f"{hall}{n:04d}" for n in range(1, tables + 1)]
+    sent: dict[str, list[bytes]] = {t: [] for t in names}
+    asked: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    def on_connect(c: Any, *_: Any) -> None:
+        c.subscribe(f"tableside/{hall}/+/resend", qos=1)
+
+    def on_message(_c: Any, _u: Any, message: Any) -> None:
+        try:
+            table = message.topic.split("/")[2]
+            after = int(json.loads(message.payload)["after"])
+        except (ValueError, KeyError, TypeError, IndexError):
+            return
+        with lock:
+            asked.append((table, after))
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311,
+                         client_id=user)  # fmt: skip
+    client.username_pw_set(user, PASSWORD)
+    client.max_queued_messages_set(0)
+    client.max_inflight_messages_set(1000)
+    client.on_connect = on_connect
+    client.on_message = on_message
+    host, port = broker.split(":")
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
+    client.connect(host, int(port))
+    client.loop_start()
+    rng = random.Random(sum(map(ord, hall)))
+    tile = {"game": "bhukhar", "round": 1, "left": 600.0, "running": True,
+            "time_called": False, "games": 0, "faults": []}  # fmt: skip
+    last = {t: ("", 0) for t in names}
+    begun = time.time()
+    due_state = {t: begun + rng.uniform(0, 5) for t in names}
+    due_event = {t: begun + rng.uniform(0, 10) for t in names}
+
+    def state(table: str, now: float) -> None:
+        seq = last[table][1]
+        body = {"tile": {**tile, "games": seq}, "seq": seq, "outbox": {"journal-1": seq},
+                "wall": now, "heartbeat": 5.0, "keepalive": 10.0}  # fmt: skip
+        client.publish(f"tableside/{hall}/{table}/state", json.dumps(body), qos=1, retain=True)
+        due_state[table] = now + 5.0
+
+    print("ready", flush=True)
+    while time.time() - begun < seconds:
+        now = time.time()
+        with lock:
+            again, asked[:] = list(asked), []
+        for table, after in again:  # the hall's resend: everything after `after`
+            for payload in sent.get(table, [])[max(0, after) :]:
+                client.publish(f"tableside/{hall}/{table}/events", payload, qos=1)
+        for table in names:
+            if now >= due_event[table]:
+                prev_hash, seq = last[table]
+                seq += 1
+                data = {"action": "game", "n": seq}
+                digest = entry_hash(prev_hash, seq, 1, 1.0, now, "umpire", "event", dumps(data))
+                event = {"seq": seq, "prev": seq - 1, "outbox": "journal-1", "match": "1-1",
+                         "game": "bhukhar", "kind": "event", "data": data, "t": 1.0,
+                         "wall": now, "source": "umpire", "prev_hash": prev_hash,
+                         "hash": digest, "finished": False}  # fmt: skip
+                payload = json.dumps(event).encode()
+                sent[table].append(payload)
+                client.publish(f"tableside/{hall}/{table}/events", payload, qos=1)
+                last[table] = (digest, seq)
+                due_event[table] = now + rng.uniform(2, 10)
+                state(table, now)  # a real change: the state goes at once
+            elif now >= due_state[table]:
+                state(table, now)
+        time.sleep(0.01)
+    # Answer the hall's resends a while longer: the last events may still be asked for.
+    tail = time.time()
+    while time.time() - tail < 20:
+        with lock:
+            again, asked[:] = list(asked), []
+        for table, after in again:
+            for payload in sent.get(table, [])[max(0, after) :]:
+                client.publish(f"tableside/{hall}/{table}/events", payload, qos=1)
+        time.sleep(0.05)
+    client.loop_stop()
+    client.disconnect()
+    print(json.dumps({t: seq for t, (_, seq) in last.items()}), flush=True)
+
+
+def poison() -> list[tuple[str, bytes, bool]]:
+    """What a table's password can send on its own topics that the hall must refuse: the
+    issue's kinds (8 MiB, 5,000 deep, NaN, `[]`, retained) and lone surrogates in a tile's
+    player, an event's data, a call's reason and a key. (topic, payload, retained)."""
+    now = time.time()
+    carrom = {"game": "carrom", "players": ["LONE", "Dev"], "sides": ["LONE", "Dev"]}
+    state: dict[str, Any] = {"tile": carrom, "seq": 1, "wall": now, "heartbeat": 5.0}
+    event = {"seq": 9, "prev": 8, "outbox": "journal-1", "match": "1-1", "game": "bhukhar",
+             "kind": "event", "data": {"name": "LONE"}, "t": 1.0, "wall": now,
+             "source": "umpire"}  # fmt: skip
+
+    def lone(body: dict[str, Any]) -> bytes:
+        return json.dumps(body).replace('"LONE"', '"X\\ud800"').encode()
+
+    return [
+        ("state", lone(state), True),  # retained: heard again by a hall that starts
+        ("events", lone(event), False),
+        ("call", b'{"id": 4, "reason": "help \\udfff"}', False),
+        ("state", json.dumps(state).replace('"seq"', '"\\udc00", "seq"', 1).encode(), False),
+        ("events", b"[]", False),
+        ("state", b"[]", False),
+        ("events", b"null", False),
+        ("events", b"not json", False),
+        ("events", b"\xff\xfe not utf-8", False),
+        ("events", b'{"seq": 1, "data": ' + b"[" * 5000 + b"]" * 5000 + b"}", False),
+        ("events", json.dumps({**event, "data": {"blob": "x" * (8 << 20)}}).encode(), False),
+        ("events", json.dumps(event).replace('"t": 1.0', '"t": NaN').encode(), False),
+        ("events", json.dumps({**event, "t": 1e400}).encode(), False),
+        ("events", json.dumps({**event, "seq": -5, "prev": 0}).encode(), False),
+        ("events", json.dumps({**event, "seq": "7"}).encode(), False),
+        (
+            "events",
+            json.dumps({**event, "hash": "0" * 64, "prev_hash": "", "data": {}}).encode(),
+            False,
+        ),  # a forged hash: not its content's
+        ("events", json.dumps({**event, "table": "someone-else", "data": {}}).encode(), False),
+        ("state", json.dumps({**state, "heartbeat": -1}).encode(), False),
+        ("state", json.dumps({**state, "tile": {"game": "chess"}}).encode(), False),
+        ("call", b'{"id": "one"}', False),
+        ("status", b"maybe", False),
+    ]
+
+
+#: --national: what is confirmed in the first seconds is not calm (every table's first state
+#: and retained message arrive together, as when a hall starts).
+WARM_UP_S = 5.0
+
+
+def national(
+    tables: int, halls: int, seconds: float, root: Path, hall_nice: int = 0,
+    outages: bool = True,
+) -> dict[str, Any]:  # fmt: skip
+    """`tables` emulated tables over `halls` hall brokers, each bridged over TLS to a central
+    broker, the central `tableside hall` on it; poison and lone surrogates sent from one
+    table's password in every hall three times during the run (the surrogate state
+    retained), the central broker and one hall's broker SIGKILLed (2 s down) on the way."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    names = [f"h{n}" for n in range(halls)]
+    per = tables // halls
+    rogue = {h: f"{h}-rogue" for h in names}
+    ca, cert, key = make_certificates(root / "pki")
+    central = Mosquitto(
+        root / "central",
+        users={"director": PASSWORD, "tap": PASSWORD, **dict.fromkeys(names, PASSWORD)},
+        acl=central_acl(names, ["director", "tap"]),
+        extra=f"cafile {ca}\ncertfile {cert}\nkeyfile {key}\n",
+    ).start()
+    brokers: dict[str, Mosquitto] = {}
+    for h in names:
+        up = bridge_conf(h, central.address, username=h, password=PASSWORD, cafile=ca)
+        users = {"director": PASSWORD, "tap": PASSWORD, f"{h}-emu": PASSWORD,
+                 rogue[h]: PASSWORD}  # fmt: skip
+        brokers[h] = Mosquitto(root / h, users=users, hall=h, extra=up,
+                               directors=("director", f"{h}-emu", "tap")).start()  # fmt: skip
+    data = root / "centre"
+    data.mkdir()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    hall = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.cli", "hall", "--broker", central.address, "--http",
+         str(port), "--bind", "127.0.0.1", "--data", str(data), "--user", "director",
+         "--password", PASSWORD, "--director-password", "x", "--tls-ca", str(ca)],
+        stdout=subprocess.DEVNULL, stderr=open(root / "hall.log", "wb"),  # noqa: SIM115
+        preexec_fn=(lambda: os.nice(hall_nice)) if hall_nice else None,
+    )  # fmt: skip
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(url + "results", timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    board = Board(url + "live")
+    # When each event reached the first hall's broker and the central one: where the time goes.
+    taps = {"hall broker": Tap(brokers[names[0]]), "central broker": Tap(central, ca)}
+    emus: dict[str, subprocess.Popen[bytes]] = {}
+    for h in names:
+        emus[h] = subprocess.Popen(
+            [sys.executable, __file__, "--emulate-hall", h, "--emulate", str(per), "--broker",
+             brokers[h].address, "--seconds", str(seconds)],
+            stdout=subprocess.PIPE,
+        )  # fmt: skip
+    for e in emus.values():
+        assert e.stdout is not None
+        e.stdout.readline()  # ready
+    rogues = {}
+    for h in names:
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311, client_id=rogue[h])
+        c.username_pw_set(rogue[h], PASSWORD)
+        c.max_queued_messages_set(0)
+        c.connect("127.0.0.1", brokers[h].port)
+        c.loop_start()
+        rogues[h] = c
+    kinds = poison()
+    oversized = sum(len(p) > MAX_PACKET for _, p, _ in kinds)
+    program: list[tuple[float, str]] = [(0.15, "poison"), (0.5, "poison"), (0.8, "poison")]
+    if outages:
+        program += [(0.3, "central"), (0.6, "hall")]
+    program.sort()
+    cuts: list[tuple[float, float, set[str] | None]] = []
+    probes: list[float] = []  # seconds for a new page to get its snapshot after the poison
+    done: list[tuple[float, str]] = []
+    parts = Parts()
+    peak, loads, sent_poison = 0.0, [], 0
+    t0 = time.time()
+
+    def probe() -> float:
+        async def one() -> float:
+            began = time.monotonic()
+            async with (
+                aiohttp.ClientSession() as session,
+                session.ws_connect(url + "live", heartbeat=None) as ws,
+            ):
+                while True:
+                    msg = await ws.receive(timeout=30)
+                    if msg.type == aiohttp.WSMsgType.TEXT and '"snapshot"' in msg.data[:40]:
+                        return time.monotonic() - began
+
+        try:
+            return asyncio.run(one())
+        except (aiohttp.ClientError, TimeoutError, OSError):
+            return float("inf")
+
+    while time.time() - t0 < seconds:
+        loads.append(os.getloadavg()[0])
+        peak = max(peak, rss_mb(hall.pid))
+        parts.sample("hall", [hall.pid])
+        parts.sample("brokers", [b.process.pid for b in (central, *brokers.values())
+                                 if b.process])  # fmt: skip
+        parts.sample("emulators", [e.pid for e in emus.values()])
+        if program and time.time() - t0 >= program[0][0] * seconds:
+            _, what = program.pop(0)
+            began = time.time()
+            done.append((began - t0, what))
+            if what == "poison":
+                for h in names:
+                    for topic, payload, retain in kinds:
+                        t = f"tableside/{h}/{rogue[h]}/{topic}"
+                        rogues[h].publish(t, payload, qos=1, retain=retain)
+                        sent_poison += 1
+                probes.append(probe())
+            elif what == "central":
+                central.kill()
+                time.sleep(2.0)
+                central.start()
+                cuts.append((began - 0.5, time.time() + 5.0, None))
+            else:
+                brokers[names[0]].kill()  # its bridge with it
+                time.sleep(2.0)
+                brokers[names[0]].start()
+                cuts.append(
+                    (
+                        began - 0.5,
+                        time.time() + 5.0,
+                        {f"{names[0]}/{names[0]}{n:04d}" for n in range(1, per + 1)},
+                    )
+                )
+        time.sleep(0.2)
+    sent: dict[tuple[str, str], int] = {}
+    for h, e in emus.items():
+        out, _ = e.communicate(timeout=180)
+        for table, seq in json.loads(out.decode().strip().splitlines()[-1]).items():
+            sent[h, table] = seq
+    deadline = time.time() + 120
+    settle = time.time()
+    while time.time() < deadline:
+        got = stored(data / "hall.db")
+        if all(len(set(got.get(k, []))) >= n for k, n in sent.items()):
+            break
+        peak = max(peak, rss_mb(hall.pid))
+        time.sleep(0.5)
+    settle = time.time() - settle
+    parts.sample("hall", [hall.pid])
+    got = stored(data / "hall.db")
+    with sqlite3.connect(f"file:{data / 'hall.db'}?mode=ro", uri=True, timeout=10) as db:
+        refused = sum(int(r[0]) for r in db.execute("SELECT bad FROM tables"))
+    final_probe = probe()
+    board.stop()
+    for tap in taps.values():
+        tap.stop()
+    for h, c in rogues.items():
+        c.publish(f"tableside/{h}/{rogue[h]}/state", b"", qos=1, retain=True)
+        c.loop_stop()
+        c.disconnect()
+    hall.send_signal(signal.SIGINT)
+    try:
+        hall.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        hall.kill()
+    for b in (*brokers.values(), central):
+        b.stop()
+    lost = sum(max(0, n - len(set(got.get(k, [])) & {("1-1", s) for s in range(1, n + 1)}))
+               for k, n in sent.items())  # fmt: skip
+    doubled = sum(len(v) - len(set(v)) for v in got.values())
+    doubled += len(board.told) - len(set(board.told))
+
+    def calm(table: str, wall: float) -> bool:
+        if wall < t0 + WARM_UP_S:  # every table's first state at once, as at a hall's start
+            return False
+        return not any(a <= wall <= b and (cut is None or table in cut) for a, b, cut in cuts)
+
+    calm_lat = [lat for table, wall, lat, _ in board.samples if calm(table, wall)]
+    # Quiet: 10 s or more after any outage, of any table, and after the warm-up.
+    quiet = [lat for _, wall, lat, _ in board.samples if wall >= t0 + WARM_UP_S
+             and not any(a <= wall <= b + 5.0 for a, b, _ in cuts)]  # fmt: skip
+    hops = {}
+    for name, tap in taps.items():  # the calm p99 from the confirm to each broker
+        lat = [at - board.walls[k] for k, at in tap.arrived.items()
+               if k in board.walls and calm(f"{k[0]}/{k[1]}", board.walls[k])]  # fmt: skip
+        hops[name] = _pct(lat, 99)
+    slowest = sorted(((lat, wall - t0, hop) for table, wall, lat, hop in board.samples
+                      if calm(table, wall)), reverse=True)[:5]  # fmt: skip
+    cpu = parts.total()
+    return {
+        "slowest": [f"{lat * 1000:.0f} ms at {at:.1f} s (to MQTT {hop * 1000:.0f} ms)"
+                    for lat, at, hop in slowest],
+        "program": [f"{what} at {at:.1f} s" for at, what in done],
+        "tables": tables, "halls": halls, "events": sum(sent.values()), "lost": lost,
+        "doubled": doubled, "p50_ms": _pct(calm_lat, 50), "p99_ms": _pct(calm_lat, 99),
+        "max_ms": max(calm_lat, default=0) * 1000,
+        "p99_all_ms": _pct([lat for _, _, lat, _ in board.samples], 99),
+        "p99_quiet_ms": _pct(quiet, 99), "quiet": len(quiet),
+        "p99_hall_broker_ms": hops["hall broker"], "p99_central_ms": hops["central broker"],
+        "p99_mqtt_ms": _pct([hop for t, w, _, hop in board.samples if calm(t, w)], 99),
+        "hall_rss_mb": peak, "poison_sent": sent_poison, "refused": refused,
+        "oversized_sent": oversized * halls * 3,
+        "missed": board.missed, "hb_behind": board.hb_behind,
+        "longest_quiet_s": board.longest_quiet, "snapshots": board.snapshots,
+        "probe_s": max([*probes, final_probe]), "settle_s": settle,
+        "load": f"{min(loads):.1f}-{max(loads):.1f}", "seconds": seconds,
+        "cpu_hall": cpu.get("hall", 0.0) / seconds, "cpu_brokers": cpu.get("brokers", 0.0)
+        / seconds, "cpu_emulators": cpu.get("emulators", 0.0) / seconds,
+    }  # fmt: skip
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--quick", action="store_true", help="20 tables for 40 s, 5 kiosk restarts")
@@ -604,12 +987,46 @@ def main() -> int:
     )  # fmt: skip
     p.add_argument("--keepalive", metavar="S,S", help="time the last will of frozen kiosks")
     p.add_argument("--runs", type=int, default=6, help="--keepalive: kiosks frozen per value")
+    p.add_argument(
+        "--national",
+        type=int,
+        metavar="N",
+        help="N emulated tables over "
+        "--halls bridged hall brokers, poison and lone surrogates sent in the run",
+    )
+    p.add_argument("--halls", type=int, default=4, help="--national: hall brokers")
+    p.add_argument("--no-outages", action="store_true", help="--national: no broker killed")
     p.add_argument("--emulate", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--emulate-hall", help=argparse.SUPPRESS)
     p.add_argument("--broker", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.emulate_hall:
+        emulate_hall(args.broker, args.emulate_hall, args.emulate, args.seconds,
+                     f"{args.emulate_hall}-emu")  # fmt: skip
+        return 0
     if args.emulate:
         emulate(args.broker, args.emulate, args.seconds)
         return 0
+    if args.national:
+        with tempfile.TemporaryDirectory(prefix="bench-hall-", dir=args.tmp) as tmp:
+            r = national(args.national, args.halls, args.seconds or 120.0, Path(tmp),
+                         args.hall_nice, not args.no_outages)  # fmt: skip
+        print(json.dumps(r, indent=1), flush=True)
+        print(f"{r['tables']} tables over {r['halls']} bridged hall brokers: {r['events']} "
+              f"events, lost {r['lost']}, doubled {r['doubled']}; confirm -> board p50 "
+              f"{r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms (calm; to the first hall's "
+              f"broker {r['p99_hall_broker_ms']:.1f} ms, to the central broker "
+              f"{r['p99_central_ms']:.1f} ms, to the hall's MQTT side "
+              f"{r['p99_mqtt_ms']:.1f} ms), {r['p99_quiet_ms']:.1f} ms (quiet), "
+              f"{r['p99_all_ms']:.1f} ms (all), max {r['max_ms']:.0f} ms (calm); "
+              f"hall RSS {r['hall_rss_mb']:.1f} MB; "
+              f"poison sent {r['poison_sent']} ({r['oversized_sent']} over the hall's packet "
+              f"size, dropped by the broker), refused by the hall {r['refused']}; the board: "
+              f"{r['missed']} changes missed, {r['hb_behind']} heartbeats behind, longest "
+              f"without a change {r['longest_quiet_s']:.2f} s, a new page's snapshot in "
+              f"{r['probe_s']:.2f} s at most; load {r['load']}", flush=True)  # fmt: skip
+        frozen = r["missed"] or r["hb_behind"] or r["longest_quiet_s"] > 5 or r["probe_s"] > 10
+        return 0 if r["lost"] == 0 and r["doubled"] == 0 and not frozen else 1
     if args.keepalive:
         for value in (int(x) for x in args.keepalive.split(",")):
             with tempfile.TemporaryDirectory(prefix="bench-hall-", dir=args.tmp) as tmp:

@@ -20,6 +20,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from kiosk.hall import schema, topics, witness
 from kiosk.hall.record import HallRecord
@@ -36,6 +38,10 @@ TICK_S = 0.5
 WATCH_S = 1.0
 #: A table's refused messages are logged at most once a second (the rest counted).
 LOG_EVERY_S = 1.0
+#: The largest MQTT packet the hall takes from the broker: the largest payload a topic
+#: allows, with room for the topic and the packet's header (a larger one is dropped by the
+#: broker for the hall, never read).
+MAX_PACKET = max(schema.MAX_BYTES.values()) + 1024
 
 
 class HallListener:
@@ -75,7 +81,10 @@ class HallListener:
         self.client = self._make_client()
 
     def _make_client(self) -> mqtt.Client:
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        # MQTT 5, for its Maximum Packet Size: the broker never sends the hall a message
+        # larger than any topic takes (schema.MAX_BYTES), so an 8 MiB poison costs the
+        # hall's one MQTT thread nothing (it held every table's news back for a second).
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
         if self.username:
             client.username_pw_set(self.username, self.password or None)
         if self.tls_ca is not None:
@@ -102,7 +111,9 @@ class HallListener:
             self._threads.append(thread)
 
     def _start_network(self) -> None:
-        self.client.connect_async(*self.broker, keepalive=self.keepalive)
+        limits = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        limits.MaximumPacketSize = MAX_PACKET
+        self.client.connect_async(*self.broker, keepalive=self.keepalive, properties=limits)
         # Our own thread around paho's loop (what loop_start does), so the watchdog can see it.
         self._network = threading.Thread(
             target=self.client.loop_forever,

@@ -76,6 +76,8 @@ class HallRecord:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        #: No record was here before: the hall's folder is used for the first time.
+        self.fresh = not self.path.exists()
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -245,7 +247,7 @@ class HallRecord:
             }
         return [
             {"hall": r[0], "table": r[1], "status": r[2],
-             "state": json.loads(r[3]) if r[3] else None, "received": r[4],
+             "state": _state(r[3]), "received": r[4],
              "bad": {"count": r[5], "reason": r[6], "at": r[7]} if r[5] else None,
              "broken": breaks.get((r[0], r[1]))}
             for r in rows
@@ -347,6 +349,18 @@ class HallRecord:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _state(text: str | None) -> Any:
+    """A state as kept: only what the schema let through is stored, but a record written by
+    an older hall may hold anything; what is not JSON is shown as no state, not a snapshot
+    that cannot be made."""
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _repeat(held: tuple[Any, ...], match: str, m: dict[str, Any]) -> str | None:

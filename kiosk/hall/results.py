@@ -143,10 +143,37 @@ def bhukhar_standings(record: HallRecord) -> dict[str, Any]:
     }
 
 
+#: What a spreadsheet takes a cell beginning with for a formula (or, tab and CR, for the
+#: start of one: some read the next character as the cell's first).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs: text beginning with one of `FORMULA_STARTS`
+    (after any blanks) gets a leading apostrophe, shown as text and never evaluated
+    (`=HYPERLINK(...)` is written `'=HYPERLINK(...)`). Numbers are left as they are: a
+    number is not a formula."""
+    if isinstance(value, str) and (
+        value.startswith(FORMULA_STARTS) or value.lstrip().startswith(FORMULA_STARTS)
+    ):
+        return "'" + value
+    return value
+
+
+class SafeWriter:
+    """`csv.writer` whose every cell goes through `cell`: the one way the hall writes CSV."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._w.writerow([cell(v) for v in row])
+
+
 def results_csv(record: HallRecord) -> str:
     """One CSV of every result: carrom, backgammon, then the merged Bhukhar standings."""
     out = io.StringIO()
-    w = csv.writer(out)
+    w = SafeWriter(out)
     w.writerow(["game", "hall", "table", "match", "players", "score", "winner", "finished",
                 "chain"])  # fmt: skip
     for r in carrom_results(record):

@@ -63,7 +63,42 @@ def parse(payload: bytes, what: str) -> Any:
     # No more openers than the depth allowed, no need to walk it (a tile has about 8).
     if payload.count(b"[") + payload.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
         raise Refused(f"JSON nested deeper than {MAX_DEPTH}")
+    # Text must be Unicode that encodes: JSON's "\ud800" alone is a lone surrogate, legal
+    # JSON, but no UTF-8 holds it, so the board could never send it on. Only a payload with
+    # a surrogate escape can hold one: the rest is not walked.
+    if _SURROGATE_ESCAPE.search(payload) is not None and (where := _unencodable(data)):
+        raise Refused(f"{where}: text that is not Unicode (a lone surrogate)")
     return data
+
+
+#: A JSON escape of a UTF-16 surrogate (a pair makes one character; alone it is none).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def encodes(text: str) -> bool:
+    """Whether `text` is Unicode that UTF-8 holds (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _unencodable(value: Any, where: str = "") -> str | None:
+    """Where in `value` a key or a text does not encode ("tile.players[0]"; None: nowhere)."""
+    if isinstance(value, str):
+        return None if encodes(value) else (where or "the message")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not encodes(key):
+                return f"a key in {where or 'the message'}"
+            if (found := _unencodable(item, f"{where}.{key}" if where else key)) is not None:
+                return found
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            if (found := _unencodable(item, f"{where}[{n}]")) is not None:
+                return found
+    return None
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -103,7 +138,9 @@ def _str(most: int = 200) -> Check:
     def check(v: Any) -> str | None:
         if not isinstance(v, str):
             return "must be text"
-        return None if len(v) <= most else f"longer than {most} characters"
+        if len(v) > most:
+            return f"longer than {most} characters"
+        return None if encodes(v) else "must be Unicode text (not a lone surrogate)"
 
     return check
 

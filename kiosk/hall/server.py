@@ -2,15 +2,19 @@
 
 - `/`: the board (kiosk/hall/static/board.html, plain JavaScript), live over `/live`, a
   WebSocket that sends a snapshot, then every change, and a heartbeat each second so the page
-  notices a dead link itself and reconnects;
+  notices a dead link itself and reconnects. Every change is numbered (`n`), the snapshot
+  says the number it is current to, and the heartbeat the last number sent, all through one
+  queue in order: a page that misses one says "stale" and takes a fresh snapshot, so the
+  heartbeat alone never keeps a page "live";
 - `/overlay/<table>`: one table on a transparent page, for a streaming browser source;
 - `/results` (JSON), `/results.csv`, `/record/<hall>/<table>/<match>.jsonl` (a carrom match
   record for `tableside replay`);
 - `/login`, `/ack`, `/decide`: the board is read-only until the director logs in; answering
   a call and deciding a protest (sent to the kiosk on the table's `protest/decide`) need it.
-  After 5 wrong passwords from one address the next try waits (1 s, doubling to 5 min, the
-  password not even looked at meanwhile); a director's session ends after `session_s` (8
-  hours unless told).
+  Every POST must come from the board's own origin (`Origin`), and every POST but the login
+  carries the session's token (`X-Tableside-Token`, given to the page with the session).
+  The login back-off (kiosk/hall/backoff.py) is decided, the password compared and the
+  count kept in one step; a director's session ends after `session_s` (8 hours unless told).
 """
 
 from __future__ import annotations
@@ -20,30 +24,69 @@ import contextlib
 import hmac
 import importlib.resources
 import json
+import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from yarl import URL
 
-from kiosk.hall import results, schema
+from kiosk.hall import backoff, results, schema
 from kiosk.hall.listener import HallListener
 from kiosk.hall.record import HallRecord
+
+log = logging.getLogger("kiosk.hall")
 
 #: The board's heartbeat: a page that hears nothing for 3 of them reconnects.
 HEARTBEAT_S = 1.0
 COOKIE = "tableside-director"
+#: The header a state-changing request carries the session's token in.
+TOKEN_HEADER = "X-Tableside-Token"
 #: Wrong passwords from one address before the back-off starts, and its longest wait.
-FREE_TRIES = 5
-LONGEST_WAIT_S = 300.0
+FREE_TRIES = backoff.FREE_TRIES
+LONGEST_WAIT_S = backoff.LONGEST_WAIT_S
 #: How long a director's login lasts.
 SESSION_S = 8 * 3600.0
+#: A page that takes longer than this to take one message is dropped (it reconnects).
+SEND_S = 5.0
+#: More changes than this waiting for the pages: the pages are told they missed them (each
+#: takes a fresh snapshot) instead of the hall holding them all in memory.
+MAX_BACKLOG = 20_000
+#: The fan-out lets the rest of the server run (a new page's snapshot, the heartbeat's
+#: timer) at least every this many messages: with a backlog nothing it awaits would wait.
+YIELD_EVERY = 50
 TASKS = web.AppKey("tasks", list["asyncio.Task[None]"])
+#: What never changes anything on the server.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The heartbeat's place in the news queue.
+_BEAT: dict[str, Any] = {"type": "hb"}
 
 
 def _page(name: str) -> str:
     return (importlib.resources.files("kiosk.hall") / "static" / name).read_text("utf-8")
+
+
+def frame(item: dict[str, Any]) -> bytes:
+    """One message for the pages, as UTF-8 JSON. A text that does not encode (a lone
+    surrogate in a record written before the schema refused it) is sent escaped, as JSON
+    says it (`\ud800`): never an exception in the middle of a fan-out."""
+    text = json.dumps(item, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(item).encode("ascii")
+
+
+@dataclass(slots=True)
+class Session:
+    """A director's login: when it ends (on the server's `clock`) and its request token."""
+
+    ends: float
+    token: str
 
 
 class HallServer:
@@ -56,6 +99,7 @@ class HallServer:
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
         session_s: float = SESSION_S,
+        data_dir: Path | None = None,
     ) -> None:
         self.record = record
         self.listener = listener
@@ -63,13 +107,21 @@ class HallServer:
         self.wall = wall
         self.clock = clock
         self.session_s = session_s
-        self.sockets: set[web.WebSocketResponse] = set()
-        #: Each director's session: its token and when it ends (on `clock`).
-        self.tokens: dict[str, float] = {}
-        #: Per address: wrong passwords in a row, and until when the next try waits.
-        self.failures: dict[str, tuple[int, float]] = {}
+        #: Each open page, with the messages held for it while its snapshot is being made
+        #: (None: it is sent each one as it comes).
+        self.clients: dict[web.WebSocketResponse, list[bytes] | None] = {}
+        #: Each director's session by its cookie.
+        self.sessions: dict[str, Session] = {}
+        folder = data_dir if data_dir is not None else record.path.parent
+        self.backoff = backoff.LoginBackoff(
+            folder / backoff.FILE, wall=wall, fresh=bool(getattr(record, "fresh", False))
+        )
+        #: The number of the last change sent to the pages.
+        self.sent = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queue: asyncio.Queue[dict[str, Any]] | None = None
+        self._fan: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
         listener.on_news = self.news
 
     # -- from paho's thread ----------------------------------------------------------
@@ -83,7 +135,7 @@ class HallServer:
     # -- the app ---------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._guard])
         app.add_routes(
             [
                 web.get("/", self.board),
@@ -105,35 +157,103 @@ class HallServer:
     async def _start(self, app: web.Application) -> None:
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
-        app[TASKS] = [
-            asyncio.create_task(self._fan_out()),
-            asyncio.create_task(self._heartbeat()),
-        ]
+        self._fan = asyncio.create_task(self._fan_out())
+        app[TASKS] = [asyncio.create_task(self._heartbeat())]
 
     async def _stop(self, app: web.Application) -> None:
-        for task in app[TASKS]:
-            task.cancel()
-        for ws in list(self.sockets):
-            await ws.close()
+        for task in [*app[TASKS], self._fan]:
+            if task is not None:
+                task.cancel()
+        for ws in list(self.clients):
+            with contextlib.suppress(Exception):
+                await ws.close()
 
     async def _fan_out(self) -> None:
+        """Every change, numbered, then the heartbeat, to every page in the order they came.
+        Nothing one change or one page does stops it: a change that cannot be sent is
+        logged and its number skipped (every page sees the gap and takes a fresh snapshot)."""
         assert self._queue is not None
+        since_yield = 0
         while True:
+            if self._queue.qsize() > MAX_BACKLOG:
+                self._shed()
             item = await self._queue.get()
-            await self._send_all(json.dumps(item, ensure_ascii=False))
+            since_yield += 1
+            if since_yield >= YIELD_EVERY:
+                since_yield = 0
+                await asyncio.sleep(0)
+            try:
+                if item is _BEAT:
+                    beat = {"type": "hb", "now": self.wall(), "broker": self.listener.connected,
+                            "n": self.sent}  # fmt: skip
+                    data = frame(beat)
+                else:
+                    self.sent += 1
+                    data = frame({**item, "n": self.sent})
+            except Exception:
+                log.exception("news %d for the board not sent (the pages will resync)", self.sent)
+                continue
+            await self._send_all(data)
+
+    def _shed(self) -> None:
+        """Drop the backlog: its changes are counted as sent, so every page sees the gap at
+        the next heartbeat and takes a fresh snapshot (the record has them all)."""
+        assert self._queue is not None
+        dropped = 0
+        while not self._queue.empty():
+            if self._queue.get_nowait() is not _BEAT:
+                dropped += 1
+        self.sent += dropped
+        log.warning("the board fell %d changes behind: every page takes a fresh snapshot",
+                    dropped)  # fmt: skip
+        self._queue.put_nowait(_BEAT)
 
     async def _heartbeat(self) -> None:
+        """A heartbeat each second, through the fan-out (a dead fan-out sends none, and the
+        pages say the link is lost); a fan-out that stopped is started again."""
+        assert self._queue is not None
         while True:
             await asyncio.sleep(HEARTBEAT_S)
-            beat = {"type": "hb", "now": self.wall(), "broker": self.listener.connected}
-            await self._send_all(json.dumps(beat))
+            fan = self._fan
+            if fan is not None and fan.done():
+                why = None if fan.cancelled() else fan.exception()
+                log.error("the board's fan-out stopped (%r): started again", why)
+                self._fan = asyncio.create_task(self._fan_out())
+            self._queue.put_nowait(_BEAT)
 
-    async def _send_all(self, text: str) -> None:
-        for ws in list(self.sockets):
-            try:
-                await ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                self.sockets.discard(ws)
+    async def _send_all(self, data: bytes) -> None:
+        for ws, held in list(self.clients.items()):
+            if held is not None:
+                held.append(data)  # its snapshot is on its way: sent after it
+            elif not await self._send(ws, data):
+                self._drop(ws)
+
+    async def _send(self, ws: web.WebSocketResponse, data: bytes) -> bool:
+        """One message to one page; False (logged) if it could not take it, whatever the
+        reason: that page is dropped and reconnects, the others go on."""
+        try:
+            async with asyncio.timeout(SEND_S):
+                await ws.send_frame(data, WSMsgType.TEXT)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            return False
+        except Exception:
+            log.exception("a page of the board could not be sent the news: dropped")
+            return False
+        return True
+
+    def _drop(self, ws: web.WebSocketResponse) -> None:
+        if ws not in self.clients:
+            return
+        del self.clients[ws]
+        task = asyncio.create_task(self._close(ws))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _close(ws: web.WebSocketResponse) -> None:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(SEND_S):
+                await ws.close()
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -158,16 +278,29 @@ class HallServer:
     async def live(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=None)
         await ws.prepare(request)
-        snapshot = await asyncio.to_thread(self.snapshot)
-        snapshot["director"] = self._director(request)
-        await ws.send_str(json.dumps(snapshot, ensure_ascii=False))
-        self.sockets.add(ws)
+        # Held from now: what is fanned out while the snapshot is made follows it in order.
+        self.clients[ws] = []
+        current = self.sent
         try:
+            snapshot = await asyncio.to_thread(self.snapshot)
+            session = self._session(request)
+            snapshot["director"] = session is not None
+            snapshot["n"] = current
+            if session is not None and _same_origin(request):
+                snapshot["token"] = session.token  # the page's token for its POSTs
+            data = await asyncio.to_thread(frame, snapshot)
+            if not await self._send(ws, data):
+                return ws
+            while held := self.clients.get(ws):
+                if not await self._send(ws, held.pop(0)):
+                    return ws
+            if ws in self.clients:
+                self.clients[ws] = None  # nothing awaited since the last check: none missed
             async for msg in ws:
                 if msg.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
                     break
         finally:
-            self.sockets.discard(ws)
+            self.clients.pop(ws, None)
         return ws
 
     async def results_json(self, request: web.Request) -> web.Response:
@@ -179,18 +312,22 @@ class HallServer:
                 "breaks": self.record.breaks(),
             }
 
-        return web.json_response(await asyncio.to_thread(build))
+        body = await asyncio.to_thread(lambda: frame(build()))
+        return web.Response(body=body, content_type="application/json")
 
     async def results_csv(self, request: web.Request) -> web.Response:
         text = await asyncio.to_thread(results.results_csv, self.record)
         return web.Response(
-            text=text,
+            body=text.encode("utf-8", "backslashreplace"),
             content_type="text/csv",
+            charset="utf-8",
             headers={"Content-Disposition": 'attachment; filename="results.csv"'},
         )
 
     async def match_record(self, request: web.Request) -> web.Response:
         m = request.match_info
+        if not all(schema.ID.fullmatch(m[k]) for k in ("hall", "table", "match")):
+            raise web.HTTPNotFound(text="no such carrom match in the hall record")
         text = await asyncio.to_thread(
             results.carrom_record, self.record, m["hall"], m["table"], m["match"]
         )
@@ -198,48 +335,78 @@ class HallServer:
             raise web.HTTPNotFound(text="no such carrom match in the hall record")
         name = f"{m['hall']}-{m['table']}-{m['match']}.jsonl"
         return web.Response(
-            text=text,
+            body=text.encode("utf-8", "backslashreplace"),
             content_type="application/x-ndjson",
+            charset="utf-8",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
     # -- the director ------------------------------------------------------------------
 
-    def _director(self, request: web.Request) -> bool:
-        token = request.cookies.get(COOKIE, "")
-        ends = self.tokens.get(token)
-        if ends is None:
-            return False
-        if self.clock() >= ends:
-            del self.tokens[token]  # the session is over: the director logs in again
-            return False
-        return True
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Every request that can change something: from the board's own origin only, and,
+        but for the login itself, with the director's session and its token."""
+        if request.method in SAFE_METHODS:
+            return await handler(request)
+        if not _same_origin(request):
+            raise web.HTTPForbidden(text="refused: not sent by the hall's own board (Origin)")
+        if request.path != "/login":
+            session = self._session(request)
+            if session is None:
+                raise web.HTTPForbidden(text="the director logs in first")
+            given = request.headers.get(TOKEN_HEADER, "")
+            if not hmac.compare_digest(_bytes(given), _bytes(session.token)):
+                raise web.HTTPForbidden(text="the page's token is missing or wrong: reload")
+        return await handler(request)
 
-    async def login(self, request: web.Request) -> web.Response:
-        where = request.remote or "?"
-        now = self.clock()
-        wrong, until = self.failures.get(where, (0, 0.0))
-        wait: float
-        if now < until:
-            seconds = max(1, int(until - now + 0.999))
+    def _session(self, request: web.Request) -> Session | None:
+        cookie = request.cookies.get(COOKIE, "")
+        session = self.sessions.get(cookie)
+        if session is None:
+            return None
+        if self.clock() >= session.ends:
+            del self.sessions[cookie]  # the session is over: the director logs in again
+            return None
+        return session
+
+    def _director(self, request: web.Request) -> bool:
+        return self._session(request) is not None
+
+    def _waiting(self, where: str) -> None:
+        """429 while `where` (or the whole hall) waits out its back-off."""
+        wait = self.backoff.wait_s(where)
+        if wait > 0:
+            seconds = max(1, int(wait + 0.999))
             raise web.HTTPTooManyRequests(
                 text=f"too many wrong passwords: try again in {seconds} s",
                 headers={"Retry-After": str(seconds)},
             )
+
+    def _right(self, given: str) -> bool:
+        return bool(self.password) and hmac.compare_digest(_bytes(given), _bytes(self.password))
+
+    async def login(self, request: web.Request) -> web.Response:
+        where = request.remote or "?"
+        self._waiting(where)  # early, before the body is read
         data = await _json(request)
-        given = str(data.get("password", ""))
-        if not self.password or not hmac.compare_digest(given.encode(), self.password.encode()):
-            wrong += 1
-            wait = 0.0 if wrong < FREE_TRIES else min(LONGEST_WAIT_S, 2.0 ** (wrong - FREE_TRIES))
-            self.failures[where] = (wrong, now + wait)
+        # From here to the answer nothing is awaited: the back-off decided again (other
+        # tries may have failed while this body came), the password compared and the count
+        # kept, as one step.
+        self._waiting(where)
+        if not self._right(str(data.get("password", ""))):
+            self.backoff.failed(where)
             raise web.HTTPForbidden(text="wrong password")
-        self.failures.pop(where, None)
-        token = secrets.token_hex(16)
-        self.tokens = {t: end for t, end in self.tokens.items() if end > now}
-        self.tokens[token] = now + self.session_s
-        response = web.json_response({"director": True})
+        self.backoff.succeeded(where)
+        cookie = secrets.token_hex(16)
+        now = self.clock()
+        self.sessions = {c: s for c, s in self.sessions.items() if s.ends > now}
+        session = self.sessions[cookie] = Session(now + self.session_s, secrets.token_hex(16))
+        response = web.json_response({"director": True, "token": session.token})
         response.set_cookie(
-            COOKIE, token, httponly=True, samesite="Strict", max_age=int(self.session_s)
+            COOKIE, cookie, httponly=True, samesite="Strict", max_age=int(self.session_s)
         )
         return response
 
@@ -251,6 +418,8 @@ class HallServer:
             hall, table, call_id = str(data["hall"]), str(data["table"]), int(data["id"])
         except (KeyError, TypeError, ValueError):
             raise web.HTTPBadRequest(text="ack needs hall, table and id") from None
+        if not (schema.ID.fullmatch(hall) and schema.ID.fullmatch(table)):
+            raise web.HTTPBadRequest(text="ack needs a hall and a table id")
         await asyncio.to_thread(self.listener.acknowledge, hall, table, call_id)
         return web.json_response({"acked": call_id})
 
@@ -276,10 +445,37 @@ class HallServer:
         return web.json_response({"sent": sent})
 
 
+def _bytes(text: str) -> bytes:
+    """Any text as bytes, lone surrogates included (a header or a JSON body may hold one)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _same_origin(request: web.Request) -> bool:
+    """The request's `Origin` is the board's own (scheme, host and port, as the browser
+    addressed the board); a missing or `null` Origin is not."""
+    origin = request.headers.get("Origin", "")
+    if not origin or origin == "null":
+        return False
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return False
+    try:
+        theirs = URL(origin)
+        ours = URL(f"{request.scheme}://{request.host}")
+    except (ValueError, TypeError):
+        return False
+    if theirs.path not in ("", "/") or theirs.query_string or not theirs.host or not ours.host:
+        return False
+    return (theirs.scheme, theirs.host.lower(), theirs.port) == (
+        ours.scheme,
+        ours.host.lower(),
+        ours.port,
+    )
+
+
 async def _json(request: web.Request) -> dict[str, Any]:
     try:
         data = await request.json()
-    except ValueError:
+    except (ValueError, UnicodeDecodeError):
         raise web.HTTPBadRequest(text="a JSON body is needed") from None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="a JSON object is needed")

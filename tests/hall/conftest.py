@@ -207,7 +207,8 @@ class LiveStream:
                 try:
                     async with session.ws_connect(self.url, heartbeat=None) as ws:
                         while not self._stop.is_set():
-                            msg = await ws.receive(timeout=1.0)
+                            # As the page: 3 heartbeats of silence and the link is dead.
+                            msg = await ws.receive(timeout=3.5)
                             if msg.type != aiohttp.WSMsgType.TEXT:
                                 break
                             news = json.loads(msg.data)

@@ -74,7 +74,6 @@ MALFORMED: list[tuple[str, bytes, bool]] = [
     ("events", b"\xff\xfe\x00 not utf-8", False),
     ("events", b'{"seq": 1, "data": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", False),
     ("events", ev(data={"a": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}), False),
-    ("events", ev(data={"blob": "x" * (8 * 1024 * 1024)}), False),  # 8 MiB
     ("events", ev(seq="7"), False),
     ("events", ev(seq=-5, prev=0), False),
     ("events", ev(seq=0, prev=0), False),
@@ -110,6 +109,15 @@ MALFORMED: list[tuple[str, bytes, bool]] = [
 ]
 
 
+#: Larger than any topic takes and than the hall's Maximum Packet Size (MQTT 5): the broker
+#: drops it for the hall, which never reads it (read, 8 MiB held the hall's one MQTT thread,
+#: and every table's news behind it, for a second).
+OVERSIZED: list[tuple[str, bytes, bool]] = [
+    ("events", ev(data={"blob": "x" * (8 * 1024 * 1024)}), False),  # 8 MiB
+    ("state", st(tile={**TILE, "pad": "x" * 70_000}), True),
+]
+
+
 def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
@@ -124,7 +132,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
         browser.get(hall_process.url)
         wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01")
         wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "online", 10, "t02")
-        for what, payload, retain in MALFORMED:
+        for what, payload, retain in OVERSIZED + MALFORMED:
             _send(rogue, f"{T}/{what}", payload, retain=retain)
         db = hall_process.data / "hall.db"
         wait_for(lambda: _bad(db) == len(MALFORMED), 20, f"{len(MALFORMED)} refused")
@@ -245,3 +253,88 @@ def _breaks(db: Path) -> list[tuple[int, str]]:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
         rows = c.execute("SELECT seq, reason FROM breaks ORDER BY seq").fetchall()
     return [(int(s), str(r)) for s, r in rows]
+
+
+def _lone(payload: bytes, text: str) -> bytes:
+    """`payload` with the JSON string `"text"` made a lone surrogate: `"X\\ud800"` is legal
+    JSON, and no UTF-8 can hold what it reads as."""
+    quoted = json.dumps(text).encode()
+    assert quoted in payload
+    return payload.replace(quoted, b'"X\\ud800"')
+
+
+def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a_restart(
+    broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
+) -> None:
+    """Before: a player name `"X\\ud800"` passed the schema, the board's fan-out died on it
+    (UnicodeEncodeError), every open page froze while its heartbeat still said "live", new
+    pages got no snapshot, and retained, it did so again after a restart of the hall."""
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
+    rogue = _client(broker, "t02")
+    carrom = {"game": "carrom", "players": ["Chen", "Dev"], "sides": ["Chen", "Dev"],
+              "faults": []}  # fmt: skip
+    poison = [
+        ("state", _lone(st(tile=carrom), "Chen"), True),  # retained: heard at every start
+        ("events", _lone(ev(data={"event": "stroke", "by": "Chen"}), "Chen"), False),
+        ("call", _lone(json.dumps({"id": 3, "reason": "Chen"}).encode(), "Chen"), False),
+    ]
+    try:
+        _send(rogue, f"{T}/status", b"online", retain=True)
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01")
+        for what, payload, retain in poison:
+            _send(rogue, f"{T}/{what}", payload, retain=retain)
+        db = hall_process.data / "hall.db"
+        wait_for(lambda: _bad(db) == 3, 10, "the three refused")
+        wait_for(lambda: "bad data: 3 dropped" in (tile(browser, "t02") or {}).get("text", ""),
+                 5, "bad data on t02's tile")  # fmt: skip
+        assert "not Unicode" in (tile(browser, "t02") or {})["text"]
+        # The open page goes on: the next confirm of the table next door shows.
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+        assert browser.find_element(By.ID, "link").text == "live"
+        # A new page gets its snapshot.
+        browser.get(hall_process.url)
+        wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "new")
+        # The hall started again hears the retained poison again, refuses it, and goes on.
+        hall_process.kill()
+        hall_process.start()
+        wait_for(lambda: _bad(db) == 4, 10, "the retained poison refused again")
+        browser.get(hall_process.url)
+        wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "t01 again")
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
+        wait_for(lambda: "turn: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
+        assert browser.find_element(By.ID, "link").text == "live"
+        log = (hall_process.data / "hall.log").read_text("utf-8")
+        assert "text that is not Unicode (a lone surrogate)" in log
+        assert "Traceback" not in log
+    finally:
+        _send(rogue, f"{T}/state", b"", retain=True)
+        rogue.loop_stop()
+        rogue.disconnect()
+        pub.stop()
+
+
+def test_a_message_larger_than_any_topic_takes_is_never_read_by_the_hall(
+    broker: Mosquitto, hall_process: HallProcess
+) -> None:
+    """The hall asks the broker for packets no larger than a topic takes (MQTT 5's Maximum
+    Packet Size): an 8 MiB payload is dropped by the broker for the hall, not read by it.
+    Before, the hall's one MQTT thread read it all (8 MiB, over TLS in the bench) and held
+    every table's news behind it for most of a second. One client's messages come in the
+    order sent, so once the good event after them is stored, the rest have been heard."""
+    rogue = _client(broker, "t02")
+    try:
+        for what, payload, retain in OVERSIZED:
+            _send(rogue, f"{T}/{what}", payload, retain=retain)
+        _send(rogue, f"{T}/events", b"[]")  # within the packet size: read and refused
+        _send(rogue, f"{T}/events", json.dumps(GOOD).encode())
+        db = hall_process.data / "hall.db"
+        wait_for(lambda: _events(db, "t02") == [1], 10, "the good event after them")
+        assert _bad(db) == 1
+    finally:
+        _send(rogue, f"{T}/state", b"", retain=True)
+        rogue.loop_stop()
+        rogue.disconnect()

