@@ -25,6 +25,7 @@ from typing import Any
 from kiosk.atomic import write_atomic
 from kiosk.clocks.turn import TimerSettings
 from kiosk.config_checks import Bad
+from kiosk.config_hall import HallSettings
 from kiosk.config_sections import (
     GAMES,
     LANGUAGES,
@@ -47,7 +48,6 @@ from kiosk.config_sections import (
     checker,
 )
 from kiosk.errors import TablesideError
-from kiosk.hall.settings import HallSettings
 from kiosk.pins import (
     DEFAULT_PIN_HASH,
     MAX_PIN_ITERATIONS,

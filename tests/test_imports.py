@@ -125,9 +125,9 @@ def _layer(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int | N
     best: tuple[int, int] | None = None
     for rank, names in enumerate(layers):
         for prefix in names:
-            if module == prefix or module.startswith(prefix + "."):
-                if best is None or len(prefix) > best[0]:
-                    best = (len(prefix), rank)
+            named = module == prefix or module.startswith(prefix + ".")
+            if named and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), rank)
     return None if best is None else best[1]
 
 
