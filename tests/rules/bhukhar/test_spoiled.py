@@ -170,7 +170,6 @@ def test_17_2_a_session_refusal_keeps_its_facts_for_the_screen() -> None:
     assert parse_session(write_session(START, [])).games() == []
 
 
-
 # Ruling of 2026-12-01 (17.2, «નકામા પત્તા ખેલાડી પાછા પોતાના હાથમાં લઈ લેવા પડશે»): a meld
 # spoiled after the licence returns its cards to the hand, however it is entered, so the
 # three-deck count (rule 3) takes its copies once. Three decks hold three 2H: the spoiled
