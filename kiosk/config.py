@@ -156,7 +156,29 @@ def _key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-_TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+def toml_error_facts(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, int, int | None]:
+    """A TOML syntax error's facts: tomllib's own message, the line (the last line when the
+    error is at the end of the text) and the column (None at the end).
+
+    Python 3.14's error carries them (`msg`, `lineno`, `colno`, `pos`). Before 3.14 it is only
+    its text: the message, then the position tomllib appends, " (at line L, column C)" or
+    " (at end of document)"; the facts are read from that suffix, never from the words."""
+    last = max(1, len(text.splitlines()))
+    msg = getattr(exc, "msg", None)
+    if isinstance(msg, str):
+        at_end = getattr(exc, "pos", 0) >= len(text)
+        return msg, last if at_end else int(exc.lineno), None if at_end else int(exc.colno)
+    message, _, at = str(exc).rpartition(" (at ")
+    if not message:  # no position appended
+        return str(exc), last, None
+    place = _TOML_PLACE.fullmatch(at)
+    if place is None:
+        return message, last, None
+    return message, int(place.group(1)), int(place.group(2))
+
+
+#: The position tomllib appends to its message before Python 3.14 ("line 3, column 5)").
+_TOML_PLACE = re.compile(r"line (\d+), column (\d+)\)")
 
 
 def _cross_checks(s: Settings) -> list[tuple[str, str]]:
@@ -211,13 +233,11 @@ def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[
         return Settings(), [Problem(path, "", f"not valid TOML: {unsafe[1]}", unsafe[0])]
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
-        match = _TOML_POSITION.search(str(exc))
-        line = int(match.group(1)) if match else None
-        if line is None and "end of document" in str(exc):
-            line = max(1, len(text.splitlines()))
-        message = _TOML_POSITION.sub("", str(exc)).replace("(at end of document)", "").strip()
+    except tomllib.TOMLDecodeError as exc:
+        message, line, _column = toml_error_facts(exc, text)
         return Settings(), [Problem(path, "", f"not valid TOML: {message}", line)]
+    except (ValueError, RecursionError) as exc:  # what toml_problem did not foresee
+        return Settings(), [Problem(path, "", f"not valid TOML: {exc}")]
     where = _key_lines(text)
     nonfinite = [
         Problem(path, key, "must be a finite number, not nan or inf", where.get(key))
