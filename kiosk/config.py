@@ -164,10 +164,10 @@ def toml_error_facts(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, int,
     its text: the message, then the position tomllib appends, " (at line L, column C)" or
     " (at end of document)"; the facts are read from that suffix, never from the words."""
     last = max(1, len(text.splitlines()))
-    msg = getattr(exc, "msg", None)
-    if isinstance(msg, str):
+    msg, line, column = (getattr(exc, name, None) for name in ("msg", "lineno", "colno"))
+    if isinstance(msg, str) and isinstance(line, int) and isinstance(column, int):
         at_end = getattr(exc, "pos", 0) >= len(text)
-        return msg, last if at_end else int(exc.lineno), None if at_end else int(exc.colno)
+        return msg, last if at_end else line, None if at_end else column
     message, _, at = str(exc).rpartition(" (at ")
     if not message:  # no position appended
         return str(exc), last, None
