@@ -38,8 +38,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kiosk.parts",),
     # the hall: the kiosk's publisher and the director's board
     ("kiosk.hall",),
-    # the wiring: the tables in play, the runner, the console's lock, the start
-    ("kiosk.wiring", "kiosk.startup", "kiosk.runner", "kiosk.roles"),
+    # the wiring: the game kinds' records, the tables in play, the runner, the console's
+    # lock, the start
+    ("kiosk.kinds", "kiosk.wiring", "kiosk.startup", "kiosk.runner", "kiosk.roles"),
     # the faces: screens, then the sub-commands and the command line
     ("kiosk.ui",),
     ("kiosk.commands", "kiosk.cli"),
