@@ -9,6 +9,7 @@ importing "inside a function for size" is still a cycle. The graph is read from 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 
+@cache  # read once for the tests that look at it
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for package in PACKAGES:
@@ -57,6 +59,7 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+@cache
 def _graph() -> dict[str, set[str]]:
     """Module -> the modules of the packages it imports (a `from package import name` of a
     submodule counts as importing that submodule)."""
