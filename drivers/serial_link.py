@@ -42,7 +42,7 @@ class DeviceStatus:
     detail: str
     since: float
     #: The port's URL, and the exception that dropped it ("unplugged"): the facts the
-    #: interface words the detail from (kiosk/engine/part_faults.py).
+    #: interface words the detail from (kiosk/parts/faults.py).
     port: str = ""
     cause: BaseException | None = field(default=None, compare=False)
 

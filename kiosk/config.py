@@ -25,6 +25,7 @@ from typing import Any
 from kiosk.atomic import write_atomic
 from kiosk.clocks.turn import TimerSettings
 from kiosk.config_checks import Bad
+from kiosk.config_hall import HallSettings
 from kiosk.config_sections import (
     GAMES,
     LANGUAGES,
@@ -47,7 +48,6 @@ from kiosk.config_sections import (
     checker,
 )
 from kiosk.errors import TablesideError
-from kiosk.hall.settings import HallSettings
 from kiosk.pins import (
     DEFAULT_PIN_HASH,
     MAX_PIN_ITERATIONS,
@@ -156,7 +156,29 @@ def _key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-_TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+def toml_error_facts(exc: tomllib.TOMLDecodeError, text: str) -> tuple[str, int, int | None]:
+    """A TOML syntax error's facts: tomllib's own message, the line (the last line when the
+    error is at the end of the text) and the column (None at the end).
+
+    Python 3.14's error carries them (`msg`, `lineno`, `colno`, `pos`). Before 3.14 it is only
+    its text: the message, then the position tomllib appends, " (at line L, column C)" or
+    " (at end of document)"; the facts are read from that suffix, never from the words."""
+    last = max(1, len(text.splitlines()))
+    msg, line, column = (getattr(exc, name, None) for name in ("msg", "lineno", "colno"))
+    if isinstance(msg, str) and isinstance(line, int) and isinstance(column, int):
+        at_end = getattr(exc, "pos", 0) >= len(text)
+        return msg, last if at_end else line, None if at_end else column
+    message, _, at = str(exc).rpartition(" (at ")
+    if not message:  # no position appended
+        return str(exc), last, None
+    place = _TOML_PLACE.fullmatch(at)
+    if place is None:
+        return message, last, None
+    return message, int(place.group(1)), int(place.group(2))
+
+
+#: The position tomllib appends to its message before Python 3.14 ("line 3, column 5)").
+_TOML_PLACE = re.compile(r"line (\d+), column (\d+)\)")
 
 
 def _cross_checks(s: Settings) -> list[tuple[str, str]]:
@@ -211,13 +233,11 @@ def parse_settings(text: str, path: str = "<settings>") -> tuple[Settings, list[
         return Settings(), [Problem(path, "", f"not valid TOML: {unsafe[1]}", unsafe[0])]
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
-        match = _TOML_POSITION.search(str(exc))
-        line = int(match.group(1)) if match else None
-        if line is None and "end of document" in str(exc):
-            line = max(1, len(text.splitlines()))
-        message = _TOML_POSITION.sub("", str(exc)).replace("(at end of document)", "").strip()
+    except tomllib.TOMLDecodeError as exc:
+        message, line, _column = toml_error_facts(exc, text)
         return Settings(), [Problem(path, "", f"not valid TOML: {message}", line)]
+    except (ValueError, RecursionError) as exc:  # what toml_problem did not foresee
+        return Settings(), [Problem(path, "", f"not valid TOML: {exc}")]
     where = _key_lines(text)
     nonfinite = [
         Problem(path, key, "must be a finite number, not nan or inf", where.get(key))

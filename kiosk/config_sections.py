@@ -29,7 +29,7 @@ from kiosk.config_checks import (
     whole,
     whole_seconds,
 )
-from kiosk.hall.settings import HallSettings  # the [hall] section (docs/hall.md)
+from kiosk.config_hall import HallSettings  # the [hall] section (docs/hall.md)
 from kiosk.rules.carrom.variants import rule_set_names
 
 GAMES = ("carrom", "backgammon", "bhukhar")

@@ -28,20 +28,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drivers.display_protocol import DisplayFrame
 from kiosk.atomic import private_dir
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
 from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import Output
 from kiosk.errors import TablesideError
-from kiosk.parts.display_frames import bhukhar_frame, carrom_frame, clock_frame
+from kiosk.kinds import frame_of, tile_of
 from kiosk.parts.hardware import Parts, build_parts
 from kiosk.roles import SettingsAuthority, simulated_pins
 from kiosk.runner import Runner
-from kiosk.tables.backgammon_table import ClockView
-from kiosk.tables.bhukhar_table import BhukharView
-from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.registry import Fitted
 from kiosk.wiring import Frame, Services, Tables
 
@@ -152,6 +148,8 @@ def start_kiosk(
 
     # The director's decisions from the hall go to the table in play (protests, 144-151).
     hall = start_hall(settings, data_dir, tables.post)  # hall
+    if hall is not None:
+        hall.tile_of = tile_of  # each view's tile by its kind's record
     in_place = PartsInPlace(start_parts(), hall)
     tables.refit(in_place.fitted(tables.fitted))
     runner = Runner(
@@ -207,7 +205,7 @@ class PartsInPlace:
 
     def outputs(self) -> tuple[Output, ...]:
         """What every table speaks to: the parts' outputs (buzzer, player display), the hall."""
-        frames: list[Output] = list(self.parts.outputs(_frame_of))
+        frames: list[Output] = list(self.parts.outputs(frame_of))
         return (*frames, *([self.hall] if self.hall is not None else []))  # hall
 
     def fitted(self, before: Fitted) -> Fitted:
@@ -219,17 +217,6 @@ class PartsInPlace:
             camera=self.parts.camera is not None,
             faults=tuple(self.parts.problems),
         )
-
-
-def _frame_of(view: object) -> DisplayFrame | None:
-    """The player display's frame for a table's view (carrom, backgammon or Bhukhar)."""
-    if isinstance(view, CarromView):
-        return carrom_frame(view)
-    if isinstance(view, ClockView):
-        return clock_frame(view)
-    if isinstance(view, BhukharView):
-        return bhukhar_frame(view)
-    return None
 
 
 def _rgb(frame: object) -> Frame:

@@ -41,11 +41,11 @@ from kiosk.authority import Authority, Role
 from kiosk.config import Settings
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.outputs import Output
+from kiosk.kinds import KINDS
 from kiosk.roles import needs_pins
 from kiosk.tables.base import close_match
 from kiosk.tables.bhukhar_migrate import migrate_sessions
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
-from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.registry import AnyTable, Fitted, Start, create, kind_of, resume
 from kiosk.tables.unfinished import Unfinished, unfinished_tables
 
@@ -185,18 +185,14 @@ class Tables:
         """A sensor's input (any thread): to the carrom table in play, if one is (the other
         tables take no sensor input); then a tick is asked for."""
         table = self.in_play
-        if isinstance(table, CarromSession):
+        if table is not None and KINDS[table.kind].sensors:
             table.post(item)
             self.wake()
 
     def turn_colour(self) -> str | None:
         """The colour of the side at turn at the carrom table in play (simulated coins)."""
         table = self.in_play
-        if not isinstance(table, CarromSession):
-            return None
-        state = table.view().state
-        now = None if state is None else state.now
-        return None if now is None else now.turn_colour
+        return None if table is None else KINDS[table.kind].turn_colour(table)
 
     # -- the kiosk's own acts ------------------------------------------------------------
     def note(self, kind: str, role: Role, data: dict[str, object]) -> None:

@@ -97,6 +97,31 @@ def test_config_syntax_error_names_the_toml_line(tmp_path: Path) -> None:
     assert str(problem).startswith(f"{tmp_path / 'table.toml'}:2: not valid TOML")
 
 
+def test_config_toml_error_facts_come_from_the_error_not_its_words() -> None:
+    """The line and column of a syntax error, and the end of the text as its last line."""
+    import tomllib
+
+    from kiosk.config import toml_error_facts
+
+    def facts(text: str) -> tuple[str, int, int | None]:
+        with pytest.raises(tomllib.TOMLDecodeError) as caught:
+            tomllib.loads(text)
+        return toml_error_facts(caught.value, text)
+
+    message, line, column = facts("[table]\ngame = carrom\n")
+    assert (line, column) == (2, 8) and "line" not in message
+    assert facts('[table]\ngame = "carrom"\npins = [1, 2\n')[1:] == (3, None)
+
+    class Structured(tomllib.TOMLDecodeError):  # as Python 3.14 raises it
+        msg, lineno, colno, pos = "Invalid value", 4, 2, 30
+
+        def __str__(self) -> str:
+            return "words that say nothing of where"
+
+    assert toml_error_facts(Structured(), "x" * 40) == ("Invalid value", 4, 2)
+    assert toml_error_facts(Structured(), "x\n" * 10)[1:] == (10, None)  # pos at the end
+
+
 def test_config_missing_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     problems = check_settings(tmp_path / "nope.toml")
     assert len(problems) == 1 and "cannot read" in problems[0].message

@@ -1,7 +1,5 @@
-"""The package's import graph (issue 30): no import cycle anywhere in kiosk/, and the layers
-in order: kiosk/engine (the infrastructure: journal, outputs, faults, timebase, notify) knows
-no table, no part, no screen and no wiring; the tables know no part, no screen and no wiring;
-the parts no screen and no wiring.
+"""The import graph of every package (`kiosk`, `drivers`, `vision`): no import cycle anywhere,
+every folder in a layer, and no import from a layer up to one above it.
 
 Every `import` counts, at the top of a module or inside a function alike: a cycle broken by
 importing "inside a function for size" is still a cycle. The graph is read from the source
@@ -11,36 +9,60 @@ importing "inside a function for size" is still a cycle. The graph is read from 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 import kiosk
 
-ROOT = Path(kiosk.__file__).parent
+ROOT = Path(kiosk.__file__).parent.parent
+PACKAGES = ("kiosk", "drivers", "vision")
 
-#: The layers, lowest first, and what each may not import (every layer above it): the
-#: engine is the infrastructure (journal, outputs, faults, timebase, notify); the tables; the
-#: parts beside a table (they post a table's inputs and show its views); then the wiring
-#: (`Tables`, the runner, the roles, the start) and the screens.
-WIRING = ("kiosk.wiring", "kiosk.startup", "kiosk.runner", "kiosk.roles", "kiosk.ui")
-ABOVE = {
-    "kiosk.engine": ("kiosk.tables", "kiosk.parts", *WIRING),
-    "kiosk.tables": ("kiosk.parts", *WIRING),
-    "kiosk.parts": WIRING,
-}
+#: The layers, lowest first. A module belongs to the longest prefix named here (a folder, or
+#: one of kiosk's loose modules), and may import its own layer and the layers below, never one
+#: above. Two folders in one layer know each other at most without a cycle.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # what everything may use: errors, atomic files, safe reads, the roles' names, PIN hashes
+    ("kiosk", "kiosk.errors", "kiosk.atomic", "kiosk.safe_read", "kiosk.authority", "kiosk.pins"),
+    # the pure cores: rules and timers; the settings shipped in the package
+    ("kiosk.rules", "kiosk.clocks", "kiosk.defaults"),
+    # the settings, every section of them (the hall's among them)
+    ("kiosk.config", "kiosk.config_checks", "kiosk.config_sections", "kiosk.config_hall"),
+    # the infrastructure every table runs on: journal, outputs, faults, time; no hardware
+    ("kiosk.engine",),
+    # the hardware's own code: pins, serial links, the camera's vision (and its renderer)
+    ("drivers", "vision", "vision.sim", "vision.models"),
+    # the tables
+    ("kiosk.tables",),
+    # the parts beside a table (they post its inputs and show its views)
+    ("kiosk.parts",),
+    # the hall: the kiosk's publisher and the director's board
+    ("kiosk.hall",),
+    # the wiring: the game kinds' records, the tables in play, the runner, the console's
+    # lock, the start
+    ("kiosk.kinds", "kiosk.wiring", "kiosk.startup", "kiosk.runner", "kiosk.roles"),
+    # the faces: screens, then the sub-commands and the command line
+    ("kiosk.ui",),
+    ("kiosk.commands", "kiosk.cli"),
+)
 
 
+@cache  # read once for the tests that look at it
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        parts = ("kiosk", *path.relative_to(ROOT).with_suffix("").parts)
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = path
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
     return found
 
 
+@cache
 def _graph() -> dict[str, set[str]]:
-    """Module -> the kiosk modules it imports (a `from package import name` of a submodule
-    counts as importing that submodule)."""
+    """Module -> the modules of the packages it imports (a `from package import name` of a
+    submodule counts as importing that submodule)."""
     modules = _modules()
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
@@ -102,7 +124,32 @@ def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
     return found
 
 
-def test_imports_no_cycle_in_the_package() -> None:
+def _layer(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int | None:
+    """The layer of the longest prefix naming `module` (its folder or itself); None: none."""
+    best: tuple[int, int] | None = None
+    for rank, names in enumerate(layers):
+        for prefix in names:
+            named = module == prefix or module.startswith(prefix + ".")
+            if named and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), rank)
+    return None if best is None else best[1]
+
+
+def _upward(
+    graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...] = LAYERS
+) -> set[tuple[str, str]]:
+    """Every import from a module up to a module of a higher layer."""
+    found = set()
+    for name, imports in graph.items():
+        mine = _layer(name, layers)
+        for target in imports:
+            theirs = _layer(target, layers)
+            if mine is not None and theirs is not None and theirs > mine:
+                found.add((name, target))
+    return found
+
+
+def test_imports_no_cycle_in_any_package() -> None:
     """Every import counts, those inside a function too: a cycle dodged by a late import is
     still a cycle."""
     assert _cycles(_graph()) == set(), "an import cycle"
@@ -115,10 +162,30 @@ def test_imports_the_cycle_finder_sees_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == set()
 
 
-def test_imports_each_layer_imports_only_the_layers_below() -> None:
-    upward = set()
-    for name, imports in _graph().items():
-        for layer, above in ABOVE.items():
-            if name == layer or name.startswith(layer + "."):
-                upward |= {(name, a) for a in above for i in imports if i.startswith(a)}
-    assert upward == set()
+def test_imports_every_package_is_scanned() -> None:
+    scanned = {name.partition(".")[0] for name in _modules()}
+    assert scanned == set(PACKAGES)
+
+
+def test_imports_every_module_has_a_layer() -> None:
+    """A new folder or loose module is given its place here, not left out of the check."""
+    assert {name for name in _modules() if _layer(name) is None} == set()
+
+
+@pytest.mark.parametrize(
+    ("module", "rank"),
+    [("kiosk.config", 2), ("kiosk.config_sections", 2), ("kiosk", 0), ("kiosk.errors", 0)],
+)
+def test_imports_a_module_takes_its_longest_prefix(module: str, rank: int) -> None:
+    """`kiosk.config` is the settings' layer, not the package's (`kiosk`) below it."""
+    assert _layer(module) == rank
+
+
+def test_imports_the_layer_check_sees_an_arrow_back_up() -> None:
+    layers = (("low",), ("high",))
+    assert _upward({"low.a": {"high.b"}, "high.b": set()}, layers) == {("low.a", "high.b")}
+    assert _upward({"high.b": {"low.a"}, "low.a": set()}, layers) == set()
+
+
+def test_imports_each_layer_imports_only_its_own_and_those_below() -> None:
+    assert _upward(_graph()) == set()

@@ -1,7 +1,8 @@
 """What the session says to the world, behind one interface.
 
-The screen, the buzzer, the player display (and later an MQTT publisher for the tournament
-director's board, DESIGN.md "Growing past one table") are each an `Output` beside the others.
+The screen, the buzzer, the player display and the hall's publisher are each an `Output`
+beside the others (the buzzer's and the display's are kiosk/parts/outputs.py: they know the
+drivers).
 The session calls every output; an output that raises or reports itself unhealthy becomes a
 fault of that part, never a crash of the session.
 """
@@ -12,12 +13,9 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from drivers.display_protocol import DisplayFrame
-from drivers.serial_link import DeviceStatus
-from kiosk.clocks.patterns import DOUBLE_BEEP, Pattern
+from kiosk.clocks.patterns import Pattern
 from kiosk.engine.faults import Fault, fault_to_json
 from kiosk.engine.journal_rows import Confirmed
-from kiosk.engine.part_faults import link_said
 
 
 @runtime_checkable
@@ -124,74 +122,6 @@ class CallbackOutput(OutputBase, Generic[V]):
             return False
         new.add(self)
         return True
-
-
-class Buzzer(Protocol):
-    """The buzzer (drivers.buzzer.BuzzerPlayer): plays a timer's pattern."""
-
-    last_error: str | None
-    volume: float
-
-    def play(self, pattern: Pattern, *, interrupt: bool = False) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class Display(Protocol):
-    """The player display (drivers.display.PlayerDisplay)."""
-
-    @property
-    def status(self) -> DeviceStatus: ...
-
-    def show(self, frame: DisplayFrame) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class BuzzerOutput(OutputBase):
-    """The buzzer (drivers/buzzer.py `BuzzerPlayer`): plays the timers' patterns."""
-
-    name = "buzzer"
-
-    def __init__(self, player: Buzzer) -> None:
-        self.player = player
-
-    def sound(self, pattern: Pattern) -> None:
-        self.player.play(pattern)
-
-    def test(self, volume: float) -> None:
-        """The settings' buzzer test: a double beep at `volume` (0-1), kept for this run."""
-        self.player.volume = volume
-        self.player.play(DOUBLE_BEEP, interrupt=True)
-
-    def health(self) -> str | None:
-        error = self.player.last_error
-        return None if error is None else f"buzzer: {error}"
-
-
-class DisplayOutput(OutputBase):
-    """The player display (drivers/display.py `PlayerDisplay`): `frame_of(view)` makes the
-    frame; it is sent only when it differs from the last one. Its health is the link's status:
-    a display that stops acknowledging is a fault until it answers again."""
-
-    name = "display"
-
-    def __init__(self, display: Display, frame_of: Callable[[object], DisplayFrame | None]) -> None:
-        self.display = display
-        self._frame_of = frame_of
-        self._last: DisplayFrame | None = None
-
-    def state_changed(self, view: object) -> None:
-        frame = self._frame_of(view)
-        if frame is not None and frame != self._last:
-            self._last = frame
-            self.display.show(frame)
-
-    def health(self) -> str | None:
-        status = self.display.status
-        if status.state in ("ok", "connecting"):
-            return None
-        return link_said(status)  # the English, with the facts the screen words
 
 
 @runtime_checkable

@@ -74,6 +74,7 @@ class HallPublisher(OutputBase):
         #: The last answered call no longer retained on the broker.
         self.call_cleared: int | None = None
         self._tile: dict[str, Any] | None = None
+        self.tile_of: Callable[[object], dict[str, Any] | None] = tile_of  # the kiosk's: Kind's
         #: Confirmed entries heard of from the outputs, not yet sent (the engine appends).
         self._heard: deque[Confirmed] = deque(maxlen=4 * WINDOW)
         #: Read the journal for what was not heard of (set at a start, a new connection, a
@@ -106,7 +107,7 @@ class HallPublisher(OutputBase):
         return self._connected
 
     def state_changed(self, view: object) -> None:
-        tile = tile_of(view)
+        tile = self.tile_of(view)
         if tile is not None:
             self._offer_held(tile)
             self.show(tile)

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 from drivers.hits import POCKETS
 from kiosk.config import Settings
 from kiosk.engine.faults import PartFault
-from kiosk.engine.outputs import Buzzer, BuzzerOutput, Display, DisplayOutput, Output
-from kiosk.engine.part_faults import link_said, start_said
+from kiosk.engine.outputs import Output
 from kiosk.parts.camera import StrokeConfirmations
+from kiosk.parts.faults import link_said, start_said
 from kiosk.parts.kinds import Beams, Camera, LinkedPart, PolledBeams
+from kiosk.parts.outputs import Buzzer, BuzzerOutput, Display, DisplayOutput
 
 if TYPE_CHECKING:
     from drivers.display_protocol import DisplayFrame

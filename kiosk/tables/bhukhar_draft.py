@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, Refused
 from kiosk.rules.bhukhar.cards import parse_card, parse_cards, points
 from kiosk.rules.bhukhar.melds import Meld, MeldError, meld
 from kiosk.rules.bhukhar.scoresheet import (
@@ -38,8 +38,9 @@ SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 TOTALS = ("points", "hand")
 
 
-class DraftError(TablesideError, ValueError):
-    """A change the draft cannot take (the reason says what to do instead)."""
+class DraftError(Refused, ValueError):
+    """A change the draft cannot take; its `reason` says what to do instead, as facts the
+    screen words in its language."""
 
 
 Melds = tuple[tuple[str, ...], ...]
@@ -73,9 +74,14 @@ class CardsEntry:
     def close_meld(self, section: str) -> CardsEntry:
         """The meld being laid goes under `section` (licence, melds or void)."""
         if section not in MELD_SECTIONS:
-            raise DraftError("the hand holds loose cards: choose Licence, Melds or Void first")
+            raise DraftError.of(
+                "meld_section",
+                N_("the hand holds loose cards: choose Licence, Melds or Void first"),
+            )
         if not self.laying:
-            raise DraftError("no cards laid yet: tap the meld's cards, then Close meld")
+            raise DraftError.of(
+                "nothing_laid", N_("no cards laid yet: tap the meld's cards, then Close meld")
+            )
         laid: Melds = (*getattr(self, section), self.laying)
         if section == "licence":
             return replace(self, laying=(), licence=laid)
@@ -87,8 +93,12 @@ class CardsEntry:
         """Licence meld `index` was spoiled later by a wrong card (17.2), or, tapped again,
         was not after all."""
         if not 0 <= index < len(self.licence):
-            raise DraftError(
-                f"the licence has {len(self.licence)} melds: no meld {index + 1} to mark spoiled"
+            raise DraftError.of(
+                "no_licence_meld",
+                N_("the licence has {count} melds: no meld {n} to mark spoiled"),
+                law="17.2",
+                count=len(self.licence),
+                n=index + 1,
             )
         if index in self.spoiled:
             return replace(self, spoiled=tuple(i for i in self.spoiled if i != index))
@@ -97,9 +107,14 @@ class CardsEntry:
     def sheet(self, team: str) -> FullSheet:
         """The core's full sheet; DraftError while a meld is still being laid."""
         if self.laying:
-            raise DraftError(
-                f"team {team}: a meld is still being laid ({faces(self.laying)}): "
-                "close it or take its cards back"
+            raise DraftError.of(
+                "meld_being_laid",
+                N_(
+                    "team {team}: a meld is still being laid ({cards}): close it or take "
+                    "its cards back"
+                ),
+                team=team,
+                cards=faces(self.laying),
             )
         return FullSheet(
             licence=tuple(parse_cards(m) for m in self.licence),
@@ -242,7 +257,12 @@ class Draft:
     def step(self, what: str, side: int, delta: int) -> Draft:
         """Table or hand points of one side, by `delta` (never below 0)."""
         if what not in TOTALS:
-            raise DraftError(f"no such total: {what!r} (one of {', '.join(TOTALS)})")
+            raise DraftError.of(
+                "no_such_total",
+                N_("no such total: {what} (one of {totals})"),
+                what=what,
+                totals=", ".join(TOTALS),
+            )
         value = max(0, int(getattr(self.sides[side], what)) + delta)
         return self._side(side, **{what: value})
 

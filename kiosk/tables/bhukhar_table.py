@@ -30,7 +30,7 @@ from kiosk.clocks.round_timer import RoundTimer
 from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import EVENT, Journal, JournalError, MatchRow
 from kiosk.engine.outputs import Output, Outputs
-from kiosk.errors import TablesideError
+from kiosk.errors import N_, TablesideError
 from kiosk.rules.bhukhar.record import (
     Cancel,
     Event,
@@ -242,7 +242,7 @@ class BhukharTable(Commands):
         """Hold the round's clock; SessionError when it is not running."""
         now = self.clock() if now is None else now
         if not self.timer.running or self.timer.time_called(now):
-            raise SessionError("the round's clock is not running")
+            raise SessionError.of("round_not_running", N_("the round's clock is not running"))
         entry = TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall())
         self._append(entry, source(role))
         self.timer.pause(now)
@@ -253,7 +253,7 @@ class BhukharTable(Commands):
         """Go on with the round; SessionError when it is not paused."""
         now = self.clock() if now is None else now
         if not self.timer.paused:
-            raise SessionError("the round's clock is not paused")
+            raise SessionError.of("round_not_paused", N_("the round's clock is not paused"))
         entry = TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall())
         self._append(entry, source(role))
         self.timer.resume(now)
@@ -415,7 +415,9 @@ class BhukharTable(Commands):
             data["round"] = max(1, self.round)
         event = event_from_dict(data)
         if isinstance(event, TimerEntry):
-            raise SessionError("timer lines are written by start_round, pause and resume")
+            raise SessionError.of(
+                "timer_line", N_("timer lines are written by start_round, pause and resume")
+            )
         return self._append(event, "umpire")
 
     def cancel_game(self, round: int, table: int, reason: str | None = None) -> None:

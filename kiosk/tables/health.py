@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from drivers.hits import BeamFault
 from kiosk.engine.faults import Fault, FaultBoard
-from kiosk.engine.part_faults import camera_silent, said
+from kiosk.tables.sensor_faults import camera_silent, said
 
 __all__ = ["CAMERA_TIMEOUT_S", "PartsHealth", "beam_fault_message", "beam_part", "camera_silent"]
 
@@ -27,7 +27,7 @@ def beam_part(pocket: int) -> str:
 
 def beam_fault_message(fault: BeamFault) -> str:
     """What a beam's fault says on the umpire's screen (in English; its facts for the
-    umpire's language: kiosk/engine/part_faults.py)."""
+    umpire's language: kiosk/tables/sensor_faults.py)."""
     kind = fault.kind if fault.kind in ("stuck", "flapping") else "blocked"
     what = {
         "stuck": "stuck",

@@ -8,7 +8,8 @@ base.py `close_match`). What a table is made with is one `Fitted` (the clock, th
 the settings, the parts fitted and the faults of the parts that did not start). A journal
 that cannot be replayed is a `JournalError` naming where, for every kind alike.
 
-Adding a kind: its table (kiosk/tables/base.py `Table`), its start, its lifecycle here.
+Adding a kind: its table (kiosk/tables/base.py `Table`), its start, its lifecycle here, and
+its record in kiosk/kinds.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from drivers.hits import POCKETS
 from kiosk.authority import Role
@@ -208,15 +209,14 @@ LIFECYCLES: dict[
 }
 #: The kinds, in the order home lists them.
 KINDS = tuple(LIFECYCLES)
+#: Each lifecycle by the type of its start: a start's type names its kind.
+_BY_START: dict[type, Lifecycle[Any, Any]] = {lc.start_type: lc for lc in LIFECYCLES.values()}
 
 
 def create(journal: Journal, fitted: Fitted, start: Start, role: Role) -> AnyTable:
     """A new table for `start` (its type names its kind), over the unfinished one."""
-    if isinstance(start, CarromStart):
-        return CARROM_TABLES.create(journal, fitted, start, role)
-    if isinstance(start, ClockStart):
-        return CLOCK_TABLES.create(journal, fitted, start, role)
-    return BHUKHAR_TABLES.create(journal, fitted, start, role)
+    table: AnyTable = _BY_START[type(start)].create(journal, fitted, start, role)
+    return table
 
 
 def resume(journal: Journal, fitted: Fitted, kind: str) -> AnyTable | None:
@@ -231,6 +231,4 @@ def resume(journal: Journal, fitted: Fitted, kind: str) -> AnyTable | None:
 
 def kind_of(start: Start) -> str:
     """The kind of table `start` makes."""
-    if isinstance(start, CarromStart):
-        return CARROM
-    return BACKGAMMON if isinstance(start, ClockStart) else BHUKHAR
+    return _BY_START[type(start)].kind

@@ -28,8 +28,8 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kiosk.authority import Role
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
-from kiosk.engine.outputs import BuzzerOutput
 from kiosk.errors import Refused
+from kiosk.parts.outputs import BuzzerOutput
 from kiosk.runner import Runner
 from kiosk.tables.bhukhar_table import TableFileError
 from kiosk.tables.registry import AnyTable, CarromStart, ClockStart, Start

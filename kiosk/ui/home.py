@@ -16,26 +16,16 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.authority import Role, needs
+from kiosk.kinds import KINDS
 from kiosk.rules.carrom.core import side_names
-from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.unfinished import Unfinished
 from kiosk.ui.carrom_rulings import capital
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
-from kiosk.ui.words import N_, said_words
+from kiosk.ui.words import said_words
 
 #: The rows home has room for: one per game.
 ROWS = 3
-RESUME = {
-    "carrom": N_("Resume the unfinished carrom match"),
-    "backgammon": N_("Resume the unfinished backgammon clock"),
-    "bhukhar": N_("Resume the unfinished Bhukhar session"),
-}
-WHAT = {
-    "carrom": N_("the carrom match {players}"),
-    "backgammon": N_("the backgammon clock {players}"),
-    "bhukhar": N_("the Bhukhar session of {players}"),
-}
 
 
 def _players(table: Unfinished) -> str:
@@ -82,7 +72,7 @@ def details(table: Unfinished) -> str:
 def _heading(table: Unfinished) -> str:
     if table.won_on_time:  # decided, open only for the director's overrule (4.3 (iii))
         return tr._("Back to the backgammon clock: decided on time")
-    return tr._(RESUME[table.kind])
+    return tr._(KINDS[table.kind].words.resume)
 
 
 def settings_words() -> str:
@@ -125,7 +115,7 @@ class HomeScreen(Screen):
         self.settings_text = settings_words()
 
     def _what(self, table: Unfinished) -> str:
-        return tr._(WHAT[table.kind], players=_players(table))
+        return tr._(KINDS[table.kind].words.what, players=_players(table))
 
     # -- a new game ---------------------------------------------------------------------
     def choose(self, game: str) -> None:
@@ -160,10 +150,9 @@ class HomeScreen(Screen):
     def _running(table: Unfinished) -> bool:
         """`table` is the backgammon clock in play, a side running (not paused)."""
         in_play = App.get_running_app().services.tables.in_play
-        if not isinstance(in_play, ClockTable) or in_play.match_id != table.match_id:
+        if in_play is None or in_play.match_id != table.match_id:
             return False
-        clock = in_play.cm.clock if in_play.cm is not None else None
-        return clock is not None and clock.running is not None and clock.paused is None
+        return KINDS[in_play.kind].clock_running(in_play)
 
     def go_on(self) -> None:
         game, self.ask_game = self.ask_game, ""

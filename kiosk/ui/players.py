@@ -26,6 +26,7 @@ from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, Str
 from kivy.uix.screenmanager import Screen
 
 from kiosk.config_sections import PlayersSettings
+from kiosk.kinds import KINDS
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_view import CarromView
@@ -167,12 +168,7 @@ class PlayersScreen(Screen):
         if table is None:
             return
         view = table.view()
-        if isinstance(view, CarromView):
-            self._carrom(view)
-        elif isinstance(view, ClockView):
-            self._backgammon(view)
-        else:
-            self._bhukhar(view)
+        getattr(self, f"_{KINDS[table.kind].name}")(view)  # _carrom, _backgammon, _bhukhar
 
     def _carrom(self, view: CarromView) -> None:
         if view.state is None:

@@ -1,7 +1,7 @@
 """What a sign on screen may say happened, from the parts themselves (Kivy-free).
 
 "Buzzer sounded" is said only when a buzzer was there to sound it: the table's outputs hold a
-buzzer (kiosk/engine/outputs.py `BuzzerOutput`) that opened its pin, is not set silent or
+buzzer (kiosk/parts/outputs.py `BuzzerOutput`) that opened its pin, is not set silent or
 muted, and has raised nothing (`health()`). A kiosk whose buzzer did not start has no such
 output: the parts screen said "no sound", and the console says "Buzzer silent: check it".
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kiosk.engine.outputs import BuzzerOutput, Output
+from kiosk.engine.outputs import Output
+from kiosk.parts.outputs import BuzzerOutput
 
 
 def buzzer_played(outputs: Iterable[Output]) -> bool:

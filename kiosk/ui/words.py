@@ -37,8 +37,8 @@ def reason_words(reason: Reason, words: Words) -> str:
 
 def said_words(message: str, words: Words) -> str:
     """A part's fault in `words`'s language when it carries its facts (a kiosk/errors.py
-    `ReasonedText`, made by kiosk/engine/part_faults.py); any other message as it is
-    (English)."""
+    `ReasonedText`, made by kiosk/parts/faults.py and kiosk/tables/sensor_faults.py); any
+    other message as it is (English)."""
     reason = reason_of(message)
     return message if reason is None else reason_words(reason, words)
 

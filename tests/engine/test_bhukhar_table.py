@@ -22,6 +22,7 @@ from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_s
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.tables.bhukhar_table import BhukharTable
+from tests.refusals import raises_code
 
 from .conftest import FakeClock
 
@@ -99,7 +100,7 @@ def test_bhukhar_table_round_timer_warns_then_calls_time(
     assert not table.time_called(t0 + 1799)
     assert table.due(t0 + 1800) == [TIME_CALLED]
     assert table.time_called(t0 + 1800) and table.remaining(t0 + 1800) == 0
-    with pytest.raises(SessionError, match="not running"):
+    with raises_code(SessionError, "round_not_running"):
         table.pause_round(t0 + 1801, role=Role.UMPIRE)
 
 
@@ -113,7 +114,7 @@ def test_bhukhar_table_pause_and_resume_are_recorded(
     clock.advance(120)
     wall.advance(120)
     assert table.remaining(clock.now) == 1200
-    with pytest.raises(SessionError, match="not running"):
+    with raises_code(SessionError, "round_not_running"):
         table.pause_round(role=Role.UMPIRE)
     table.resume_round(role=Role.UMPIRE)
     assert [line.split('"action": ')[1][:8] for line in _lines(table)[1:]] == [
@@ -121,7 +122,7 @@ def test_bhukhar_table_pause_and_resume_are_recorded(
         '"pause",',
         '"resume"',
     ]
-    with pytest.raises(SessionError, match="not paused"):
+    with raises_code(SessionError, "round_not_paused"):
         table.resume_round(role=Role.UMPIRE)
 
 
@@ -186,11 +187,11 @@ def test_bhukhar_table_full_and_totals_entry_agree_and_are_kept(
 def test_bhukhar_table_refused_entry_changes_nothing(table: BhukharTable) -> None:
     table.enter_game(1, _full_game())
     before = table.journal.entries(table.match_id)
-    with pytest.raises(SessionError, match="rule 11"):
+    with raises_code(SessionError, "team_played", law="11"):
         table.enter_game(2, Game({"A": TotalsSheet(False, 0, 0), "C": TotalsSheet(False, 0, 0)},
                                  End.TIME))  # fmt: skip
     bad = Game({"C": TotalsSheet(False, 30, 0), "D": TotalsSheet(False, 0, 0)}, End.TIME)
-    with pytest.raises(SessionError, match="without a licence"):
+    with raises_code(SessionError, "table_no_licence"):
         table.enter_game(2, bad)
     assert table.journal.entries(table.match_id) == before
     assert len(table.games()) == 1
@@ -212,7 +213,7 @@ def test_bhukhar_table_enter_json_uses_the_current_round(table: BhukharTable) ->
     )
     assert result is not None and result.winner is None
     assert [(e.round, e.table) for e, _ in table.games()] == [(2, 2)]
-    with pytest.raises(SessionError, match="timer lines"):
+    with raises_code(SessionError, "timer_line"):
         table.enter_json({"event": "timer", "round": 3, "action": "start", "left": 1, "at": 0})
 
 
@@ -222,7 +223,7 @@ def test_bhukhar_table_cancel_then_enter_again(table: BhukharTable) -> None:
     assert table.games() == []
     table.enter_game(1, _full_game())
     assert len(table.games()) == 1
-    with pytest.raises(SessionError, match="no game of round 1 at table 2"):
+    with raises_code(SessionError, "cancel_no_game"):
         table.cancel_game(1, 2)
 
 

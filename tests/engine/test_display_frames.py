@@ -9,7 +9,6 @@ from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
 from kiosk.authority import Role
 from kiosk.engine.journal import Journal
-from kiosk.engine.outputs import DisplayOutput
 from kiosk.parts.display_frames import (
     bhukhar_frame,
     carrom_frame,
@@ -18,6 +17,7 @@ from kiosk.parts.display_frames import (
     seconds_text,
     side_initials,
 )
+from kiosk.parts.outputs import DisplayOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable

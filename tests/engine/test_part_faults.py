@@ -1,8 +1,8 @@
-"""A part's fault as a code and facts (kiosk/engine/part_faults.py), from real dead parts: a
-GPIO pin another device holds on gpiozero's MockFactory, a missing or duplicated pin, a
-serial port that does not exist (pyserial opening it for real), a stuck beam. The English
-text stays the driver's (the log and the journal keep it); the facts word it in Hindi,
-Gujarati and Greek from the catalogues."""
+"""A part's fault as a code and facts (kiosk/parts/faults.py, kiosk/tables/sensor_faults.py),
+from real dead parts: a GPIO pin another device holds on gpiozero's MockFactory, a missing or
+duplicated pin, a serial port that does not exist (pyserial opening it for real), a stuck
+beam. The English text stays the driver's (the log and the journal keep it); the facts word it
+in Hindi, Gujarati and Greek from the catalogues."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from drivers.errors import PinError
 from drivers.hits import BeamFault
 from drivers.mockpins import ClockedMockFactory
 from drivers.pockets import PocketBeams
-from kiosk.engine.part_faults import MESSAGES, camera_silent, link_said, start_said
 from kiosk.errors import reason_of
+from kiosk.parts.faults import MESSAGES, link_said, start_said
 from kiosk.tables.health import beam_fault_message
+from kiosk.tables.sensor_faults import MESSAGES as SENSOR_MESSAGES
+from kiosk.tables.sensor_faults import camera_silent
 from kiosk.ui.words import english, said_words
 from tests.waiting import wait_until
 
@@ -106,7 +108,7 @@ def test_a_stuck_beam_and_a_silent_camera_keep_their_english() -> None:
 def test_a_plain_message_stays_as_it_is_and_every_code_has_words() -> None:
     assert said_words("journal: disk full", words_in("hi")) == "journal: disk full"
     hindi = words_in("hi")
-    for code, message in MESSAGES.items():
+    for code, message in {**MESSAGES, **SENSOR_MESSAGES}.items():
         assert hindi(message, **dict.fromkeys(_names(message), "1")) != message, code
 
 

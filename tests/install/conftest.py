@@ -1,4 +1,5 @@
-"""The wheel built once per test session from the project's packages and metadata only."""
+"""The wheel built once per test run from the project's packages and metadata only, for
+every worker (tests/install/once.py)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.install.once import once
+
 ROOT = Path(__file__).resolve().parents[2]
 #: What the wheel is built from: the packages and the project's metadata, nothing else.
 SOURCES = ("kiosk", "drivers", "vision", "pyproject.toml", "README.md")
 
 
-@pytest.fixture(scope="session")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("wheel")
+def _build(base: Path) -> None:
     source = base / "tableside"
     source.mkdir()
     for name in SOURCES:
@@ -35,6 +36,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=300,
     )
     assert built.returncode == 0, built.stderr
-    (found,) = base.glob("tableside-*.whl")
     print(f"\nwheel built in {time.monotonic() - started:.1f} s")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    (found,) = once(tmp_path_factory, "wheel", _build).glob("tableside-*.whl")
     return found

@@ -1,10 +1,11 @@
 """The kiosk as an installer gets it: the wheel built from the project, installed into a clean
 virtual environment, run from a folder that is not the checkout.
 
-One wheel and one virtual environment per test session (building and installing take most of
-this file's time; the durations are printed with -s). Nothing of the checkout is imported or
-read after the wheel is built: the commands run from a temporary folder with a clean
-environment, so only what the wheel ships (code, .kv files, default settings) is there.
+One wheel and one virtual environment per test run, shared by the workers (building and
+installing take most of this file's time; the durations are printed with -s). Nothing of the
+checkout is imported or read after the wheel is built: the commands run from a temporary
+folder with a clean environment, so only what the wheel ships (code, .kv files, default
+settings) is there.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from tests.install.once import once
 from vision.sim import render as S
 from vision.sim.variations import random_home_scene
 
@@ -60,22 +62,24 @@ def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="session")
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    base = tmp_path_factory.mktemp("venv")
-    started = time.monotonic()
-    venv = base / "venv"
-    # Without its own pip (ensurepip takes a while): this pip installs into it (--python).
-    made = _run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], timeout=120)
-    assert made.returncode == 0, made.stderr
-    # The dependencies come from pip's cache or the index, as on a Pi.
-    python = str(venv / "bin" / "python")
-    done = _run(
-        [sys.executable, "-m", "pip", "--python", python, "install", "-q", str(wheel)], timeout=600
-    )
-    assert done.returncode == 0, done.stderr
-    install_s = time.monotonic() - started
-    print(f"\nclean venv installed in {install_s:.1f} s")
-    home = base / "home"
-    home.mkdir()
+    def install(base: Path) -> None:
+        started = time.monotonic()
+        venv = base / "venv"
+        # Without its own pip (ensurepip takes a while): this pip installs into it (--python).
+        argv = [sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)]
+        made = _run(argv, timeout=120)
+        assert made.returncode == 0, made.stderr
+        # The dependencies come from pip's cache or the index, as on a Pi.
+        python = str(venv / "bin" / "python")
+        done = _run(
+            [sys.executable, "-m", "pip", "--python", python, "install", "-q", str(wheel)],
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        print(f"\nclean venv installed in {time.monotonic() - started:.1f} s")
+
+    venv = once(tmp_path_factory, "venv", install) / "venv"  # one a run, for both workers
+    home = tmp_path_factory.mktemp("home")  # each worker's own (Kivy writes its settings)
     return Installed(venv, wheel, home)
 
 

@@ -14,7 +14,7 @@ from gpiozero.pins.mock import MockFactory
 
 from drivers.buzzer import BuzzerPlayer
 from kiosk.config import with_values
-from kiosk.engine.outputs import BuzzerOutput
+from kiosk.parts.outputs import BuzzerOutput
 
 from .conftest import PIN
 from .harness import FakeClock, Kiosk, Services, make_kiosk, start_backgammon

@@ -14,7 +14,7 @@ from kivy.core.window import Window
 
 from drivers.buzzer import BuzzerPlayer
 from kiosk.config import load_settings, save_settings, with_values
-from kiosk.engine.outputs import BuzzerOutput
+from kiosk.parts.outputs import BuzzerOutput
 from tests.waiting import wait_until
 
 from .conftest import PIN, Hooks

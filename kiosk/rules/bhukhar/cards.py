@@ -54,17 +54,39 @@ class Card:
 def parse_card(text: object) -> Card:
     """Read "9S", "10h", "TD", "as" into a Card; CardError says what is wrong."""
     if not isinstance(text, str):
-        raise CardError(f"a card is a string like '9S', not {text!r}")
+        raise CardError.of(
+            "card_not_text",
+            N_("a card is written like {example}, not {text}"),
+            example="9S",
+            text=repr(text),
+        )
     t = text.strip().upper()
     if len(t) < 2:
-        raise CardError(f"{text!r} is not a card (rank then suit, like '9S' or '10H')")
+        raise CardError.of(
+            "not_a_card",
+            N_("{text} is not a card (rank then suit, like {example})"),
+            text=repr(text),
+            example="9S, 10H",
+        )
     rank, suit = t[:-1], t[-1]
     if rank == "T":
         rank = "10"
     if rank not in RANKS:
-        raise CardError(f"{text!r}: unknown rank {rank!r} (2-10, J, Q, K, A)")
+        raise CardError.of(
+            "unknown_rank",
+            N_("{text}: unknown rank {rank} ({ranks})"),
+            text=repr(text),
+            rank=repr(rank),
+            ranks="2-10, J, Q, K, A",
+        )
     if suit not in SUITS:
-        raise CardError(f"{text!r}: unknown suit {suit!r} (S, H, D, C)")
+        raise CardError.of(
+            "unknown_suit",
+            N_("{text}: unknown suit {suit} ({suits})"),
+            text=repr(text),
+            suit=repr(suit),
+            suits=", ".join(SUITS),
+        )
     return Card(RANKS.index(rank), suit)
 
 
@@ -75,7 +97,10 @@ def parse_cards(items: Iterable[object]) -> tuple[Card, ...]:
         try:
             out.append(parse_card(item))
         except CardError as exc:
-            raise CardError(f"card {i + 1}: {exc}") from None
+            if exc.reason is None:
+                raise
+            card = N_("card {n}: {why}")
+            raise CardError.of(exc.reason.code, card, n=i + 1, why=exc.reason) from None
     return tuple(out)
 
 

@@ -301,21 +301,30 @@ def _table_and_hand(team: str, sheet: Sheet) -> tuple[int, int]:
     return sum(m.value for m in licence + later), points(sheet.hand)
 
 
+def void_melds(sheet: FullSheet) -> tuple[tuple[Card, ...], ...]:
+    """Rule 17.2: the melds whose cards went back into the hand, in either form the umpire
+    entered them: a void meld, or a licence meld spoiled later (ruling of 2026-12-01)."""
+    spoiled = tuple(cs for i, cs in enumerate(sheet.licence) if i in sheet.licence_spoiled)
+    return sheet.void + spoiled
+
+
 def physical_cards(sheet: FullSheet) -> list[Card]:
     """The fewest cards a full sheet needs, for the three-deck limit (rule 3).
 
     Rule 17.2: «નકામા પત્તા ખેલાડી પાછા પોતાના હાથમાં લઈ લેવા પડશે»: a void meld's
     cards go back into the player's hand, and he may lay them again properly. So a
-    card listed under `void` may be the very card now laid in a meld or held in the
-    hand: of each card the team needs as many copies as the larger of its void
-    copies and its other copies, not their sum.
+    card of a void meld (`void_melds`: either form) may be the very card now laid in a
+    meld or held in the hand: of each card the team needs as many copies as the larger
+    of its void copies and its other copies, not their sum.
     """
+    void_cards: Counter[Card] = Counter(card for cs in void_melds(sheet) for card in cs)
     elsewhere: Counter[Card] = Counter(sheet.hand)
-    for group in (sheet.licence, sheet.melds):
-        for cs in group:
+    for i, cs in enumerate(sheet.licence):
+        if i not in sheet.licence_spoiled:
             elsewhere.update(cs)
-    void: Counter[Card] = Counter(card for cs in sheet.void for card in cs)
-    return list((elsewhere | void).elements())
+    for cs in sheet.melds:
+        elsewhere.update(cs)
+    return list((elsewhere | void_cards).elements())
 
 
 def check_game(game: Game, rosters: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:

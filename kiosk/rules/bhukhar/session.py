@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from kiosk.errors import N_
 from kiosk.rules.bhukhar.events import (
+    ROUND_MINUTES,
     Cancel,
     Event,
     GameEntry,
@@ -140,29 +141,73 @@ class Session:
         cur = self._timer
         if e.action == "start":
             if cur is not None and e.round <= cur.round:
-                raise SessionError(
-                    f"round {e.round} cannot start after round {cur.round} (rounds go up)"
+                raise SessionError.of(
+                    "rounds_go_up",
+                    N_("round {round} cannot start after round {last} (rounds go up)"),
+                    round=e.round,
+                    last=cur.round,
                 )
             length = self.start.round_minutes * 60
             if e.left > length:
-                raise SessionError(
-                    f"round {e.round}: the timer starts with {_clock(e.left)} left, more than "
-                    f"the session's {self.start.round_minutes:g} minutes (rule 10: 30 to 35 "
-                    "minutes, as the organisers choose)"
+                raise SessionError.of(
+                    "round_too_long",
+                    N_(
+                        "round {round}: the timer starts with {left} left, more than the "
+                        "session's {minutes} minutes (rule {law}: {least} to {most} minutes, "
+                        "as the organisers choose)"
+                    ),
+                    law="10",
+                    round=e.round,
+                    left=_clock(e.left),
+                    minutes=f"{self.start.round_minutes:g}",
+                    least=ROUND_MINUTES[0],
+                    most=ROUND_MINUTES[1],
                 )
             return TimerState(e.round, True, e.left, e.at)
         if cur is None or cur.round != e.round:
-            raise SessionError(f"round {e.round}: {e.action} before the round's start")
+            raise SessionError.of(
+                f"{e.action}_before_start", _BEFORE_START[e.action], round=e.round
+            )
         if e.action == "pause" and not cur.running:
-            raise SessionError(f"round {e.round}: pause while the timer is paused")
+            raise SessionError.of(
+                "pause_while_paused",
+                N_("round {round}: pause while the timer is paused"),
+                round=e.round,
+            )
         if e.action == "resume" and cur.running:
-            raise SessionError(f"round {e.round}: resume while the timer runs")
+            raise SessionError.of(
+                "resume_while_running",
+                N_("round {round}: resume while the timer runs"),
+                round=e.round,
+            )
         if e.left > cur.left:
-            raise SessionError(
-                f"round {e.round}: {_clock(e.left)} left at {e.action}, more than the "
-                f"{_clock(cur.left)} of the line before: a round's time only runs down (rule 10)"
+            raise SessionError.of(
+                "time_grows",
+                _TIME_GROWS[e.action],
+                law="10",
+                round=e.round,
+                left=_clock(e.left),
+                before=_clock(cur.left),
             )
         return TimerState(e.round, e.action == "resume", e.left, e.at)
+
+
+#: A pause or a resume of a round that has not started.
+_BEFORE_START = {
+    "pause": N_("round {round}: pause before the round's start"),
+    "resume": N_("round {round}: resume before the round's start"),
+}
+#: A timer line whose time left is more than the line before's.
+_TIME_GROWS = {
+    "pause": N_(
+        "round {round}: {left} left at the pause, more than the {before} of the line "
+        "before: a round's time only runs down (rule {law})"
+    ),
+    "resume": N_(
+        "round {round}: {left} left at the resume, more than the {before} of the line "
+        "before: a round's time only runs down (rule {law})"
+    ),
+}
 
 
 def _clock(seconds: float) -> str:

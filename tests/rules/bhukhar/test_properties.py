@@ -138,7 +138,8 @@ def test_rule_17_2_a_void_meld_of_cards_laid_again_changes_nothing(rnd: random.R
     team = rnd.choice(list(full.sheets))
     sheet = full.sheets[team]
     assert isinstance(sheet, FullSheet)
-    laid = [card for cs in sheet.licence + sheet.melds for card in cs]
+    standing = [cs for i, cs in enumerate(sheet.licence) if i not in sheet.licence_spoiled]
+    laid = [card for cs in (*standing, *sheet.melds) for card in cs]  # a spoiled meld is void
     if len(laid) < 3:
         return
     shown = tuple(rnd.sample(laid, rnd.randint(3, min(7, len(laid)))))

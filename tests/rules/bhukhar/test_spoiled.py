@@ -168,3 +168,41 @@ def test_17_2_a_session_refusal_keeps_its_facts_for_the_screen() -> None:
     reason = caught.value.reason
     assert reason is not None and (reason.code, reason.law) == ("licence_short", "13.4")
     assert parse_session(write_session(START, [])).games() == []
+
+
+# Ruling of 2026-12-01 (17.2, «નકામા પત્તા ખેલાડી પાછા પોતાના હાથમાં લઈ લેવા પડશે»): a meld
+# spoiled after the licence returns its cards to the hand, however it is entered, so the
+# three-deck count (rule 3) takes its copies once. Three decks hold three 2H: the spoiled
+# meld's 2H and the three relaid are the same three cards. The one game, entered both ways:
+RELAID_2H = ("2H 3H 4H", "2H 3H 4H", "2H 3H 4H")
+AS_VOID = FullSheet(melds(SEQ7), melds(*RELAID_2H), melds("2H 3H 4H"), ())
+AS_SPOILED = spoiled((SEQ7, "2H 3H 4H"), (1,), later=RELAID_2H)
+
+
+def test_17_2_rule_3_entered_as_void_the_relaid_cards_count_once_as_when_spoiled() -> None:
+    a = score_game(game(AS_VOID, NOTHING)).score("A")
+    assert (a.table, a.licence) == (300 + 3 * 15, 50)
+    assert score_game(game(AS_VOID, NOTHING)) == score_game(game(AS_SPOILED, NOTHING))
+
+
+def test_17_2_rule_3_entered_as_licence_spoiled_the_relaid_cards_count_once() -> None:
+    a = score_game(game(AS_SPOILED, NOTHING)).score("A")
+    assert (a.table, a.licence) == (300 + 3 * 15, 50)
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        FullSheet(AS_VOID.licence, AS_VOID.melds, AS_VOID.void, cards("2H")),
+        spoiled((SEQ7, "2H 3H 4H"), (1,), later=RELAID_2H, hand="2H"),
+    ],
+    ids=["void", "licence_spoiled"],
+)
+def test_17_2_rule_3_a_fourth_copy_beside_the_void_cards_is_refused_in_either_form(
+    sheet: FullSheet,
+) -> None:
+    with pytest.raises(ScoreError) as caught:
+        score_game(game(sheet, NOTHING))
+    reason = caught.value.reason
+    assert reason is not None and (reason.code, reason.law) == ("three_decks", "3")
+    assert dict(reason.facts)["cards"] == "2H x4"

@@ -1,5 +1,5 @@
-"""A part's fault as facts (issue 16): a code and what it is about (the pin, the port, the
-camera), so the dead-parts screen and the console's fault line word it in the umpire's
+"""A part's fault as facts: a code and what it is about (the pin, the port, the camera), so
+the dead-parts screen and the console's fault line word it in the umpire's
 language, while the log and the journal keep the driver's English text.
 
 Each function returns a `ReasonedText` (kiosk/errors.py): the English text as it was,
@@ -35,12 +35,6 @@ MESSAGES = {
     "port_other": N_("Serial port {port}: {detail}"),
     "camera_index": N_("USB camera {index} cannot be opened"),
     "camera_source": N_("The camera {source} cannot be opened"),
-    "camera_silent": N_("No picture from the camera for {seconds} s"),
-    "beam_stuck": N_("Pocket {pocket}'s beam is stuck"),
-    "beam_flapping": N_(
-        "Pocket {pocket}'s beam is flapping: its hits are held for the umpire, not counted"
-    ),
-    "beam_blocked": N_("Pocket {pocket}'s beam is blocked at start-up"),
     "other": N_("Did not start: {detail}"),
 }
 
@@ -108,7 +102,3 @@ def link_said(status: DeviceStatus) -> str:
     if status.state == "unplugged":
         return port_said(status.detail, status.port, status.cause)
     return status.detail
-
-
-def camera_silent(seconds: float) -> ReasonedText:
-    return said(f"camera: no frames for {seconds:.1f} s", "camera_silent", seconds=f"{seconds:.1f}")
