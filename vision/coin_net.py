@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from vision import board as B
 from vision import models
-from vision.pieces import Coin
+from vision.view import Coin
 
 Array = npt.NDArray[Any]
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision import board as B
-from vision.pieces import BoardView, Coin
+from vision.view import BoardView, Coin
 
 
 @dataclass(frozen=True, slots=True)

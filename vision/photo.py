@@ -28,7 +28,8 @@ from vision.calibration import (
     find_surface_corners,
     order_pockets,
 )
-from vision.pieces import Coin, Detector, Doubt, EmptyBoard
+from vision.pieces import Detector, EmptyBoard
+from vision.view import Coin, Doubt
 
 Array = npt.NDArray[Any]
 

@@ -31,30 +31,57 @@ class is the set's nearest, not the network's guess.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision import board as B
+from vision.params import PARAMS
+from vision.view import (
+    A_COIN as A_COIN,
+)
+from vision.view import (
+    R_COIN as R_COIN,
+)
+from vision.view import (
+    R_STRIKER as R_STRIKER,
+)
+from vision.view import (
+    Array,
+    Found,
+    disc_window,
+)
+from vision.view import (
+    BoardView as BoardView,
+)
+from vision.view import (
+    Coin as Coin,
+)
+from vision.view import (
+    Doubt as Doubt,
+)
+from vision.view import (
+    disc_lab as disc_lab,
+)
+from vision.view import (
+    lab as lab,
+)
+from vision.view import (
+    ring_share as ring_share,
+)
+from vision.view import (
+    share as share,
+)
 
 if TYPE_CHECKING:
     from vision.piece_set import Look, PieceSet
 
-Array = npt.NDArray[Any]
 
-R_COIN = B.COIN_D_MM / 2 * B.SCALE  # px in the top view
-R_STRIKER = B.STRIKER_D_MM / 2 * B.SCALE
-A_COIN = math.pi * R_COIN**2
-
-#: From this confidence a piece is counted without doubt.
-SURE = 0.62
-#: From this confidence a piece is counted (below SURE: counted, and listed unsure).
-COUNT = 0.45
-#: From this confidence a proposal not counted is listed unsure.
-DOUBT = 0.3
+SURE = PARAMS.sure
+COUNT = PARAMS.count
+DOUBT = PARAMS.doubt
 #: The network's proposals are read from this heat.
 PROPOSE = 0.12
 #: Under this heat the network barely saw a proposal: a lone disc of change's size and
@@ -68,81 +95,6 @@ PATTERN = 0.7
 #: A proposal whose disc changed over less than this share, where change can be
 #: judged, is the board's own print or bare board: never a piece.
 PRINT = 0.2
-
-
-@dataclass(frozen=True, slots=True)
-class Coin:
-    """One piece: class ("white", "black", "queen", "striker"), centre in board mm,
-    confidence 0-1."""
-
-    colour: str
-    x_mm: float
-    y_mm: float
-    confidence: float
-
-
-@dataclass(frozen=True, slots=True)
-class Doubt:
-    """A piece the detector is unsure of: `counted` ones are in the counts and may
-    not be there (or be of the `other` class); the others are not counted and may be."""
-
-    colour: str
-    x_mm: float
-    y_mm: float
-    confidence: float
-    counted: bool
-    why: str
-    #: The class it may be instead, when its class is in doubt (a man or the striker).
-    other: str | None = None
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class BoardView:
-    """What the camera saw on the board: the pieces counted, what it doubts, and the
-    top-view mask (uint8, 255 = hidden) of what could not be seen."""
-
-    coins: tuple[Coin, ...]
-    occlusion: Array = field(repr=False)
-    unsure: tuple[Doubt, ...] = ()
-
-    @property
-    def occluded(self) -> float:
-        """The share of the view hidden."""
-        return float(np.count_nonzero(self.occlusion)) / self.occlusion.size
-
-    def count(self, colour: str) -> int:
-        return sum(1 for c in self.coins if c.colour == colour)
-
-    def counts(self) -> dict[str, int]:
-        return {c: self.count(c) for c in B.COLOURS}
-
-    def unsure_colours(self) -> tuple[str, ...]:
-        """The classes whose count is in doubt, in board order."""
-        return tuple(c for c in B.COLOURS if any(d.colour == c for d in self.unsure))
-
-    def hidden(self, x_mm: float, y_mm: float, margin_mm: float = 16.0) -> bool:
-        """Whether anything within `margin_mm` of a point was hidden."""
-        u, v = B.mm_to_top(x_mm, y_mm)
-        m = margin_mm * B.SCALE
-        h, w = self.occlusion.shape
-        x0, x1 = max(0, int(u - m)), min(w, int(u + m) + 1)
-        y0, y1 = max(0, int(v - m)), min(h, int(v + m) + 1)
-        if x0 >= x1 or y0 >= y1:
-            return False
-        return bool(self.occlusion[y0:y1, x0:x1].any())
-
-
-#: A piece found: class, top-view centre (px), confidence, why in doubt, other class,
-#: the network's heat for it (0 for a disc of change it did not see), and its radius
-#: (px: a striker's as measured, 38-75 mm across).
-_Found = tuple[str, float, float, float, str, "str | None", float, float]
-
-
-def lab(top: Array) -> Array:
-    """A BGR top view as float32 CIELAB (L 0-100)."""
-    f = np.asarray(top, np.float32) * (1.0 / 255.0)
-    out: Array = cv2.cvtColor(f, cv2.COLOR_BGR2Lab)
-    return out
 
 
 # The playing surface in the top view, and its pockets.
@@ -251,32 +203,6 @@ _FRAME_BAND = cv2.dilate(_SQUARE, np.ones((7, 7), np.uint8)) == 0
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISC7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DISC11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
-
-
-def _disc(
-    shape: tuple[int, ...], cx: float, cy: float, r: float
-) -> tuple[tuple[slice, slice], Array]:
-    """The window around a disc and the mask of the disc in it."""
-    x0, x1 = max(0, int(cx - r)), min(shape[1], int(cx + r) + 2)
-    y0, y1 = max(0, int(cy - r)), min(shape[0], int(cy + r) + 2)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
-    return (slice(y0, y1), slice(x0, x1)), inside
-
-
-def disc_lab(top_lab: Array, u: float, v: float, r: float) -> Array:
-    """The median CIELAB colour over a disc."""
-    win, inside = _disc(top_lab.shape, u, v, r)
-    px = top_lab[win][inside]
-    out: Array = np.median(px, axis=0) if len(px) else np.zeros(3, np.float32)
-    return out
-
-
-def share(mask: Array, cx: float, cy: float, r: float) -> float:
-    """The share of a disc where `mask` is set."""
-    win, inside = _disc(mask.shape, cx, cy, r)
-    sub = mask[win][inside]
-    return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,7 +345,7 @@ def _colour_class(
 
 
 def _man_class(top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float) -> str:
-    win, inside = _disc(top_lab.shape, u, v, 0.7 * r)
+    win, inside = disc_window(top_lab.shape, u, v, 0.7 * r)
     here = top_lab[win][inside]
     board = empty.lab[win][inside]
     dl = float(np.median(here[:, 0]) - np.median(board[:, 0]))
@@ -434,7 +360,7 @@ def _man_class(top_lab: Array, empty: EmptyBoard, u: float, v: float, r: float) 
 def _red_print(empty: EmptyBoard, u: float, v: float, r: float) -> bool:
     """Whether the board's print within a little more than a disc is as red as the
     queen (redder than the plywood as `_man_class` reads her)."""
-    win, inside = _disc(empty.lab.shape, u, v, 1.3 * r)
+    win, inside = disc_window(empty.lab.shape, u, v, 1.3 * r)
     a = empty.lab[win][inside][:, 1]
     return bool(len(a)) and float(np.percentile(a, 90)) > empty.plywood_a() + 15.0
 
@@ -467,15 +393,6 @@ def _printed_pattern(c: Coin, proposals: list[Coin], near_px: float = 10.0) -> b
     return hit >= 0.6 * len(others)
 
 
-def ring_share(mask: Array, u: float, v: float, r0: float, r1: float) -> float:
-    """The share of the ring between radii r0 and r1 where `mask` is set."""
-    win, outer = _disc(mask.shape, u, v, r1)
-    yy, xx = np.mgrid[win[0], win[1]]
-    ring = outer & ((xx - u) ** 2 + (yy - v) ** 2 > r0 * r0)
-    sub = mask[win][ring]
-    return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
-
-
 def _siblings(changed: Array, u: float, v: float, r: float) -> float:
     """The median share of change over a disc at a point's other symmetric places."""
     shares = [
@@ -492,7 +409,7 @@ def lone_disc(changed: Array, u: float, v: float) -> float:
     change joining it (the frame's rim seen at a slant at the surface's edge, a line
     the print's symmetry did not learn) is not part of it: narrower than a man's
     disc, such a band goes in an opening with a disc of 0.65 of a man's radius."""
-    win, inside = _disc(changed.shape, u, v, 2.2 * R_STRIKER)
+    win, inside = disc_window(changed.shape, u, v, 2.2 * R_STRIKER)
     part = np.where(inside, changed[win], 0).astype(np.uint8)
     # The window's own rim: change reaching it runs on beyond the window.
     rim = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -595,7 +512,7 @@ class Detector:
         score = change(top_lab, empty)
         raw: Array = ((score > 1.0) & (_SURFACE > 0) & empty.known).astype(np.uint8)
         changed: Array = cv2.morphologyEx(raw, cv2.MORPH_OPEN, _DISC5)
-        found: list[_Found] = []
+        found: list[Found] = []
         off_centre: list[tuple[float, float, bool] | None] | None = None
         plywood_a: float | None = None
         fit = outlines(top_lab) if self.empty is not None else top_lab[:, :, 0]
@@ -649,7 +566,7 @@ class Detector:
                     if rad:
                         # As a disc of change the network missed: by how far it is
                         # from the board's look, the network's heat adding a little.
-                        win, inside = _disc(score.shape, u, v, 0.8 * rad)
+                        win, inside = disc_window(score.shape, u, v, 0.8 * rad)
                         strength = float(np.median(score[win][inside]))
                         conf = 0.27 + 0.25 * _ramp(strength, 1.5, 3.0) + 0.2 * c.confidence
                         kept = self.empty is not None
@@ -762,7 +679,7 @@ class Detector:
             if near:
                 continue
             colour, other = _colour_class(top_lab, empty, b.u, b.v, b.r, self.empty is not None)
-            win, inside = _disc(score.shape, b.u, b.v, 0.8 * b.r)
+            win, inside = disc_window(score.shape, b.u, b.v, 0.8 * b.r)
             strength = float(np.median(score[win][inside]))
             # Cold, never sure (the network did not see it): counted when round and
             # far from the board's look (print a little off its symmetric place is not).
@@ -852,7 +769,7 @@ class Detector:
 
     def _view(
         self,
-        found: list[_Found],
+        found: list[Found],
         hidden: Array,
         top_lab: Array,
         board: EmptyBoard | None = None,
@@ -922,7 +839,7 @@ class Detector:
         return BoardView(tuple(coins), hidden, tuple(unsure))
 
 
-def _larger_set(found: list[_Found], top_lab: Array) -> list[_Found]:
+def _larger_set(found: list[Found], top_lab: Array) -> list[Found]:
     """Cold, a set whose men look a striker's size on this board (regulation men on a
     smaller board: a real 0.6 m board's men measure 40 mm against the law's 74 cm): when
     the view holds three strikers or more (a set has one), the size most of them share is
@@ -969,7 +886,7 @@ LOOKS_APART = 3.0
 LOOKS_HUE = 12.0
 
 
-def _two_looks_as_one(found: list[_Found], top_lab: Array) -> list[_Found]:
+def _two_looks_as_one(found: list[Found], top_lab: Array) -> list[Found]:
     """Cold, men the network gave one class though they part clearly into a darker and a
     lighter look (a set of medium-brown wooden "white" men: the network, which learned
     white men pale, reads them black): the lighter look is white and the darker black,
@@ -1027,7 +944,7 @@ def _darker_look(colours: Array) -> set[int]:
     return set(low if colours[low, 0].mean() <= colours[high, 0].mean() else high)
 
 
-def _men_of_the_view(found: list[_Found], top_lab: Array) -> dict[str, Look] | None:
+def _men_of_the_view(found: list[Found], top_lab: Array) -> dict[str, Look] | None:
     """Cold, how this set's white and black men look, learned from the men the view is
     sure of (the network hot and the evidence sure): {colour: Look}, or None when there
     are not two of each. A man left in doubt is then judged by the set on the table, not
@@ -1270,7 +1187,7 @@ def centre_queen(top_lab: Array, empty: EmptyBoard) -> tuple[float, float] | Non
     size looks the same, so it is only ever a doubt, not counted (a real magenta queen on
     a red and black star's centre, heat 0.07, was missed with no doubt at all)."""
     red = empty.plywood_a() + 15.0
-    win, inside = _disc(top_lab.shape, MID_PX, MID_PX, 7 + R_COIN)
+    win, inside = disc_window(top_lab.shape, MID_PX, MID_PX, 7 + R_COIN)
     if float(np.percentile(top_lab[win][inside][:, 1], 90)) <= red:
         return None  # nothing as red as a queen near the centre
     best, at = _roundest_at_centre(top_lab)

@@ -33,19 +33,11 @@ from vision.calibration import Calibration, TopWarp, auto_calibrate
 from vision.capture import Frame
 from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
 from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
-from vision.piece_set import LearnError, PieceSet, learn_opening, looks_like_opening
-from vision.pieces import (
-    R_COIN,
-    BoardView,
-    Coin,
-    Detector,
-    Doubt,
-    EmptyBoard,
-    disc_lab,
-    lab,
-    share,
-)
+from vision.opening import learn_opening, looks_like_opening
+from vision.piece_set import LearnError, PieceSet
+from vision.pieces import Detector, EmptyBoard
 from vision.stills import Stills
+from vision.view import R_COIN, BoardView, Coin, Doubt, disc_lab, lab, share
 
 Array = npt.NDArray[Any]
 WatchEvent: TypeAlias = StrokeStarted | CoinsAtRest | StrokeDiff
