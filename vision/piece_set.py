@@ -18,16 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
-from vision.params import PARAMS
+from vision.params import PARAMS, DetectorParams
 from vision.view import R_COIN, BoardView, disc_lab
 
 Array = npt.NDArray[Any]
-
-#: The least spread of a class's colour (CIELAB units): a camera's noise and the
-#: light across the board move a piece's median colour by about this much.
-LEAST_SPREAD = 5.0
-#: A class's look moves this far towards each confirmed piece.
-RATE = 0.2
 
 
 class LearnError(ValueError):
@@ -51,24 +45,29 @@ class Look:
 class PieceSet:
     """The classes' looks (see the module docstring)."""
 
-    def __init__(self, looks: dict[str, Look] | None = None) -> None:
+    def __init__(
+        self, looks: dict[str, Look] | None = None, params: DetectorParams = PARAMS
+    ) -> None:
         self.looks: dict[str, Look] = dict(looks or {})
+        self.params = params
 
     def learn(self, top_lab: Array, view: BoardView) -> None:
         """Learn from a view whose classes are right (the opening, a confirmed stroke):
         each class's look moves towards its pieces there."""
+        p = self.params
         by: dict[str, list[Array]] = {}
         for c in view.coins:
             u, v = B.mm_to_top(c.x_mm, c.y_mm)
-            by.setdefault(c.colour, []).append(disc_lab(top_lab, u, v, 0.6 * R_COIN))
+            by.setdefault(c.colour, []).append(disc_lab(top_lab, u, v, p.face_disc * R_COIN))
         for colour, samples in by.items():
             arr = np.array(samples)
             mean = np.median(arr, axis=0)
-            spread = max(LEAST_SPREAD, float(np.median(np.linalg.norm(arr - mean, axis=1))) * 1.5)
+            spread = float(np.median(np.linalg.norm(arr - mean, axis=1)))
+            spread = max(p.set_least_spread, spread * p.set_spread_times)
             old = self.looks.get(colour)
             if old is not None:
-                mean = (1 - RATE) * np.asarray(old.lab) + RATE * mean
-                spread = (1 - RATE) * old.spread + RATE * spread
+                mean = (1 - p.set_rate) * np.asarray(old.lab) + p.set_rate * mean
+                spread = (1 - p.set_rate) * old.spread + p.set_rate * spread
             n = len(samples) + (old.n if old else 0)
             self.looks[colour] = Look((float(mean[0]), float(mean[1]), float(mean[2])), spread, n)
 
@@ -78,9 +77,10 @@ class PieceSet:
         """The class of a piece the detector found at (u, v) as `colour`: the nearest
         look of the set when it is clearly nearer; doubt (confidence below sure) when two
         looks are alike near."""
+        p = self.params
         if colour not in self.looks or len(self.looks) < 2:
             return colour, conf
-        here = disc_lab(top_lab, u, v, 0.6 * R_COIN)
+        here = disc_lab(top_lab, u, v, p.face_disc * R_COIN)
         # The striker is told by its size, not its colour alone (it may be a man's).
         pool = {k: lk for k, lk in self.looks.items() if (k == "striker") == (colour == "striker")}
         if len(pool) < 2:
@@ -88,8 +88,8 @@ class PieceSet:
         ranked = sorted(pool, key=lambda k: pool[k].distance(here))
         best, second = ranked[0], ranked[1]
         d_best, d_second = pool[best].distance(here), pool[second].distance(here)
-        if best != colour and d_best * 1.5 < pool[colour].distance(here):
+        if best != colour and d_best * p.nearer_times < pool[colour].distance(here):
             colour = best
-        if d_best > 0.7 * d_second or d_best > 4.0:
-            conf = min(conf, PARAMS.sure - 0.01)
+        if d_best > p.set_alike * d_second or d_best > p.set_far:
+            conf = min(conf, p.sure - p.step)
         return colour, conf

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -20,6 +20,11 @@ import numpy.typing as npt
 from vision import board as B
 
 Array = npt.NDArray[Any]
+
+#: A hidden pixel in a view's occlusion mask (uint8).
+HIDDEN = 255
+#: Against division by nothing.
+EPS = 1e-6
 
 R_COIN = B.COIN_D_MM / 2 * B.SCALE  # px in the top view
 R_STRIKER = B.STRIKER_D_MM / 2 * B.SCALE
@@ -88,11 +93,20 @@ class BoardView:
         return bool(self.occlusion[y0:y1, x0:x1].any())
 
 
-#: A piece found (by the stages, before the doubt): class, top-view centre (px),
-#: confidence, why in doubt, other class,
-#: the network's heat for it (0 for a disc of change it did not see), and its radius
-#: (px: a striker's as measured, 38-75 mm across).
-Found = tuple[str, float, float, float, str, "str | None", float, float]
+class Found(NamedTuple):
+    """A piece found by the stages, before the doubt: its class, top-view centre (px),
+    confidence, why in doubt, the class it may be instead, the network's heat for it (0
+    for a disc of change it did not see), and its radius (px: a striker's as measured,
+    38-75 mm across)."""
+
+    colour: str
+    u: float
+    v: float
+    conf: float
+    why: str
+    other: str | None
+    heat: float
+    r: float
 
 
 def lab(top: Array) -> Array:
