@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision import board as B
-from vision.view import BoardView, Coin
+from vision.view import BoardView, Coin, Doubt
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +184,31 @@ def stroke_diff(
         )
         gone.extend(gone_here)
         off.extend(off_here)
-    doubted = set(before.unsure_colours()) | set(after.unsure_colours())
-    unsure = tuple(c for c in ("white", "black", "queen", "striker") if c in doubted)
+    unsure = doubt_of_the_diff(before, after, settings)
     return StrokeDiff(tuple(gone), striker_gone, tuple(off), tuple(unseen), unsure)
+
+
+def _alike(a: Doubt, b: Doubt, settings: DiffSettings) -> bool:
+    """Two doubts of one piece that did not move: the same place, class, other class,
+    and counted or not alike in both views."""
+    same = (a.colour, a.other, a.counted) == (b.colour, b.other, b.counted)
+    return same and math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < settings.match_mm
+
+
+def doubt_of_the_diff(
+    before: BoardView, after: BoardView, settings: DiffSettings = DiffSettings()
+) -> tuple[str, ...]:
+    """The classes whose count that left the board the camera doubts: of the doubt that
+    could change a count in either view (`BoardView.doubts_that_matter`), that which is
+    not the same in both (a piece in doubt that did not move counts alike before and
+    after, so it cannot change what left), with the class it may be instead."""
+    was, now = list(before.doubts_that_matter()), list(after.doubts_that_matter())
+    left_over: list[Doubt] = []
+    for d in was:
+        twin = next((e for e in now if _alike(d, e, settings)), None)
+        if twin is None:
+            left_over.append(d)
+        else:
+            now.remove(twin)
+    doubted = {c for d in (*left_over, *now) for c in (d.colour, d.other) if c is not None}
+    return tuple(c for c in B.COLOURS if c in doubted)

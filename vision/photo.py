@@ -293,7 +293,7 @@ def detect_photo(
     except cv2.error as exc:  # a safety net: a photo OpenCV cannot take is no board
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "OpenCV error"
         raise PhotoError(f"{where}: cannot be counted ({w}x{h} px: {first})") from None
-    return PhotoResult(view.coins, view.unsure, kind, cal.pockets, top)
+    return PhotoResult(view.coins, view.doubts_that_matter(), kind, cal.pockets, top)
 
 
 def annotate_target(path: str | Path) -> Path:

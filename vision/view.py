@@ -10,6 +10,7 @@ these types without importing one another.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -18,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
+from vision.params import MOST
 
 Array = npt.NDArray[Any]
 
@@ -76,6 +78,10 @@ class BoardView:
 
     def counts(self) -> dict[str, int]:
         return {c: self.count(c) for c in B.COLOURS}
+
+    def doubts_that_matter(self) -> tuple[Doubt, ...]:
+        """The doubt that could change a count (`outcome_doubts`)."""
+        return outcome_doubts(self.coins, self.unsure)
 
     def unsure_colours(self) -> tuple[str, ...]:
         """The classes whose count is in doubt, in board order."""
@@ -149,3 +155,17 @@ def ring_share(mask: Array, u: float, v: float, r0: float, r1: float) -> float:
     ring = outer & ((xx - u) ** 2 + (yy - v) ** 2 > r0 * r0)
     sub = mask[win][ring]
     return float(np.count_nonzero(sub)) / sub.size if sub.size else 0.0
+
+
+def outcome_doubts(coins: Sequence[Coin], unsure: Sequence[Doubt]) -> tuple[Doubt, ...]:
+    """Of a view's doubt, what could change a count: a piece counted in doubt (it may not
+    be there, or be of its `other` class), and a piece not counted that may be there
+    only while its class (or its `other`) holds fewer than a set has (law I आ, इ: one
+    striker, one queen, nine men of a colour). A tenth white man in doubt beside nine
+    counted could change nothing: he is no doubt of the count."""
+    counts = {c: sum(1 for k in coins if k.colour == c) for c in B.COLOURS}
+
+    def room(colour: str | None) -> bool:
+        return colour is not None and counts.get(colour, 0) < MOST.get(colour, 0)
+
+    return tuple(d for d in unsure if d.counted or room(d.colour) or room(d.other))

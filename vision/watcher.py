@@ -159,9 +159,16 @@ class BoardWatcher:
         the pieces `before` is sure of (as a confirmed view teaches it); `after` counted
         with that set; and the diff, with no sightings in between. `seen_*` (bool) mark
         the top-view pixels that came from each photo."""
-        if self.detector.empty is None:
-            self._learn_empty(before, seen_before)
-        view_before = self._count(before, None, seen_before)
+        cold = self.detector.empty is None
+        # With no empty board kept each view is counted cold, its print learned from its
+        # own symmetry, as `vision detect` counts a photo (the board learned from a
+        # first frame serves the per-frame glance; counted against, it moved with a
+        # hand-held camera and lost pieces: bench_vision_pairs.py).
+        cold_detector = Detector(None, self.detector.pieces, self.detector.params)
+        if cold:
+            view_before = cold_detector.find(before, seen_before)
+        else:
+            view_before = self._count(before, None, seen_before)
         self._before, self._rest_top = view_before, before
         doubted = {(d.colour, d.x_mm, d.y_mm) for d in view_before.unsure if d.counted}
         sure = tuple(c for c in view_before.coins if (c.colour, c.x_mm, c.y_mm) not in doubted)
@@ -170,7 +177,11 @@ class BoardWatcher:
                 self.detector.pieces = PieceSet()
             self.detector.pieces.learn(lab(before), BoardView(sure, view_before.occlusion))
         self._counted = None
-        view_after = self._count(after, None, seen_after)
+        if cold:
+            cold_detector.pieces = self.detector.pieces
+            view_after = cold_detector.find(after, seen_after)
+        else:
+            view_after = self._count(after, None, seen_after)
         return view_before, view_after, stroke_diff(view_before, view_after, (), self.settings.diff)
 
     @property

@@ -51,10 +51,16 @@ def test_vision_diff_says_what_left_the_board(
     argv = ["vision", "diff", str(before), str(after), "--pockets", pockets, "--json"]
     assert main(argv + (["--empty", str(empty)] if kept else [])) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["left"] == {"white": 0, "black": 1, "queen": 0, "striker": 1}, out
+    truth = {"white": 0, "black": 1, "queen": 0, "striker": 1}
     assert out["empty_kept"] is kept
-    assert out["before"] == {"white": 2, "black": 1, "queen": 1, "striker": 1}
     assert {"unsure", "unsure_classes", "gone", "unseen", "off_board"} <= set(out)
+    if kept:
+        assert out["left"] == truth, out
+        assert out["before"] == {"white": 2, "black": 1, "queen": 1, "striker": 1}
+    else:
+        # Cold, the striker of a man's width may be a man: never a confident wrong count.
+        wrong = {c for c in truth if out["left"][c] != truth[c]}
+        assert out["left"]["black"] == 1 and wrong <= set(out["unsure_classes"]), out
 
 
 def test_vision_diff_refuses_bad_input_in_one_line(
