@@ -64,7 +64,7 @@ def decide(
     counted: dict[str, int] = {}
     if cold:
         found = two_looks_as_one(larger_set(found, top_lab, p), top_lab, p)
-    men = men_of_the_view(found, top_lab, p) if cold else None
+    men = men_of_the_view(found, top_lab, p) if cold and "men_of_view" not in p.off else None
     short, wide = p.ring_from_px, p.ring_to_px
     for f in found:
         if men is not None and f.colour in men and f.conf < p.sure:
@@ -84,6 +84,8 @@ def decide(
             colour, conf = pieces.classify(top_lab, u, v, colour, conf)
         r = R_STRIKER if colour == "striker" else R_COIN
         ringed = ring_share(hidden, u, v, r + short, r + wide) if hidden.any() else 0.0
+        if "hidden_ring" in p.off:
+            ringed = 0.0
         beside = ringed > p.hidden_ring
         if beside and colour != "striker" and outline(top_lab, board, u, v, hidden, p) < p.round:
             # Beside something large that is no piece, and its outline is no
@@ -99,7 +101,7 @@ def decide(
             why = why or "beside something that hides the board"
         elif ringed > p.touch_ring and heat < p.count:
             conf = min(conf, p.count - p.step)  # a fingertip's or a cuff's change is round too
-        if cold and conf >= p.sure:
+        if cold and conf >= p.sure and "cold_sure" not in p.off:
             conf, why = cold_sure(
                 Found(colour, u, v, conf, why, other, heat, rad), hidden, top_lab, board, p
             )
@@ -107,7 +109,8 @@ def decide(
         edge = min(x_mm, y_mm, B.SURFACE_MM - x_mm, B.SURFACE_MM - y_mm)
         if edge < p.edge_mm or in_a_pocket(x_mm, y_mm):
             continue  # a piece lies on the surface: its centre is a radius in
-        if conf >= p.count and counted.get(colour, 0) >= MOST[colour]:
+        full = counted.get(colour, 0) >= MOST[colour] and "set_size" not in p.off
+        if conf >= p.count and full:
             # A set holds one striker, one queen, nine men of a colour (law I आ):
             # the less sure piece over that is in doubt.
             conf = min(conf, p.count - p.step)

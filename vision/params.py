@@ -21,6 +21,10 @@ MOST = {"white": 9, "black": 9, "queen": 1, "striker": 1}
 class DetectorParams:
     """The detector's numbers (see the module docstring), stage by stage."""
 
+    #: Rules switched off by name (the ablation bench, bench/bench_vision_ablation.py;
+    #: none for the kiosk): see `RULES`.
+    off: frozenset[str] = frozenset()
+
     # -- the bands of confidence (doubt) --
     #: From this confidence a piece is counted without doubt.
     sure: float = 0.62
@@ -290,6 +294,27 @@ class DetectorParams:
     #: A piece seen moving has this confidence (never sure).
     glance_conf: float = 0.5
 
+
+#: The rules a `DetectorParams.off` may name, each what it does (the ablation bench
+#: switches each off in turn).
+RULES = {
+    "pattern": "a proposal repeated at its symmetric places is judged against the print",
+    "plywood_man": "cold, a man fairly seen over little change, his outline round, counted",
+    "cold_hot": "cold, a hot proposal over little change counted (a little less sure)",
+    "lone_disc": "a proposal barely seen that is a lone disc of change is a piece",
+    "centre_white": "cold, a light man's round outline off the centre is a white man",
+    "red_pattern": "cold, a queen over red print at its symmetric places is in doubt",
+    "redder": "a white man not hot whose face is redder than the plywood may be the queen",
+    "refine": "against the kept board a man's centre is refined along his outline",
+    "missed_discs": "discs of change the network missed are pieces",
+    "centre_queen": "cold, a red round outline at the centre is the queen, in doubt",
+    "two_looks": "cold, men of one class parting into two looks are two sets",
+    "larger_set": "cold, three strikers or more are the men of a larger set",
+    "men_of_view": "cold, a man in doubt is judged by the men the view is sure of",
+    "hidden_ring": "a piece beside what hides the board is in doubt",
+    "cold_sure": "cold, a sure piece whose outline is no circle, or a red-print queen, in doubt",
+    "set_size": "a piece over a set's size (law I) is in doubt, not counted",
+}
 
 #: The numbers the kiosk and `tableside vision detect` run with.
 PARAMS = DetectorParams()

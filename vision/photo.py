@@ -28,6 +28,7 @@ from vision.calibration import (
     find_surface_corners,
     order_pockets,
 )
+from vision.params import PARAMS, DetectorParams
 from vision.pieces import Detector, EmptyBoard
 from vision.view import Coin, Doubt
 
@@ -275,6 +276,7 @@ def detect_photo(
     pockets: Sequence[tuple[float, float]] | None = None,
     empty: EmptyBoard | None = None,
     where: str = "image",
+    params: DetectorParams = PARAMS,
 ) -> PhotoResult:
     """The pieces on one photo, by the kiosk's detector: against the `empty` board's
     view when given, else cold. Raises PhotoError naming `where` when no board that
@@ -289,7 +291,7 @@ def detect_photo(
         raise PhotoError(f"{where}: {how}: {exc}") from None
     try:
         top, seen = top_view(image, cal)
-        view = Detector(empty).find(top, seen)
+        view = Detector(empty, params=params).find(top, seen)
     except cv2.error as exc:  # a safety net: a photo OpenCV cannot take is no board
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "OpenCV error"
         raise PhotoError(f"{where}: cannot be counted ({w}x{h} px: {first})") from None

@@ -64,7 +64,7 @@ def cold_board(
     printed: set[int] = set()
     mask: Array = (~seen).astype(np.uint8)
     for i, c in enumerate(proposals):
-        if c.confidence < p.pattern and printed_pattern(c, proposals, p):
+        if c.confidence < p.pattern and "pattern" not in p.off and printed_pattern(c, proposals, p):
             printed.add(i)
             continue
         u, v = B.mm_to_top(c.x_mm, c.y_mm)
@@ -145,6 +145,7 @@ def _one(
             cold
             and p.count <= heat < p.hot
             and not printed
+            and "plywood_man" not in p.off
             and c.colour in ("white", "black")
             and round_outline(top_lab, u, v, p=p) >= p.round
         ):
@@ -154,7 +155,7 @@ def _one(
             # symmetric places), and his outline is a man's circle: counted, in doubt.
             conf = p.count + p.nudge
             why = "little change against the board, a man's round outline"
-        elif heat < p.hot or ev.kept:
+        elif heat < p.hot or ev.kept or "cold_hot" in p.off:
             return None  # the board's own print, or bare board
         else:
             # Cold, the network is sure and the change is not (a man of the plywood's
@@ -176,7 +177,7 @@ def _one(
             why = "at the centre, where a cold view cannot tell print from piece"
             if not centre_white:  # looked for once a view
                 centre_white.append(off_centre_white(top_lab, empty, p))
-            off = centre_white[0]
+            off = centre_white[0] if "centre_white" not in p.off else None
             if off is not None and math.hypot(off[0] - u, off[1] - v) < R_COIN:
                 # A light man's round outline off the centre: not the print (centred,
                 # and ink); counted, in doubt (his outline and his lightness alone say
@@ -190,7 +191,8 @@ def _one(
                 why = "off the board's centre, round and lighter than the board"
     if printed and not why:
         why = "over a printed pattern"
-        if colour == "queen" and heat < p.hot and red_print(empty, u, v, R_COIN, p):
+        red = "red_pattern" not in p.off and red_print(empty, u, v, R_COIN, p)
+        if colour == "queen" and heat < p.hot and red:
             # Cold, a queen the network was not sure of where the board's red print
             # repeats at the symmetric places (base circles' red centres on real photos,
             # heat 0.40-0.50): the print is far likelier.
@@ -203,11 +205,12 @@ def _one(
         colour == "white"
         and other is None
         and heat < p.hot
+        and "redder" not in p.off
         and float(disc_lab(top_lab, u, v, p.face_disc * R_COIN)[1]) > empty.plywood_a() + p.redder
     ):
         other = "queen"
         why = why or "redder than the plywood: a white man or the queen"
-    if colour != "striker" and ev.kept:
+    if colour != "striker" and ev.kept and "refine" not in p.off:
         # Against the kept empty board the watcher follows a piece from view to view: to
         # a fraction of a pixel by its outline. Cold, the network's own offsets are as
         # close (0.3-0.4 mm on the renderer's boards).
@@ -226,7 +229,7 @@ def _weakly_seen(
     piece."""
     heat = c.confidence
     colour, other, why = c.colour, None, ""
-    rad = lone_disc(ev.changed, u, v, p)
+    rad = lone_disc(ev.changed, u, v, p) if "lone_disc" not in p.off else 0.0
     if rad:
         # As a disc of change the network missed: by how far it is from the board's
         # look, the network's heat adding a little.
@@ -277,6 +280,8 @@ def missed(
     made and nothing confirmed does not hide a disc of change (a man touching another,
     seen at heat 0.18 on a real photo, was lost so)."""
     out: list[Found] = []
+    if "missed_discs" in p.off:
+        return out
     taken = (R_COIN * p.taken_radii) ** 2
     for b in blob_list:
         kept = (f for f in (*found, *out) if f.conf >= p.doubt)
@@ -309,6 +314,8 @@ def missed(
 def at_the_centre(found: list[Found], ev: Evidence, p: DetectorParams = PARAMS) -> Found | None:
     """Cold, the queen in doubt at the centre (`centre_queen`) when nothing kept is a
     queen or lies at the centre."""
+    if "centre_queen" in p.off:
+        return None
     blind = p.centre_blind_mm * B.SCALE
     if any(
         f.conf >= p.doubt

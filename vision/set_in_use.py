@@ -29,7 +29,7 @@ def larger_set(found: list[Found], top_lab: Array, p: DetectorParams = PARAMS) -
     the view's own parting of their colours. Every one of them is in doubt (counted or
     not as before), the other colour being what else it may be."""
     wide = [f for f in found if f.colour == "striker" and f.conf >= p.doubt]
-    if len(wide) < p.set_least:
+    if len(wide) < p.set_least or "larger_set" in p.off:
         return found
     colours = np.array([_face(top_lab, f, p) for f in wide], np.float64)
     men_r = float(np.median([f.r for f in wide]))
@@ -65,7 +65,7 @@ def two_looks_as_one(found: list[Found], top_lab: Array, p: DetectorParams = PAR
     each in doubt with the class the network gave. Only when every man was given the
     one class, or more of it than a set holds."""
     men = [i for i, f in enumerate(found) if f.colour in ("white", "black") and f.conf >= p.doubt]
-    if len(men) < p.set_least:
+    if len(men) < p.set_least or "two_looks" in p.off:
         return found
     given = {found[i].colour for i in men}
     one = next(iter(given)) if len(given) == 1 else None
