@@ -27,8 +27,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision import board as B
 from vision.photo import PhotoError, detect_photo
 from vision.sim import render as S
+from vision.sim.render import Piece
 from vision.sim.variations import random_home_scene
 
 SEED = 8_100_000
@@ -46,23 +48,48 @@ def samples(seeds: range) -> tuple[list[float], list[int]]:
             result = detect_photo(S.render(scene), S.pocket_centres_image(scene.look))
         except PhotoError:
             continue
-        truth = list(scene.pieces)
         said = [(c.colour, c.x_mm, c.y_mm, c.confidence) for c in result.coins]
         said += [(d.colour, d.x_mm, d.y_mm, d.confidence) for d in result.unsure if not d.counted]
-        for colour, x, y, c in sorted(said, key=lambda s: -s[3]):
-            match = next(
-                (
-                    t
-                    for t in truth
-                    if t.colour == colour and math.hypot(t.x_mm - x, t.y_mm - y) < NEAR_MM
-                ),
-                None,
-            )
-            if match is not None:
-                truth.remove(match)
-            conf.append(c)
-            right.append(int(match is not None))
+        # The pockets are numbered from the photo's bottom-left, so the millimetres may be
+        # the board's turned or mirrored: the orientation that matches the most.
+        best: list[int] = []
+        for k in range(8):
+            hits = _matches(said, [_turn(t, k) for t in scene.pieces])
+            if sum(hits) > sum(best) or not best:
+                best = hits
+        conf += [s[3] for s in sorted(said, key=lambda s: -s[3])]
+        right += best
     return conf, right
+
+
+def _turn(t: Piece, k: int) -> tuple[str, float, float]:
+    """A true piece's place under the board's symmetry k (0-7)."""
+    x, y = t.x_mm, t.y_mm
+    if k & 1:
+        x, y = y, x
+    if k & 2:
+        x = B.SURFACE_MM - x
+    if k & 4:
+        y = B.SURFACE_MM - y
+    return t.colour, x, y
+
+
+def _matches(
+    said: list[tuple[str, float, float, float]], truth: list[tuple[str, float, float]]
+) -> list[int]:
+    """For each piece said, surest first, whether a true piece of its class (not taken
+    by a surer one) lies within NEAR_MM."""
+    left = list(truth)
+    out = []
+    for colour, x, y, _c in sorted(said, key=lambda s: -s[3]):
+        match = next(
+            (t for t in left if t[0] == colour and math.hypot(t[1] - x, t[2] - y) < NEAR_MM),
+            None,
+        )
+        if match is not None:
+            left.remove(match)
+        out.append(int(match is not None))
+    return out
 
 
 def _logit(c: np.ndarray) -> np.ndarray:
@@ -79,7 +106,7 @@ def calibrate(c: np.ndarray, t: float, b: float) -> np.ndarray:
 def fit(c: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """The temperature and shift of least negative log-likelihood (a fine grid)."""
     best = (math.inf, 1.0, 0.0)
-    for t in np.geomspace(0.1, 5.0, 120):
+    for t in np.geomspace(0.1, 20.0, 160):
         for b in np.linspace(-3.0, 3.0, 121):
             p = np.clip(calibrate(c, float(t), float(b)), 1e-6, 1 - 1e-6)
             nll = -float(np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))

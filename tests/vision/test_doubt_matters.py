@@ -37,3 +37,17 @@ def test_the_same_doubt_before_and_after_is_no_doubt_of_the_diff() -> None:
     # A doubt in one view only could change what left.
     after = BoardView((*_men("white", 2), *_men("black", 2)), BLANK, ())
     assert stroke_diff(before, after).unsure == ("queen",)
+
+
+def test_a_doubt_that_could_not_change_what_left_is_none() -> None:
+    # A queen in doubt (not counted) after the stroke only, where none was counted
+    # before: were she there, nothing more left; she is no doubt of the stroke.
+    queen = Doubt("queen", 370.0, 370.0, 0.35, False, "at the centre")
+    before = BoardView(tuple(_men("black", 2)), BLANK, ())
+    after = BoardView(tuple(_men("black", 1)), BLANK, (queen,))
+    diff = stroke_diff(before, after)
+    assert diff.pocketed() == ("black",) and diff.unsure == ()
+    # A black man counted in doubt after: were he not there, two blacks left.
+    man = Doubt("black", 100.0, 300.0, 0.5, True, "low confidence")
+    after = BoardView(tuple(_men("black", 1)), BLANK, (man,))
+    assert stroke_diff(before, after).unsure == ("black",)
