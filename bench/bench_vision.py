@@ -46,12 +46,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision import board as B
 from vision.calibration import Calibration, auto_calibrate
+from vision.opening import learn_opening
 from vision.photo import auto_pockets, checked, detect_photo, top_view
-from vision.piece_set import LearnError, learn_opening
-from vision.pieces import Coin, Detector, EmptyBoard
+from vision.piece_set import LearnError
+from vision.pieces import Detector, EmptyBoard
 from vision.sim import render as S
 from vision.sim.live import SimulatedBoard
 from vision.sim.variations import random_home_scene
+from vision.view import Coin
 from vision.watcher import BoardWatcher, WatcherSettings
 
 Array = npt.NDArray[Any]

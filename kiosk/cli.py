@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON (docs/vision.md)")
     p.add_argument("--annotate", metavar="OUT.png", help="draw what was found")
     p.set_defaults(**_handler("kiosk.commands.vision_detect:main"))
+    from kiosk.commands.vision_diff import add_parser as add_vision_diff
+
+    add_vision_diff(vision_sub)
     return parser
 
 

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from vision import board as B
 from vision import models
-from vision.pieces import Coin
+from vision.view import Coin
 
 Array = npt.NDArray[Any]
 
@@ -34,6 +34,8 @@ MODEL = "coin_net.onnx"  # in vision/models
 #: The network's input is the top view shrunk to IN_PX square; its output grid is OUT_PX.
 IN_PX = 200
 OUT_PX = 100
+#: The board's eight symmetries (law I prints it the same turned a quarter or mirrored).
+ORIENTATIONS = 8
 MM_PER_CELL = (B.SURFACE_MM + 2 * B.MARGIN_MM) / OUT_PX  # 8.0
 #: A peak is a piece when its heat is over this (chosen on the tuning boards only).
 THRESHOLD = 0.45
@@ -54,7 +56,7 @@ def prepare(small: Array) -> Array:
     """A shrunk top view (as `shrink` makes it and training keeps it) as the network's
     input: its eight orientations (`turned`, in order) as one blob (8, 3, IN_PX, IN_PX),
     each plane divided by its median, less one, kept within [-1, 3]."""
-    return normalise(np.stack([turned(small, k) for k in range(8)]))
+    return normalise(np.stack([turned(small, k) for k in range(ORIENTATIONS)]))
 
 
 def normalise(batch: Array) -> Array:

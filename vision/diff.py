@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision import board as B
-from vision.pieces import BoardView, Coin
+from vision.params import MOST
+from vision.view import BoardView, Coin, Doubt
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +185,65 @@ def stroke_diff(
         )
         gone.extend(gone_here)
         off.extend(off_here)
-    doubted = set(before.unsure_colours()) | set(after.unsure_colours())
-    unsure = tuple(c for c in ("white", "black", "queen", "striker") if c in doubted)
+    unsure = doubt_of_the_diff(before, after, settings)
     return StrokeDiff(tuple(gone), striker_gone, tuple(off), tuple(unseen), unsure)
+
+
+def _alike(a: Doubt, b: Doubt, settings: DiffSettings) -> bool:
+    """Two doubts of one piece that did not move: the same place, class, other class,
+    and counted or not alike in both views."""
+    same = (a.colour, a.other, a.counted) == (b.colour, b.other, b.counted)
+    return same and math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < settings.match_mm
+
+
+def doubt_of_the_diff(
+    before: BoardView, after: BoardView, settings: DiffSettings = DiffSettings()
+) -> tuple[str, ...]:
+    """The classes whose count that left the board the camera doubts: of the doubt that
+    could change a count in either view (`BoardView.doubts_that_matter`), that which is
+    not the same in both (a piece in doubt that did not move counts alike before and
+    after, so it cannot change what left), and then only where one piece's doubt, taken
+    either way, changes what left by the counts: a queen in doubt after the stroke where
+    none was before may be there, which leaves nothing gone either way."""
+    was, now = list(before.doubts_that_matter()), list(after.doubts_that_matter())
+    left_over: list[Doubt] = []
+    for d in was:
+        twin = next((e for e in now if _alike(d, e, settings)), None)
+        if twin is None:
+            left_over.append(d)
+        else:
+            now.remove(twin)
+    nb, na = before.counts(), after.counts()
+    base = _left(nb, na)
+    doubted: set[str] = set()
+    for doubts, counts, at in ((left_over, nb, "before"), (now, na, "after")):
+        for d in doubts:
+            for change in _could_be(d, counts):
+                moved = {c: counts[c] + change.get(c, 0) for c in B.COLOURS}
+                alt = _left(moved, na) if at == "before" else _left(nb, moved)
+                doubted |= {c for c in B.COLOURS if alt[c] != base[c]}
+    return tuple(c for c in B.COLOURS if c in doubted)
+
+
+def _left(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    """What left the board by the counts: per class, how many fewer after (the striker
+    1 when it was there before and is not after)."""
+    out = {c: max(0, before[c] - after[c]) for c in B.COLOURS}
+    out["striker"] = int(before["striker"] > 0 and after["striker"] == 0)
+    return out
+
+
+def _could_be(d: Doubt, counts: dict[str, int]) -> list[dict[str, int]]:
+    """How one piece in doubt could change its view's counts: counted, it may not be
+    there (or be its `other` class); not counted, it may be there (or be its `other`),
+    while the class holds fewer than a set has."""
+    out: list[dict[str, int]] = []
+    if d.counted:
+        out.append({d.colour: -1})
+        if d.other is not None and counts[d.other] < MOST[d.other]:
+            out.append({d.colour: -1, d.other: 1})
+    else:
+        for c in (d.colour, d.other):
+            if c is not None and counts[c] < MOST[c]:
+                out.append({c: 1})
+    return out

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import board as B
-from vision.pieces import BoardView
+from vision.view import BoardView
 
 Array = npt.NDArray[Any]
 

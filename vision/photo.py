@@ -28,12 +28,18 @@ from vision.calibration import (
     find_surface_corners,
     order_pockets,
 )
-from vision.pieces import Coin, Detector, Doubt, EmptyBoard
+from vision.params import PARAMS, DetectorParams
+from vision.pieces import Detector, EmptyBoard
+from vision.view import Coin, Doubt
 
 Array = npt.NDArray[Any]
 
 #: Auto calibration looks at the photo shrunk to this many pixels across at most.
 AUTO_PX = 800
+#: ... and finds no board in a copy narrower than this (a board is square).
+AUTO_LEAST_PX = 32
+#: The image formats `annotate` may be written as (OpenCV's writers).
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
 class PhotoError(ValueError):
@@ -98,6 +104,8 @@ def load_image(path: str | Path) -> Array:
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     p = Path(path)
+    if p.is_dir():
+        raise PhotoError(f"{p}: a folder, not an image")
     if not p.is_file():
         raise PhotoError(f"{p}: no such file")
     if p.stat().st_size == 0:
@@ -157,6 +165,8 @@ def auto_pockets(image: Array) -> list[tuple[float, float]]:
     when the print confirms the place (`print_confirms`)."""
     h, w = image.shape[:2]
     f = min(1.0, AUTO_PX / max(h, w))
+    if min(h, w) * f < AUTO_LEAST_PX:
+        raise CalibrationError(f"the image is too narrow to show a board ({w}x{h} px)")
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     try:
         pockets = Calibration.from_corners(find_surface_corners(small)).pockets
@@ -266,6 +276,7 @@ def detect_photo(
     pockets: Sequence[tuple[float, float]] | None = None,
     empty: EmptyBoard | None = None,
     where: str = "image",
+    params: DetectorParams = PARAMS,
 ) -> PhotoResult:
     """The pieces on one photo, by the kiosk's detector: against the `empty` board's
     view when given, else cold. Raises PhotoError naming `where` when no board that
@@ -278,9 +289,27 @@ def detect_photo(
     except CalibrationError as exc:
         how = "the pockets given" if pockets is not None else "no board found"
         raise PhotoError(f"{where}: {how}: {exc}") from None
-    top, seen = top_view(image, cal)
-    view = Detector(empty).find(top, seen)
-    return PhotoResult(view.coins, view.unsure, kind, cal.pockets, top)
+    try:
+        top, seen = top_view(image, cal)
+        view = Detector(empty, params=params).find(top, seen)
+    except cv2.error as exc:  # a safety net: a photo OpenCV cannot take is no board
+        first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "OpenCV error"
+        raise PhotoError(f"{where}: cannot be counted ({w}x{h} px: {first})") from None
+    return PhotoResult(view.coins, view.doubts_that_matter(), kind, cal.pockets, top)
+
+
+def annotate_target(path: str | Path) -> Path:
+    """Where `--annotate` writes, checked before anything is counted: an image file's
+    name (ANNOTATE_SUFFIXES) in a folder that exists, not a folder. Raises PhotoError
+    naming it and the reason."""
+    p = Path(path)
+    if p.is_dir():
+        raise PhotoError(f"{p}: a folder: --annotate needs an image file's name (OUT.png)")
+    if p.suffix.lower() not in ANNOTATE_SUFFIXES:
+        raise PhotoError(f"{p}: --annotate writes an image: its name must end .png or .jpg")
+    if not p.parent.is_dir():
+        raise PhotoError(f"{p}: no such folder ({p.parent})")
+    return p
 
 
 def annotate(image: Array, result: PhotoResult) -> Array:

@@ -33,19 +33,11 @@ from vision.calibration import Calibration, TopWarp, auto_calibrate
 from vision.capture import Frame
 from vision.diff import DiffSettings, Sighting, StrokeDiff, stroke_diff
 from vision.motion import CoinsAtRest, MotionMeter, MotionSettings, RestTracker, StrokeStarted
-from vision.piece_set import LearnError, PieceSet, learn_opening, looks_like_opening
-from vision.pieces import (
-    R_COIN,
-    BoardView,
-    Coin,
-    Detector,
-    Doubt,
-    EmptyBoard,
-    disc_lab,
-    lab,
-    share,
-)
+from vision.opening import learn_opening, looks_like_opening
+from vision.piece_set import LearnError, PieceSet
+from vision.pieces import Detector, EmptyBoard
 from vision.stills import Stills
+from vision.view import R_COIN, BoardView, Coin, Doubt, disc_lab, lab, share
 
 Array = npt.NDArray[Any]
 WatchEvent: TypeAlias = StrokeStarted | CoinsAtRest | StrokeDiff
@@ -154,6 +146,44 @@ class BoardWatcher:
             self.detector.pieces = PieceSet()
         self.detector.pieces.learn(lab(self._top), self._before)
 
+    def diff_at_rest(
+        self,
+        before: Array,
+        after: Array,
+        seen_before: Array | None = None,
+        seen_after: Array | None = None,
+    ) -> tuple[BoardView, BoardView, StrokeDiff]:
+        """The kiosk's path on two top views of one board at rest, a stroke between
+        them (what `tableside vision diff` runs): the empty board as kept, else learned
+        from `before` as from a first frame; `before` counted; the set in use taught by
+        the pieces `before` is sure of (as a confirmed view teaches it); `after` counted
+        with that set; and the diff, with no sightings in between. `seen_*` (bool) mark
+        the top-view pixels that came from each photo."""
+        cold = self.detector.empty is None
+        # With no empty board kept each view is counted cold, its print learned from its
+        # own symmetry, as `vision detect` counts a photo (the board learned from a
+        # first frame serves the per-frame glance; counted against, it moved with a
+        # hand-held camera and lost pieces: bench_vision_pairs.py).
+        cold_detector = Detector(None, self.detector.pieces, self.detector.params)
+        if cold:
+            view_before = cold_detector.find(before, seen_before)
+        else:
+            view_before = self._count(before, None, seen_before)
+        self._before, self._rest_top = view_before, before
+        doubted = {(d.colour, d.x_mm, d.y_mm) for d in view_before.unsure if d.counted}
+        sure = tuple(c for c in view_before.coins if (c.colour, c.x_mm, c.y_mm) not in doubted)
+        if len({c.colour for c in sure}) >= 2:
+            if self.detector.pieces is None:
+                self.detector.pieces = PieceSet()
+            self.detector.pieces.learn(lab(before), BoardView(sure, view_before.occlusion))
+        self._counted = None
+        if cold:
+            cold_detector.pieces = self.detector.pieces
+            view_after = cold_detector.find(after, seen_after)
+        else:
+            view_after = self._count(after, None, seen_after)
+        return view_before, view_after, stroke_diff(view_before, view_after, (), self.settings.diff)
+
     @property
     def moving(self) -> bool:
         """Whether a stroke is in progress (coins not yet at rest)."""
@@ -219,11 +249,11 @@ class BoardWatcher:
                 self._learn(top, glance)
         return events
 
-    def _learn_empty(self, top: Array) -> None:
+    def _learn_empty(self, top: Array, seen: Array | None = None) -> None:
         """The empty board from the first view: the bare board as seen, and under the
         pieces the board's print where its symmetry shows it; elsewhere under them it is
         not known until seen bare (the detector then goes by the network's heat)."""
-        view = self.detector.find(top)
+        view = self.detector.find(top, seen)
         found = self.detector.judged_against
         assert found is not None
         pieces: Array = np.zeros((B.TOP_PX, B.TOP_PX), np.uint8)
@@ -235,10 +265,13 @@ class BoardWatcher:
         board = lab(painted)
         use = (pieces > 0) & found.known
         board[use] = found.lab[use]
-        self.detector.empty = EmptyBoard(board, (pieces == 0) | found.known)
+        known = (pieces == 0) | found.known
+        if seen is not None:
+            known &= np.asarray(seen, bool)
+        self.detector.empty = EmptyBoard(board, known)
         self._counted = None
 
-    def _count(self, top: Array, glance: BoardView | None) -> BoardView:
+    def _count(self, top: Array, glance: BoardView | None, seen: Array | None = None) -> BoardView:
         """The detector's count of a view at rest, or the last one when this is the same
         view (see WatcherSettings.still_levels); what hides the board is this frame's."""
         self._top = top
@@ -249,15 +282,15 @@ class BoardWatcher:
         if last is not None and still > 0 and int(np.abs(blocks - last[0]).max()) <= still:
             view = last[1]
         else:
-            view = self.detector.find(top)
+            view = self.detector.find(top, seen)
             if self._reveal(top, view):
-                view = self.detector.find(top)
+                view = self.detector.find(top, seen)
             if self.detector.pieces is None and looks_like_opening(view):
                 # The set in use, learned from the opening (law 41) the first time it
                 # is seen; every stroke the umpire confirms teaches it more (confirm).
                 with contextlib.suppress(LearnError):
                     self.detector.pieces = learn_opening(top, self.detector, view)
-                    view = self.detector.find(top)
+                    view = self.detector.find(top, seen)
             self._counted = (blocks, view)
         if glance is not None and glance.occlusion.any():
             view = BoardView(view.coins, glance.occlusion | view.occlusion, view.unsure)

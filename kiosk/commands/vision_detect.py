@@ -13,28 +13,39 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 
 def main(args: argparse.Namespace) -> int:
     import cv2  # OpenCV only for this command
 
-    from vision.photo import PhotoError, annotate, detect_photo, load_image, parse_pockets
+    from vision.photo import (
+        PhotoError,
+        annotate,
+        annotate_target,
+        detect_photo,
+        load_image,
+        parse_pockets,
+    )
 
     cv2.setNumThreads(1)
+    out = None
     try:
+        out = annotate_target(args.annotate) if args.annotate else None
         image = load_image(args.image)
         pockets = parse_pockets(args.pockets) if args.pockets else None
         result = detect_photo(image, pockets, where=str(args.image))
     except PhotoError as exc:
         text = str(exc)
-        if not text.startswith(str(args.image)):
+        named = [str(args.image)] + ([str(args.annotate)] if args.annotate else [])
+        if not any(text.startswith(n) for n in named):
             text = f"{args.image}: {text}"
         print(text, file=sys.stderr)
         return 1
-    if args.annotate:
-        out = Path(args.annotate)
-        ok = cv2.imwrite(str(out), annotate(image, result))
+    if out is not None:
+        try:
+            ok = cv2.imwrite(str(out), annotate(image, result))
+        except cv2.error:
+            ok = False
         if not ok:
             print(f"{out}: cannot write the annotated image", file=sys.stderr)
             return 1

@@ -152,5 +152,5 @@ def test_discs_cut_from_an_arm_not_known_as_one_are_no_men(
     # (0.61-0.87). A man's rim is round: they are in doubt, not counted.
     import vision.pieces as pieces
 
-    monkeypatch.setattr(pieces, "_crossing_edge", lambda changed: np.zeros(changed.shape, bool))
+    monkeypatch.setattr(pieces, "crossing_edge", lambda changed, p: np.zeros(changed.shape, bool))
     test_a_disc_of_change_the_network_did_not_see_needs_a_mans_round_outline()

@@ -8,8 +8,9 @@ import pytest
 
 from vision import board as B
 from vision.calibration import Calibration, auto_calibrate
+from vision.opening import learn_opening
 from vision.photo import top_view
-from vision.piece_set import LearnError, PieceSet, learn_opening
+from vision.piece_set import LearnError, PieceSet
 from vision.pieces import BoardView, Coin, Detector, EmptyBoard, lab
 from vision.sim import render as S
 from vision.sim.live import SimulatedBoard

@@ -13,6 +13,7 @@ import pytest
 
 from vision import board as B
 from vision.calibration import Calibration, auto_calibrate
+from vision.doubt import decide
 from vision.photo import PhotoResult, detect_photo, top_view
 from vision.pieces import (
     R_COIN,
@@ -30,6 +31,7 @@ from vision.pieces import (
 )
 from vision.sim import render as S
 from vision.sim.render import Look, Markings, Piece, Scene
+from vision.view import Found
 
 from .conftest import detect_scene, truth_counts
 
@@ -100,7 +102,7 @@ def test_law_i_a_set_holds_one_striker_the_less_sure_second_is_in_doubt() -> Non
         ("striker", *B.mm_to_top(370.0, 640.0), 0.9, "", None, 0.9, R_STRIKER),
         ("striker", *B.mm_to_top(200.0, 200.0), 0.58, "", None, 0.6, R_STRIKER),
     ]
-    view = Detector()._view(found, blank, top)
+    view = decide([Found(*f) for f in found], blank, top, None, True, None)
     assert view.counts()["striker"] == 1
     assert [(d.colour, d.counted) for d in view.unsure] == [("striker", False)]
     assert "more striker than a set holds" in view.unsure[0].why
@@ -208,7 +210,7 @@ def test_a_corner_of_a_machine_beside_what_hides_the_board_is_no_man() -> None:
     hidden = _hidden(at)
     assert round_outline(top, *at, hidden) < ROUND
     found = [("black", *map(float, at), 0.8, "", None, 0.76, R_COIN)]
-    view = Detector()._view(found, hidden, top)
+    view = decide([Found(*f) for f in found], hidden, top, None, True, None)
     assert view.counts()["black"] == 0
     assert [(d.colour, d.counted) for d in view.unsure] == [("black", False)]
     # A real black man touching the carriage's side: a round rim, counted (in doubt).
@@ -217,7 +219,7 @@ def test_a_corner_of_a_machine_beside_what_hides_the_board_is_no_man() -> None:
     assert ring_share(hidden, *map(float, man), R_COIN + 3, R_COIN + 9) > 0.2
     assert round_outline(top, *map(float, man), hidden) >= ROUND
     found = [("black", *map(float, man), 0.8, "", None, 0.76, R_COIN)]
-    assert Detector()._view(found, hidden, top).counts()["black"] == 1
+    assert decide([Found(*f) for f in found], hidden, top, None, True, None).counts()["black"] == 1
 
 
 def test_law_i_a_disc_inside_a_large_strikers_face_is_the_striker_not_a_man() -> None:
@@ -231,7 +233,7 @@ def test_law_i_a_disc_inside_a_large_strikers_face_is_the_striker_not_a_man() ->
         ("black", 111.5, 150.0, 0.6, "", None, 0.5, R_COIN),
         ("white", 100.0 + r + R_COIN, 150.0, 0.9, "", None, 0.9, R_COIN),  # touching it
     ]
-    view = Detector()._view(found, blank, top)
+    view = decide([Found(*f) for f in found], blank, top, None, True, None)
     assert view.counts() == {"white": 1, "black": 0, "queen": 0, "striker": 1}
 
 
