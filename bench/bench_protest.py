@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from drivers.simulated import ManualClock
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
@@ -82,17 +83,19 @@ def main() -> int:
         to_tile: list[float] = []
         try:
             _wait(lambda: pub.online and listener.connected)
-            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+            s.start_match(
+                MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE
+            )
             for n in range(args.rounds):
                 state = s.view().state
                 assert state is not None and state.now is not None
                 game, board, turn = state.now.game, state.now.board, state.now.turn_colour
                 for coins in ([turn, "queen"], [turn] * 8):  # the player at turn clears it
-                    s.confirm(s.proposal.edited(pocketed=coins))
+                    s.confirm(s.proposal.edited(pocketed=coins), role=Role.UMPIRE)
                 if s.view().state.now is None:  # type: ignore[union-attr]
                     break  # the match is won: enough rounds for it
                 clock.advance(30)
-                s.protest("Bina", (game, board), "bench", f"R-{n}")
+                s.protest("Bina", (game, board), "bench", f"R-{n}", role=Role.UMPIRE)
                 # The hall has heard of it: the tile shows it waiting.
                 _wait(lambda lodged=n + 1: len(_tile_protests(record)) == lodged)
                 upheld = n % 4 != 3  # three upheld (the board again), then one rejected

@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kiosk.authority import Role
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -156,25 +158,26 @@ def child(journal_path: str, seed: int) -> int:
         if session.match is None or session.match.state.winner is not None:
             if rows:
                 number += 1  # the next match (the first when the journal was empty)
-            session.start_match(match_start(number))
+            session.start_match(match_start(number), role=Role.UMPIRE)
             rows = journal.matches(KIND)
             done = 0
         actions = script(seed, number)
         for action in actions[done:]:
             if action is None:
-                session.undo()
+                session.undo(role=Role.DIRECTOR)
             elif isinstance(action, Stroke):
                 coins = [*action.pocketed] + (["striker"] if action.striker else [])
                 for n, _ in enumerate(coins):
                     session.post(BeamHit(1 + (n % 4), time.monotonic(), 0.012))
                 session.poll()
                 session.confirm(
-                    session.proposal.edited(pocketed=action.pocketed, striker=action.striker)
+                    session.proposal.edited(pocketed=action.pocketed, striker=action.striker),
+                    role=Role.UMPIRE,
                 )
             elif isinstance(action, Foul):
-                session.foul(action.by)
+                session.foul(action.by, role=Role.UMPIRE)
             elif isinstance(action, Toss):
-                session.toss(action.winner)
+                session.toss(action.winner, role=Role.UMPIRE)
             done += 1
             total += 1
             print(f"done {total}", flush=True)

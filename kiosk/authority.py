@@ -227,6 +227,16 @@ class Authority:
         self.note(Note(now, "unlock", got.word, action))
         return Attempt(got)
 
+    def end_director(self, now: float, reason: str) -> None:
+        """The director's screens closed (settings, PINs, calibration): the director's window
+        ends with them, so what the console does next is journaled as the umpire's, the role
+        that does it. The console stays unlocked for the umpire. Noted if a window was open."""
+        was = now < self._director_until or bool(self._granted)
+        self._director_until = 0.0
+        self._granted = ""
+        if was and self._unlocked:
+            self.note(Note(now, "director_done", Role.UMPIRE.word, "", reason))
+
     def lock(self, now: float, reason: str) -> None:
         """Lock the console (the player display shown, idle, the umpire's own tap); the
         director's window closes with it. Noted only if it was unlocked."""

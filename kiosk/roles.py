@@ -153,6 +153,8 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
         return "tap", f"{role}'s PIN unlocks the console" + (f" for {action}" if action else "")
     if what == "lock":
         return "tap", f"console locked: {_LOCKS.get(reason, reason)}"
+    if what == "director_done":
+        return "tap", "the director's window ends: the console is the umpire's again"
     if what == "allowed":  # journals before issue 30
         if action in KIOSK_ACTIONS:  # the kiosk's own act, not a change of the match
             return "tap", f"{role}'s PIN allows {action}"

@@ -46,7 +46,6 @@ from kiosk.roles import needs_pins
 from kiosk.tables.base import close_match
 from kiosk.tables.bhukhar_migrate import migrate_sessions
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
-from kiosk.tables.commands import source
 from kiosk.tables.registry import AnyTable, Fitted, Start, create, kind_of, resume
 from kiosk.tables.unfinished import Unfinished, unfinished_tables
 
@@ -126,7 +125,7 @@ class Tables:
         return self._journal
 
     # -- the lifecycle -------------------------------------------------------------------
-    def create(self, start: Start, role: Role | None = None) -> AnyTable:
+    def create(self, start: Start, role: Role) -> AnyTable:
         """A new table for `start`, over the unfinished one of its game (closing it is
         journaled with `role`); it is now in play. The table's own refusal (IllegalEvent,
         IllegalAction, SessionError) or JournalError: nothing changed."""
@@ -150,11 +149,11 @@ class Tables:
             self.in_play = found
         return found
 
-    def close(self, match_id: int, role: Role | None = None) -> None:
+    def close(self, match_id: int, role: Role) -> None:
         """Close an unfinished table (the director's): a "closed" entry with the role, and it
         is no longer offered for resuming (the journal keeps its record). Held in play, it
         stops being polled."""
-        close_match(self.journal(), match_id, source("close_table", role), self.wall(), "closed")
+        close_match(self.journal(), match_id, role, self.wall(), "closed")
         if self.in_play is not None and self.in_play.match_id == match_id:
             self.in_play = None
 

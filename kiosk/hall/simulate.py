@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.settings import HallSettings
@@ -27,8 +28,15 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.commands import Command, Commands
 
 GAMES = ("carrom", "backgammon", "bhukhar")
+
+
+def send(table: Commands, action: str, role: Role, /, **args: object) -> None:
+    """A command sent as a console sends it: made from the table's current view, carrying the
+    role of whoever plays that part (the umpire, a backgammon player), checked by the table."""
+    table.send(Command.of(action, role, view=table.version, **args))
 
 
 class SimTable:
@@ -78,14 +86,15 @@ class SimTable:
 
     def _new_carrom(self) -> None:
         assert self.carrom is not None
-        self.carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=2))
+        start = MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=2)
+        self.carrom.start_match(start, role=Role.DIRECTOR)  # over an unfinished one: closes it
 
     def _carrom_step(self, s: CarromSession) -> None:
         if s.match is None or s.match.state.winner is not None:
             self._new_carrom()
             return
         if s.match.state.toss_due:
-            s.toss(self.rng.choice(s.match.state.sides))
+            send(s, "toss", Role.UMPIRE, winner=self.rng.choice(s.match.state.sides))
             return
         now = s.match.state.now
         pocketed: list[str] = []
@@ -94,17 +103,18 @@ class SimTable:
             left = int(now.on_board.get(own, 0))
             pocketed = [own] * min(left, self.rng.choice((1, 1, 2, 3)))
         try:
-            s.confirm(s.proposal.edited(pocketed=pocketed))
+            send(s, "confirm", Role.UMPIRE, proposal=s.proposal.edited(pocketed=pocketed))
         except IllegalEvent:
             try:
-                s.confirm(s.proposal.edited(pocketed=[]))
+                send(s, "confirm", Role.UMPIRE, proposal=s.proposal.edited(pocketed=[]))
             except IllegalEvent:
                 self._new_carrom()  # a state this simple player cannot go on from
 
     def _new_clock(self) -> None:
         assert self.clock is not None
-        self.clock.start_match(("Nikos", "Eleni"), 3, minutes_per_point=2, delay=12)
-        self.clock.start("Nikos")
+        players = ("Nikos", "Eleni")  # over an unfinished (flagged) match: the director closes it
+        self.clock.start_match(players, 3, minutes_per_point=2, delay=12, role=Role.DIRECTOR)
+        send(self.clock, "start", Role.PLAYER, player="Nikos")
 
     def _clock_step(self, t: ClockTable) -> None:
         view = t.view()
@@ -113,11 +123,11 @@ class SimTable:
             return
         try:
             if view.running is None:
-                t.start(view.players[0])
+                send(t, "start", Role.PLAYER, player=view.players[0])
             elif self.rng.random() < 0.05:
-                t.game_end(view.running, 1)
+                send(t, "game_end", Role.PLAYER, winner=view.running, points=1)
             else:
-                t.press(view.running)
+                send(t, "press", Role.PLAYER, player=view.running)
         except IllegalAction:
             self._new_clock()
 
@@ -125,7 +135,7 @@ class SimTable:
         teams = [team.id for team in b.session.start.teams]
         played = {(e.round, e.table) for e, _ in b.games()}
         if b.round == 0 or all((b.round, n) in played for n in (1, 2)):
-            b.start_round()
+            send(b, "start_round", Role.UMPIRE)
         else:
             n = 1 if (b.round, 1) not in played else 2
             order = teams[b.round % 4 :] + teams[: b.round % 4]
@@ -140,7 +150,7 @@ class SimTable:
             try:
                 b.enter_game(n, game)
             except SessionError:
-                b.start_round()
+                send(b, "start_round", Role.UMPIRE)
 
     def close(self) -> None:
         self.publisher.stop()

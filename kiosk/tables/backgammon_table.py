@@ -59,7 +59,7 @@ from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
 from kiosk.tables.base import close_unfinished, write_and_tell
-from kiosk.tables.commands import Commands, source
+from kiosk.tables.commands import Commands, ViewVersion, command, source
 
 KIND = "backgammon"
 
@@ -106,6 +106,8 @@ class ClockView:
     """All the backgammon screen needs at one moment: the face (formatted banks, delay apart,
     tenths below 20 s, the Crawford banner), the raw numbers, and who may press."""
 
+    #: The version of the view (kiosk/tables/commands.py `ViewVersion`).
+    version: int
     face: ClockFace
     snapshot: ClockSnapshot
     players: tuple[str, str]
@@ -203,6 +205,7 @@ class ClockTable(Commands):
         #: penalty), so home no longer offers it for resuming.
         self._finished = False
         self._faults = FaultBoard()
+        self.versions = ViewVersion()
 
     # -- starting --------------------------------------------------------------------
 
@@ -226,7 +229,7 @@ class ClockTable(Commands):
         best_of_three: bool = False,
         breaks_taken: tuple[int, int] = (0, 0),
         penalty_points: tuple[int, int] = (0, 0),
-        role: Role | None = None,
+        role: Role,
     ) -> None:
         """A new clocked match (3.5 (v)-(vi)); an unfinished one is closed first, journaled
         with `role` (closing it is the director's).
@@ -256,7 +259,7 @@ class ClockTable(Commands):
             raise IllegalAction(exc.why or exc.reason) from None
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
-        close_unfinished(self.journal, KIND, source("close_table", role), self.wall())
+        close_unfinished(self.journal, KIND, role, self.wall())
         now = self.clock()
         self.match_id = self.journal.begin_match(KIND, header_to_dict(header), self.wall())
         self.header, self.cm, self.events = header, cm, []
@@ -293,30 +296,38 @@ class ClockTable(Commands):
 
     # -- the presses -----------------------------------------------------------------
 
-    def start(self, player: str, *, role: Role | None = None) -> None:
+    @command
+    def start(self, player: str, *, role: Role) -> None:
         """`player`'s side runs: a game begins, or a stopped clock restarts."""
         self._press("start", lambda t: Start(t, player), role)
 
-    def press(self, player: str, *, role: Role | None = None) -> None:
+    @command
+    def press(self, player: str, *, role: Role) -> None:
         """`player` ends the turn (a press by the side not running changes nothing)."""
         self._press("press", lambda t: Press(t, player), role)
 
-    def pause(self, *, role: Role | None = None) -> None:
+    @command
+    def pause(self, *, role: Role) -> None:
         self._press("pause", Pause, role)
 
-    def resume_clock(self, *, role: Role | None = None) -> None:
+    @command
+    def resume_clock(self, *, role: Role) -> None:
         self._press("resume_clock", Resume, role)
 
-    def restart_delay(self, *, role: Role | None = None) -> None:
+    @command
+    def restart_delay(self, *, role: Role) -> None:
         self._press("restart_delay", RestartDelay, role)
 
-    def early_pickup(self, player: str, *, role: Role | None = None) -> None:
+    @command
+    def early_pickup(self, player: str, *, role: Role) -> None:
         self._press("early_pickup", lambda t: EarlyPickup(t, player), role)
 
-    def adjust(self, player: str, bank: float, *, role: Role | None = None) -> None:
+    @command
+    def adjust(self, player: str, bank: float, *, role: Role) -> None:
         self._press("adjust", lambda t: Adjust(t, player, float(bank)), role)
 
-    def adjust_by(self, player: str, delta_s: float, *, role: Role | None = None) -> None:
+    @command
+    def adjust_by(self, player: str, delta_s: float, *, role: Role) -> None:
         """The director moves `player`'s bank by `delta_s` from what it holds now (4.3 (iv),
         (vi)); never below 0."""
         cm, _ = self._need()
@@ -324,25 +335,28 @@ class ClockTable(Commands):
         bank = max(0.0, cm.snapshot(t).banks[player] + float(delta_s))
         self._press("adjust", lambda at: Adjust(at, player, bank), role)
 
-    def game_end(self, winner: str, points: int, *, role: Role | None = None) -> None:
+    @command
+    def game_end(self, winner: str, points: int, *, role: Role) -> None:
         """The game's points, reported by the players (the loser confirms them)."""
         self._press("game_end", lambda t: GameEnd(t, winner, points), role)
 
-    def overrule(self, player: str, *, role: Role | None = None) -> None:
+    @command
+    def overrule(self, player: str, *, role: Role) -> None:
         """The director rules the flagged `player` had won: the match winner (4.3 (iii))."""
         self._press("overrule", lambda t: Overrule(t, player), role)
 
-    def late(self, player: str, minutes: float, *, role: Role | None = None) -> None:
+    @command
+    def late(self, player: str, minutes: float, *, role: Role) -> None:
         """`player` arrived `minutes` late: penalty points to the opponent (2.2 (iv))."""
         self._press("late", lambda t: Late(t, player, float(minutes)), role)
 
-    def penalty(self, player: str, points: int, *, role: Role | None = None) -> None:
+    @command
+    def penalty(self, player: str, points: int, *, role: Role) -> None:
         """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
         self._press("penalty", lambda t: Penalty(t, player, int(points)), role)
 
-    def take_break(
-        self, player: str, emergency: bool = False, *, role: Role | None = None
-    ) -> Absence:
+    @command
+    def take_break(self, player: str, emergency: bool = False, *, role: Role) -> Absence:
         """The director grants `player` a break (2.2 (ii)), or an emergency break (2.2 (v));
         returns how the absence was counted: one of the player's breaks while one is left
         (leaving the table is a break, also in an emergency), else "emergency"."""
@@ -351,23 +365,25 @@ class ClockTable(Commands):
         self._press("take_break", lambda t: Break(t, player, emergency), role)
         return "break" if cm.match.breaks_left(player) < before else "emergency"
 
-    def correct_score(self, score: Mapping[str, int], *, role: Role | None = None) -> None:
+    @command
+    def correct_score(self, score: Mapping[str, int], *, role: Role) -> None:
         """The director corrects the score (4.7): it becomes `score`, both players named.
         Refused after the match, below a player's penalty points, or with both scores at
         the length; a score that reaches the length ends the match."""
         fixed = {str(p): int(n) for p, n in score.items()}
         self._press("correct_score", lambda t: CorrectScore(t, fixed), role)
 
-    def correct_length(self, length: int, *, role: Role | None = None) -> None:
+    @command
+    def correct_length(self, length: int, *, role: Role) -> None:
         """The director corrects a wrongly entered match length before the next game (4.8);
         refused during a game, below 1, or where the new length would end the match."""
         self._press("correct_length", lambda t: MatchLength(t, int(length)), role)
 
-    def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role | None) -> None:
+    def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role) -> None:
         now = self.clock()
         t = self._time.t(now)
         self._note_flag(t)  # a flag that fell before this press is recorded first
-        self._apply(make(t), source=source(action, role))
+        self._apply(make(t), source=source(role))
         self._changed(now)
 
     def _note_flag(self, t: float) -> None:
@@ -432,6 +448,12 @@ class ClockTable(Commands):
             self.outputs.fault(changed, held is not None)
         return self._faults.faults
 
+    def version_key(self) -> object:
+        """What a command here acts on: the match, its events, a flag that fell."""
+        cm = self.cm
+        flagged = None if cm is None else cm.clock.flagged
+        return (self.match_id, len(self.events), flagged, self._finished)
+
     def view(self, now: float | None = None) -> ClockView:
         cm, _ = self._need()
         now = self.clock() if now is None else now
@@ -439,6 +461,7 @@ class ClockTable(Commands):
         snapshot = cm.snapshot(t)
         assert self.header is not None
         return ClockView(
+            version=self.version,
             face=clock_face(cm, t),
             snapshot=snapshot,
             players=self.header.players,

@@ -13,24 +13,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
+from kiosk.authority import Role, needs
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import Outputs
+from kiosk.tables.commands import ROLE_REFUSALS, NotAllowed
 
 if TYPE_CHECKING:
-    from kiosk.authority import Role
     from kiosk.tables.commands import Command
 
 #: The journal entry that closes an unfinished table: who closed it and why.
 CLOSED = "closed"
 
 
-def close_match(journal: Journal, match_id: int, who: str, wall: float, why: str) -> None:
-    """Close an unfinished match (issue 32: the director's act): one "closed" entry naming
-    the role and why ("new_match": a new match of its game started over it; "closed": from
-    home), at the match's last time, then it is no longer offered for resuming."""
+def may_close(role: Role) -> None:
+    """NotAllowed unless `role` may close an unfinished table (the director's)."""
+    wanted = needs("close_table")
+    if role < wanted:
+        raise NotAllowed.of("role", ROLE_REFUSALS[wanted], needed=wanted.word)
+
+
+def close_match(journal: Journal, match_id: int, role: Role, wall: float, why: str) -> None:
+    """Close an unfinished match (the director's act; NotAllowed for any other role): one
+    "closed" entry naming the role and why ("new_match": a new match of its game started
+    over it; "closed": from home), at the match's last time, then it is no longer offered for
+    resuming."""
+    may_close(role)
     last = journal.last_entry(match_id)
     t = 0.0 if last is None else last.t
-    journal.append(match_id, t, wall, who, CLOSED, {"why": why})
+    journal.append(match_id, t, wall, role.word, CLOSED, {"why": why})
     journal.finish(match_id)
 
 
@@ -44,11 +54,12 @@ def write_and_tell(journal: Journal, outputs: Outputs) -> None:
         outputs.confirmed(confirmed)
 
 
-def close_unfinished(journal: Journal, kind: str, who: str, wall: float) -> None:
-    """A new match of `kind` starts: the unfinished one of that game (if any) is closed."""
+def close_unfinished(journal: Journal, kind: str, role: Role, wall: float) -> None:
+    """A new match of `kind` starts: the unfinished one of that game (if any) is closed, by
+    the director only (NotAllowed before anything is written)."""
     old = journal.unfinished(kind)
     if old is not None:
-        close_match(journal, old.id, who, wall, "new_match")
+        close_match(journal, old.id, role, wall, "new_match")
 
 
 @runtime_checkable

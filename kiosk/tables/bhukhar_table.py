@@ -50,7 +50,7 @@ from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
 from kiosk.tables.base import write_and_tell
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
-from kiosk.tables.commands import Commands, source
+from kiosk.tables.commands import Commands, ViewVersion, command, source
 
 KIND = "bhukhar"
 #: The journal entry holding the game being entered (never part of the session record).
@@ -68,6 +68,8 @@ class BhukharView:
     round, whether it runs or is paused, whether time is called (rule 16.3), how many entries
     and games the session holds, the teams, the standings and the game being entered."""
 
+    #: The version of the view (kiosk/tables/commands.py `ViewVersion`).
+    version: int
     face: str
     round: int
     running: bool
@@ -137,6 +139,7 @@ class BhukharTable(Commands):
         self._started = started  # the session's wall start: journal times count from it
         self._last_view: BhukharView | None = None
         self._faults = FaultBoard()
+        self.versions = ViewVersion()
         ids = session.team_ids
         self.draft = draft or Draft((ids[0], ids[1]))
         self._entered: GameResult | None = None
@@ -223,33 +226,36 @@ class BhukharTable(Commands):
 
     # -- the round timer -------------------------------------------------------------
 
-    def start_round(self, now: float | None = None, *, role: Role | None = None) -> int:
+    @command
+    def start_round(self, now: float | None = None, *, role: Role) -> int:
         """Start the next round from the full length (rule 10); returns its number."""
         now = self.clock() if now is None else now
         entry = TimerEntry(self.round + 1, "start", self.timer.length, self.wall())
-        self._append(entry, source("bhukhar_round", role))
+        self._append(entry, source(role))
         self.round = entry.round
         self.timer.start(now)
         self._emit(now)
         return self.round
 
-    def pause_round(self, now: float | None = None, *, role: Role | None = None) -> None:
+    @command
+    def pause_round(self, now: float | None = None, *, role: Role) -> None:
         """Hold the round's clock; SessionError when it is not running."""
         now = self.clock() if now is None else now
         if not self.timer.running or self.timer.time_called(now):
             raise SessionError.of("round_not_running", N_("the round's clock is not running"))
         entry = TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall())
-        self._append(entry, source("bhukhar_round", role))
+        self._append(entry, source(role))
         self.timer.pause(now)
         self._emit(now)
 
-    def resume_round(self, now: float | None = None, *, role: Role | None = None) -> None:
+    @command
+    def resume_round(self, now: float | None = None, *, role: Role) -> None:
         """Go on with the round; SessionError when it is not paused."""
         now = self.clock() if now is None else now
         if not self.timer.paused:
             raise SessionError.of("round_not_paused", N_("the round's clock is not paused"))
         entry = TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall())
-        self._append(entry, source("bhukhar_round", role))
+        self._append(entry, source(role))
         self.timer.resume(now)
         self._emit(now)
 
@@ -300,9 +306,17 @@ class BhukharTable(Commands):
             self.outputs.fault(changed, held is not None)
         return self._faults.faults
 
+    def version_key(self) -> object:
+        """What a command here acts on: the session's entries, the round and its timer's
+        state, the game being entered and what can be taken back."""
+        history = (len(self._history[0]), len(self._history[1]))
+        timer = (self.timer.running, self.timer.paused)
+        return (self.match_id, len(self.session.events), self.round, timer, self.draft, history)
+
     def view(self, now: float | None = None) -> BhukharView:
         now = self.clock() if now is None else now
         return BhukharView(
+            self.version,
             self.face(now),
             self.round,
             self.timer.running,
@@ -339,31 +353,35 @@ class BhukharTable(Commands):
     def rosters(self) -> Mapping[str, tuple[str, ...]]:
         return self.session.rosters
 
-    def edit(self, change: Callable[[Draft], Draft], *, role: Role | None = None) -> None:
+    @command
+    def edit(self, change: Callable[[Draft], Draft], *, role: Role) -> None:
         """Change the draft (a `Draft` method, e.g. `lambda d: d.step("points", 0, 5)`); the
         new draft is journaled before it is shown. A refused change (DraftError) keeps it."""
-        self._set_draft(change(self.draft), source("bhukhar_entry", role))
+        self._set_draft(change(self.draft), source(role))
 
+    @command
     def edit_cards(
-        self, side: int, change: Callable[[CardsEntry], CardsEntry], *, role: Role | None = None
+        self, side: int, change: Callable[[CardsEntry], CardsEntry], *, role: Role
     ) -> None:
         """Change one side's cards (kept for "Take back"); DraftError keeps them as they were."""
         before = self.draft.sides[side].cards
         after = change(before)
         if after != before:
             self._history[side].append(before)
-            self._set_draft(self.draft.with_cards(side, after), source("bhukhar_entry", role))
+            self._set_draft(self.draft.with_cards(side, after), source(role))
 
-    def take_back_cards(self, side: int, *, role: Role | None = None) -> None:
+    @command
+    def take_back_cards(self, side: int, *, role: Role) -> None:
         """Undo the last change to this side's cards."""
         if self._history[side]:
             draft = self.draft.with_cards(side, self._history[side].pop())
-            self._set_draft(draft, source("bhukhar_entry", role))
+            self._set_draft(draft, source(role))
 
-    def enter_draft(self, *, role: Role | None = None) -> GameResult:
+    @command
+    def enter_draft(self, *, role: Role) -> GameResult:
         """Enter the game being entered; its scores are cleared once it is in the record."""
         draft = self.draft
-        who = source("bhukhar_enter", role)
+        who = source(role)
         game = draft.game(self.rosters)
         result = self._append(GameEntry(max(1, self.round), draft.table_no, game), who)
         assert result is not None

@@ -76,7 +76,16 @@ from kiosk.tables.carrom_inputs import (
 from kiosk.tables.carrom_preview import Preview, preview
 from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, hour_left, tenths_left, timer_view
-from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, NOTHING_TO_UNDO, Command, Commands, source
+from kiosk.tables.commands import (
+    NO_MATCH,
+    NO_PREVIEW,
+    NOTHING_TO_UNDO,
+    Command,
+    Commands,
+    ViewVersion,
+    command,
+    source,
+)
 from kiosk.tables.fusion import Context, Proposal
 from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
 from kiosk.tables.stroke import StrokeTracker
@@ -144,6 +153,7 @@ class CarromSession(Commands):
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
         self._dues_said = False  # "dues placed" taken since the last event (law 50)
+        self.versions = ViewVersion()
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
         """Say which parts started (kiosk/parts/hardware.py builds them after the session,
@@ -187,13 +197,13 @@ class CarromSession(Commands):
     def has_unfinished(self) -> bool:
         return self.journal.unfinished(KIND) is not None
 
-    def start_match(self, start: MatchStart, *, role: Role | None = None) -> None:
+    def start_match(self, start: MatchStart, *, role: Role) -> None:
         """A new match (laws 39, 42: players, rules, first breaker, board limit). An
         unfinished match in the journal is closed first, journaled with `role` (closing it is
         the director's). IllegalEvent for a bad start."""
         start = replace(start, t=None)
         match = Match(start)
-        close_unfinished(self.journal, KIND, source("close_table", role), self.wall())
+        close_unfinished(self.journal, KIND, role, self.wall())
         now = self._now()
         self.match_id = self.journal.begin_match(KIND, event_to_dict(start), self.wall())
         self.match = match
@@ -246,50 +256,60 @@ class CarromSession(Commands):
         if self.match_id is not None:
             self.journal.finish(self.match_id)
 
-    def edit(self, *, role: Role | None = None, **changes: Any) -> None:
+    @command
+    def edit(self, *, role: Role, **changes: Any) -> None:
         """Correct the proposal (pocketed=[...], striker=, off_board=[...], improper=,
         touched=); it stands until the stroke is confirmed."""
         now = self._now()
         changes = {k: _jsonable(v) for k, v in changes.items()}
-        self._take(ProposalEdit(now, changes, source("edit", role)), now, now)
+        self._take(ProposalEdit(now, changes, source(role)), now, now)
         self._emit(now)
 
-    def confirm(self, proposal: Proposal | None = None, *, role: Role | None = None) -> None:
+    @command
+    def confirm(self, proposal: Proposal | None = None, *, role: Role) -> None:
         """Confirm the proposed stroke (or `proposal`): it enters the match and the journal."""
-        self._commit((proposal or self.proposal).to_stroke(), source("confirm", role))
+        self._commit((proposal or self.proposal).to_stroke(), source(role))
 
-    def foul(self, by: str | None = None, *, role: Role | None = None) -> None:
+    @command
+    def foul(self, by: str | None = None, *, role: Role) -> None:
         """A foul outside a stroke: technical (law 63) before the first stroke of the turn or
         on a player not at turn, else it ends the turn (law 64). `by` None: the player at turn."""
-        self._commit(Foul(by=by), source("foul", role))
+        self._commit(Foul(by=by), source(role))
 
     technical_foul = foul
 
-    def waive(self, by: str | None = None, *, role: Role | None = None) -> None:
+    @command
+    def waive(self, by: str | None = None, *, role: Role) -> None:
         """The placing side gives up the dues and penalties owed to it (law 87 a)."""
-        self._commit(Waive(by=by), source("waive", role))
+        self._commit(Waive(by=by), source(role))
 
-    def pass_turn(self, *, role: Role | None = None) -> None:
+    @command
+    def pass_turn(self, *, role: Role) -> None:
         """The player at turn passes (law 137)."""
-        self._commit(Pass(), source("pass_turn", role))
+        self._commit(Pass(), source(role))
 
-    def void_board(self, *, role: Role | None = None) -> None:
+    @command
+    def void_board(self, *, role: Role) -> None:
         """The director voids the board in progress (laws 137, 140, 142)."""
-        self._commit(VoidBoard(), source("void_board", role))
+        self._commit(VoidBoard(), source(role))
 
-    def forfeit_board(self, by: str, *, role: Role | None = None) -> None:
+    @command
+    def forfeit_board(self, by: str, *, role: Role) -> None:
         """`by` loses the board in progress (laws 51, 91, 121, 126)."""
-        self._commit(ForfeitBoard(by=by), source("forfeit_board", role))
+        self._commit(ForfeitBoard(by=by), source(role))
 
-    def concede(self, by: str, *, role: Role | None = None) -> None:
+    @command
+    def concede(self, by: str, *, role: Role) -> None:
         """`by`'s side concedes the match or loses it by a decision (laws 139, 143)."""
-        self._commit(Concede(by=by), source("concede", role))
+        self._commit(Concede(by=by), source(role))
 
-    def toss(self, winner: str, *, role: Role | None = None) -> None:
+    @command
+    def toss(self, winner: str, *, role: Role) -> None:
         """The toss for the extra board after a tie at the board limit (law 56 b)."""
-        self._commit(Toss(winner=winner), source("toss", role))
+        self._commit(Toss(winner=winner), source(role))
 
-    def undo(self, *, role: Role | None = None) -> None:
+    @command
+    def undo(self, *, role: Role) -> None:
         """Undo the last confirmed event. The journal keeps it and records the undo, with
         the role that made it (past a board's end: the director's, `needs`)."""
         match, match_id = self._need()
@@ -298,7 +318,7 @@ class CarromSession(Commands):
             self._error = NOTHING_TO_UNDO
             self._emit(now)
             return
-        who = source("undo_past_board" if self._undo_passes_board() else "undo", role)
+        who = source(role)
         was_over = self._declared(match)
         event = match.pop()
         try:
@@ -314,7 +334,8 @@ class CarromSession(Commands):
         self.timers.cancel(now)
         self._emit(now)
 
-    def play(self, *, role: Role | None = None) -> None:
+    @command
+    def play(self, *, role: Role) -> None:
         """The umpire's "play": after a stop the count goes on (law 121 a); before a break
         it starts the 15 s to break (law 46)."""
         now = self._now()
@@ -326,14 +347,16 @@ class CarromSession(Commands):
             self.timers.play_called(now)
         self._emit(now)
 
-    def striker_lifted(self, *, role: Role | None = None) -> None:
+    @command
+    def striker_lifted(self, *, role: Role) -> None:
         """The striker is lifted after a stroke: the opponent's 15 s begin (laws 50, 124 b)."""
         now = self._now()
         self._tap(now, "striker_lifted", role)
         self.timers.striker_lifted(now)
         self._emit(now)
 
-    def dues_placed(self, *, role: Role | None = None) -> None:
+    @command
+    def dues_placed(self, *, role: Role) -> None:
         """The dues and penalties are placed: the next stroke within 15 s (law 50). Refused
         (IllegalEvent, the core's reason) when nothing is owed to place (law 88): the timer
         running goes on."""
@@ -341,7 +364,7 @@ class CarromSession(Commands):
         refusal = dues_refusal(self._state_now(), placed=self._dues_said)
         if refusal is not None:
             self._error = refusal
-            who = source("dues_placed", role)
+            who = source(role)
             self._raw(now, who, "refused", {"action": "dues_placed", "reason": refusal.english()})
             self._emit(now)
             raise IllegalEvent(refusal)
@@ -350,21 +373,24 @@ class CarromSession(Commands):
         self._dues_said = True
         self._emit(now)
 
-    def ask_waive(self, *, role: Role | None = None) -> None:
+    @command
+    def ask_waive(self, *, role: Role) -> None:
         """The umpire asks whether the dues are waived: 15 s to say (law 87 a)."""
         now = self._now()
         self._tap(now, "ask_waive", role)
         self.timers.waive_called(now)
         self._emit(now)
 
-    def stop_clock(self, *, role: Role | None = None) -> None:
+    @command
+    def stop_clock(self, *, role: Role) -> None:
         """A complaint or objection stops the count (law 121 a)."""
         now = self._now()
         self._tap(now, "stop_clock", role)
         self.timers.umpire_stop(now)
         self._emit(now)
 
-    def restart_clock(self, *, role: Role | None = None) -> None:
+    @command
+    def restart_clock(self, *, role: Role) -> None:
         """The running (or stopped) timer starts again from its full length (law 121)."""
         now = self._now()
         self._tap(now, "restart_clock", role)
@@ -376,6 +402,7 @@ class CarromSession(Commands):
 
     # -- protests (laws 144-151) ---------------------------------------------------------
 
+    @command
     def protest(
         self,
         by: str,
@@ -383,7 +410,7 @@ class CarromSession(Commands):
         words: str = "",
         receipt: str = "",
         *,
-        role: Role | None = None,
+        role: Role,
     ) -> None:
         """`by`'s side protests `board` = (game, board) (laws 144-149), lodged with the umpire:
         the protest's words and the fee's receipt are journaled with the event (the record
@@ -397,14 +424,15 @@ class CarromSession(Commands):
             self._error = missing  # the core's own refusal comes first (too late, twice)
             self._emit(self._now())
             raise IllegalEvent(missing)
-        self._commit(event, source("protest", role), {"words": text, "receipt": paid})
+        self._commit(event, source(role), {"words": text, "receipt": paid})
 
+    @command
     def decide_protest(
         self,
         board: tuple[int, int] | list[int],
         upheld: bool,
         *,
-        role: Role | None = None,
+        role: Role,
         via: str = "",
     ) -> None:
         """The director's decision on the protest against `board` (151): upheld, play goes
@@ -414,7 +442,7 @@ class CarromSession(Commands):
         if not isinstance(upheld, bool):
             raise ValueError(f"decide_protest: 'upheld' must be true or false, not {upheld!r}")
         event = ProtestDecided(board=_board(board), upheld=upheld)
-        self._commit(event, source("decide_protest", role), {"via": via} if via else None)
+        self._commit(event, source(role), {"via": via} if via else None)
 
     def protestable(self) -> tuple[tuple[int, int], ...]:
         """The boards a protest lodged now may name (laws 144-149), oldest first."""
@@ -540,7 +568,7 @@ class CarromSession(Commands):
             if any(e.data.get("via") == via for e in entries):
                 return
         try:
-            self.send(Command.of(command.action, command.by, **args))
+            self.send(Command(command.action, command.by, tuple(args.items())))
         except (Refused, ValueError) as exc:  # said on the console; the core's is journaled
             log.warning("%s from afar refused: %s", command.action, exc)
             if not isinstance(self._error, Reason):
@@ -672,10 +700,10 @@ class CarromSession(Commands):
         elif self.health.faults.active("journal"):
             self._clear_fault("journal", self._seen)
 
-    def _tap(self, now: float, action: str, role: Role | None) -> None:
+    def _tap(self, now: float, action: str, role: Role) -> None:
         self._expired = None
         self._error = None
-        self._raw(now, source(action, role), "tap", {"action": action})
+        self._raw(now, source(role), "tap", {"action": action})
 
     def _arm_auto(self, now: float) -> None:
         wait = self.settings.fusion.auto_confirm_s
@@ -759,15 +787,22 @@ class CarromSession(Commands):
         self._seen = now
         return now
 
-    def _view(self, now: float) -> CarromView:
+    def _phase(self) -> str:
         match = self.match
         if match is None:
-            phase = "no_match"
-        elif match.is_over():
-            phase = "over"
-        else:
-            phase = self.stroke.phase
+            return "no_match"
+        return "over" if match.is_over() else self.stroke.phase
+
+    def version_key(self) -> object:
+        """What a command here acts on: the match's events, the proposal, the phase."""
+        events = None if self.match is None else self.match.events
+        return (self.match_id, events, self.proposal, self._phase())
+
+    def _view(self, now: float) -> CarromView:
+        match = self.match
+        phase = self._phase()
         return CarromView(
+            version=self.version,
             match_id=self.match_id,
             state=None if match is None else match.state,
             outcome=None if match is None else match.outcome(),

@@ -51,6 +51,9 @@ class CarromView:
     strip words an undo by the event it took back).
     """
 
+    #: The version of the view (kiosk/tables/commands.py `ViewVersion`): a command made from
+    #: this view carries it, and is refused once the table has moved on.
+    version: int
     match_id: int | None
     state: MatchState | None
     outcome: Outcome | None

@@ -1,11 +1,15 @@
 """A command to a table, with the role that sends it (DESIGN.md, "Roles").
 
 Every change a person makes at a table is a `Command`: the action (one of the table's
-commands), `by` (the role of the console that sends it: a player, the umpire, the director)
-and its arguments. The table checks the role against its action table
-(kiosk/authority.py `ACTIONS`, and the table's own say, e.g. an undo past a board's end is the
-director's), carries it out, and journals ONE entry with the role as its source. The PIN gate
-(kiosk/ui/lock.py) only unlocks the console: it decides the role a command carries, never
+commands), `by` (the role of the console that sends it: a player, the umpire, the director),
+its arguments, and `view`, the version of the table's view it was made from. The table
+refuses a command made from a view that is no longer current (a double tap, a tap during a
+redraw, a stale dialog: the second of two taps was made from the view the first one changed).
+It checks the role against its action table (kiosk/authority.py `ACTIONS`, and the table's own
+say, e.g. an undo past a board's end is the director's), carries it out, and journals ONE
+entry with the role that did it. There is no trusted caller: every command method takes its
+role by keyword and checks it (`command`), whether called through `send` or directly. The PIN
+gate (kiosk/ui/lock.py) only unlocks the console: it decides the role a command carries, never
 what the command does or where it is written.
 
 `preview(command)` asks the table what a command would do without doing it (the core pushes,
@@ -14,9 +18,10 @@ looks and pops), so a screen never builds an event or runs the rules itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from kiosk.authority import Role, needs
 from kiosk.errors import N_, Reason, Refused
@@ -35,6 +40,8 @@ NOTHING_TO_UNDO = Reason.of(
 )
 NO_MATCH = Reason.of("no_match", N_("No match: start one or resume"))
 NO_PREVIEW = Reason.of("no_preview", N_("This call cannot be shown before it is made"))
+#: A command made from a view that is no longer the table's (a second tap of a double tap).
+STALE_VIEW = N_("The screen changed before this tap: nothing was done. Look, then tap again")
 
 
 class NotAllowed(Refused, PermissionError):
@@ -42,20 +49,28 @@ class NotAllowed(Refused, PermissionError):
     (code "unknown_command"). Nothing changed, nothing was written."""
 
 
+class StaleView(Refused):
+    """A command made from a view the table has moved on from (code "stale_view", with the
+    version it was made from and the table's). Nothing changed, nothing was written."""
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """`action`: the table's command ("foul", "press", "start_round", ...); `by`: the role
-    that sends it; `args`: its arguments as (name, value), in the order given."""
+    that sends it; `args`: its arguments as (name, value), in the order given; `view`: the
+    version of the table's view it was made from (None: made from no view of this table, e.g.
+    the director's decision sent from the hall's board, which carries its own message id)."""
 
     action: str
     by: Role
     args: tuple[tuple[str, object], ...] = ()
+    view: int | None = None
 
     @classmethod
-    def of(cls, action: str, by: Role, /, **args: object) -> Command:
-        """`Command.of("foul", Role.UMPIRE, by="Asha")`: the arguments by name (a player
-        named `by` is an argument like any other: the role is positional)."""
-        return cls(action, by, tuple(args.items()))
+    def of(cls, action: str, by: Role, /, *, view: int | None = None, **args: object) -> Command:
+        """`Command.of("foul", Role.UMPIRE, view=3, by="Asha")`: the arguments by name (a
+        player named `by` is an argument like any other: the role is positional)."""
+        return cls(action, by, tuple(args.items()), view)
 
     def kwargs(self) -> dict[str, object]:
         return dict(self.args)
@@ -64,13 +79,58 @@ class Command:
         return dict(self.args).get(name, default)
 
 
+class ViewVersion:
+    """The version of a table's view: it moves on when what a command acts on changes (the
+    match, the proposal, the phase), not when only a clock moves, so a tap is never refused
+    because a second ticked by. `of(key)`: the version for the state summed up by `key`."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._key: object = None
+
+    def of(self, key: object) -> int:
+        if key != self._key:
+            self._key = key
+            self.version += 1
+        return self.version
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def command(method: F) -> F:
+    """A table's command method: `role` is required by keyword (there is no trusted caller) and
+    checked against what the command needs before the method runs (NotAllowed: nothing
+    changed). The role is what the entry is journaled with: the role that did it."""
+    action = method.__name__
+
+    @functools.wraps(method)
+    def checked(self: Commands, *args: Any, role: Role, **kwargs: Any) -> Any:
+        if not isinstance(role, Role):
+            raise TypeError(f"{action}: role must be a Role, not {role!r}")
+        self.check(Command(action, role, tuple(kwargs.items())))
+        return method(self, *args, role=role, **kwargs)
+
+    return cast(F, checked)
+
+
 class Commands:
     """The command side every table shares. A table lists its commands in `COMMANDS`
     (command -> the action of kiosk/authority.py's table it counts as); each command is a
-    method of that name taking its arguments and `role` (None: a trusted caller, the tests,
-    the benches, a replay: journaled as the role the action needs)."""
+    method of that name, marked `@command`, taking its arguments and `role`. `versions`: the
+    version of the view the table gives now (its `_view` sets it)."""
 
     COMMANDS: ClassVar[Mapping[str, str]] = {}
+    versions: ViewVersion
+
+    @property
+    def version(self) -> int:
+        """The version of the view the table shows now (its views carry it)."""
+        return self.versions.of(self.version_key())
+
+    def version_key(self) -> object:
+        """What a command acts on, summed up: the view's version moves on when it changes."""
+        raise NotImplementedError
 
     def needs(self, command: Command) -> Role:
         """The role `command` needs (a table may ask more from what its state says)."""
@@ -87,13 +147,16 @@ class Commands:
             raise NotAllowed.of("role", ROLE_REFUSALS[wanted], needed=wanted.word)
 
     def send(self, command: Command) -> None:
-        """Check the role, then carry the command out (it journals one entry with the role);
-        a refusal raises the table's error and changes nothing."""
+        """Check the view it was made from and the role, then carry the command out (it
+        journals one entry with the role); a refusal raises and changes nothing."""
+        if command.view is not None:
+            current = self.version
+            if command.view != current:
+                raise StaleView.of("stale_view", STALE_VIEW, made=command.view, now=current)
         self.check(command)
         getattr(self, command.action)(**command.kwargs(), role=command.by)
 
 
-def source(action: str, role: Role | None) -> str:
-    """The journal's `source` of an entry made by `action`: the role that sent it, or the role
-    the action needs when a trusted caller (no role) made it."""
-    return (role if role is not None else max(needs(action), Role.PLAYER)).word
+def source(role: Role) -> str:
+    """The journal's `source` of an entry: the role that did it."""
+    return role.word

@@ -36,7 +36,6 @@ from kiosk.tables.carrom_inputs import PartFault
 from kiosk.tables.carrom_table import KIND as CARROM
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.commands import source
 
 #: Any table, and any table's view: what the wiring and the outputs are given.
 AnyTable = CarromSession | ClockTable | BhukharTable
@@ -95,10 +94,10 @@ class Lifecycle(Generic[T, S]):
 
     kind: str
     start_type: type[S]
-    make: Callable[[Journal, Fitted, S, Role | None], T]
+    make: Callable[[Journal, Fitted, S, Role], T]
     reopen: Callable[[Journal, Fitted], T | None]
 
-    def create(self, journal: Journal, fitted: Fitted, start: S, role: Role | None) -> T:
+    def create(self, journal: Journal, fitted: Fitted, start: S, role: Role) -> T:
         return self.make(journal, fitted, start, role)
 
     def resume(self, journal: Journal, fitted: Fitted) -> T | None:
@@ -131,7 +130,7 @@ def _carrom(journal: Journal, fitted: Fitted, stroke_s: float | None) -> CarromS
 
 
 def _carrom_create(
-    journal: Journal, fitted: Fitted, start: CarromStart, role: Role | None
+    journal: Journal, fitted: Fitted, start: CarromStart, role: Role
 ) -> CarromSession:
     session = _carrom(journal, fitted, start.stroke_s)
     session.start_match(start.match, role=role)
@@ -152,9 +151,7 @@ def _clock(journal: Journal, fitted: Fitted) -> ClockTable:
     )
 
 
-def _clock_create(
-    journal: Journal, fitted: Fitted, start: ClockStart, role: Role | None
-) -> ClockTable:
+def _clock_create(journal: Journal, fitted: Fitted, start: ClockStart, role: Role) -> ClockTable:
     table = _clock(journal, fitted)
     table.start_match(
         start.players,
@@ -181,9 +178,9 @@ def _clock_resume(journal: Journal, fitted: Fitted) -> ClockTable | None:
 
 
 def _bhukhar_create(
-    journal: Journal, fitted: Fitted, start: SessionStart, role: Role | None
+    journal: Journal, fitted: Fitted, start: SessionStart, role: Role
 ) -> BhukharTable:
-    close_unfinished(journal, BHUKHAR, source("close_table", role), time.time())
+    close_unfinished(journal, BHUKHAR, role, time.time())
     return BhukharTable.create(journal, start, clock=fitted.clock, outputs=fitted.outputs)
 
 
@@ -216,7 +213,7 @@ KINDS = tuple(LIFECYCLES)
 _BY_START: dict[type, Lifecycle[Any, Any]] = {lc.start_type: lc for lc in LIFECYCLES.values()}
 
 
-def create(journal: Journal, fitted: Fitted, start: Start, role: Role | None) -> AnyTable:
+def create(journal: Journal, fitted: Fitted, start: Start, role: Role) -> AnyTable:
     """A new table for `start` (its type names its kind), over the unfinished one."""
     table: AnyTable = _BY_START[type(start)].create(journal, fitted, start, role)
     return table

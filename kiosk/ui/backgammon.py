@@ -36,6 +36,7 @@ from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import send
+from kiosk.ui.seen import Seen
 from kiosk.ui.words import Words, error_words, reason_words, said_words
 
 
@@ -102,6 +103,8 @@ class BackgammonScreen(Screen):
         #: The screen is one of its table's outputs: the views come to `changed`.
         self._output = CallbackOutput(ClockView, self.changed)
         self._latest: ClockView | None = None
+        #: The views drawn, for the version a tap is made from (kiosk/ui/seen.py).
+        self.seen = Seen()
         tr.on_switch(self._redraw)
 
     # -- following the table ---------------------------------------------------------
@@ -125,6 +128,7 @@ class BackgammonScreen(Screen):
         if view is None:
             return
         self.view = view
+        self.seen.drawn(view.version)
         face = view.face
         self.names = [s.player for s in face.sides]
         self.banks = [s.bank for s in face.sides]
@@ -151,7 +155,8 @@ class BackgammonScreen(Screen):
         """One command to the table with the console's role; the new view comes as an
         output. A refusal is worded from its Reason in the console's language."""
         try:
-            sent = send(self.table, action, lambda: self._do(action, **args), **args)
+            view = self.seen.version()
+            sent = send(self.table, action, lambda: self._do(action, **args), view=view, **args)
         except Refused as exc:
             self.message = error_words(exc, tr._)
             return
@@ -281,7 +286,8 @@ class BackgammonScreen(Screen):
         """A correction sent; carried out, the panel closes on the corrected clock (a PIN
         asked first sends it again once typed)."""
         try:
-            sent = send(self.table, action, lambda: self._fix(action, **args), **args)
+            view = self.seen.version()
+            sent = send(self.table, action, lambda: self._fix(action, **args), view=view, **args)
         except Refused as exc:
             self.message = error_words(exc, tr._)
             return

@@ -52,6 +52,7 @@ from kiosk.ui.bhukhar_words import (
 from kiosk.ui.i18n import Said, tr
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import send
+from kiosk.ui.seen import Seen
 from kiosk.ui.words import said_words
 
 __all__ = ["ENDS", "END_WORDS", "BhukharScreen"]
@@ -115,6 +116,8 @@ class BhukharScreen(Screen):
         #: The screen is one of its table's outputs: the views come to `changed`.
         self._output = CallbackOutput(BhukharView, self.changed)
         self._latest: BhukharView | None = None
+        #: The views drawn, for the version a tap is made from (kiosk/ui/seen.py).
+        self.seen = Seen()
         self._last_result: GameResult | None = None  # the last game entered here
         self._redraw = Clock.create_trigger(self._show, -1)
         tr.on_switch(self.reword)
@@ -172,6 +175,7 @@ class BhukharScreen(Screen):
         view = self._latest
         if view is None:
             return
+        self.seen.drawn(view.version)
         self.clock_face = view.face
         self.round_no = view.round
         self.running = view.running
@@ -250,7 +254,10 @@ class BhukharScreen(Screen):
         """One command to the table with the console's role (kiosk/ui/lock.py `send`); a
         refusal is said from its facts in the console's language. True: carried out."""
         try:
-            sent = send(self.table, action, retry, **args)
+            # An edit of the draft is made from the view on screen (a field typed in); every
+            # other call from the view the umpire has seen (kiosk/ui/seen.py).
+            view = self.seen.newest() if action == "edit" else self.seen.version()
+            sent = send(self.table, action, retry, view=view, **args)
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
             self._refused(exc)
             return False
@@ -403,7 +410,9 @@ class BhukharScreen(Screen):
     def _cards(self, change: Callable[[CardsEntry], CardsEntry]) -> None:
         retry = lambda: self._cards(change)  # noqa: E731
         try:
-            sent = send(self.table, "edit_cards", retry, side=int(self.cards_side), change=change)
+            side = int(self.cards_side)  # a card tapped: a quick second tap is a second card
+            view = self.seen.newest()
+            sent = send(self.table, "edit_cards", retry, view=view, side=side, change=change)
         except (Refused, ValueError) as exc:
             self.cards_message = word_refusal(refusal(exc), tr._)
             return
@@ -415,7 +424,7 @@ class BhukharScreen(Screen):
         """Enter the draft; the message gives each team's total and master points."""
         table_no = int(self.table_no)
         try:
-            sent = send(self.table, "enter_draft", self.enter)
+            sent = send(self.table, "enter_draft", self.enter, view=self.seen.version())
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
             self._refused(exc)
             # Nothing was written; what the umpire entered stays on screen to be put right.

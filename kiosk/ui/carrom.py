@@ -205,6 +205,7 @@ class CarromScreen(CarromCalls):
         if view is None or view == self._shown:
             return
         self._shown = view
+        self.seen.drawn(view.version)
         self._show_state(view)
         self._show_timer(view)
         self._show_proposal(view)
@@ -356,24 +357,24 @@ class CarromScreen(CarromCalls):
             pocketed.reverse()
         else:
             return
-        self._do("edit", pocketed=pocketed)
+        self._edit(pocketed=pocketed)
 
     def toggle_queen(self) -> None:
         self.coin("queen", -1 if self.prop_queen else 1)
 
     def toggle_striker(self) -> None:
-        self._do("edit", striker=not self.prop_striker)
+        self._edit(striker=not self.prop_striker)
 
     def toggle_improper(self) -> None:
-        self._do("edit", improper=not self.prop_improper)
+        self._edit(improper=not self.prop_improper)
 
     def toggle_touched(self) -> None:
-        self._do("edit", touched=not self.touched)
+        self._edit(touched=not self.touched)
 
     def off_board(self, what: str) -> None:
         """A coin (or the striker) jumped off the board; "" clears the list."""
         current = [] if not what or self._latest is None else list(self._latest.proposal.off_board)
-        self._do("edit", off_board=[*current, what] if what else [])
+        self._edit(off_board=[*current, what] if what else [])
 
     def confirm(self) -> None:
         self._do("confirm")

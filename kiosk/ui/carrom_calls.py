@@ -38,6 +38,7 @@ from kiosk.ui.carrom_view import break_called
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import command_for, send
 from kiosk.ui.parts_screen import part_name
+from kiosk.ui.seen import Seen
 from kiosk.ui.words import N_, error_words, reason_words, said_words
 
 #: Who a picked player is for: the command and what the picker asks.
@@ -119,18 +120,33 @@ class CarromCalls(Screen):
 
     def __init__(self, **kw: Any) -> None:
         self.log = RulingLog()
+        #: The views drawn, for the version a tap is made from (kiosk/ui/seen.py).
+        self.seen = Seen()
+        #: The version of the view the open destructive confirmation was made from.
+        self._confirm_view: int | None = None
         super().__init__(**kw)
 
     def _do(self, action: str, **args: object) -> bool:
-        """One command to the table with the console's role (kiosk/ui/lock.py `send`); the new
-        view comes as an output. A refusal is shown, worded from its Reason in the console's
-        language (with a capital), and False returned."""
+        """One command to the table, made from the view the umpire has seen (kiosk/ui/seen.py)."""
+        return self._send(self.seen.version(), action, **args)
+
+    def _edit(self, **changes: object) -> bool:
+        """A correction of the proposal, made from the view on screen: a quick second "+" is
+        a second coin."""
+        return self._send(self.seen.newest(), "edit", **changes)
+
+    def _send(self, view: int | None, action: str, **args: object) -> bool:
+        """One command to the table, made from the view of version `view`, with the console's
+        role (kiosk/ui/lock.py `send`); the new view comes as an output. A refusal is shown,
+        worded from its Reason in the console's language (with a capital), and False
+        returned. After a PIN the same tap goes again, made from the same view: refused if
+        the table moved on meanwhile."""
 
         def again() -> None:  # the same tap, once the PIN is given
-            self._do(action, **args)
+            self._send(view, action, **args)
 
         try:
-            return send(self.session, action, again, **args)
+            return send(self.session, action, again, view=view, **args)
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
             return False
@@ -203,7 +219,8 @@ class CarromCalls(Screen):
             return
         args: dict[str, object] = {} if action == "void_board" else {"by": by}
         retry = lambda: self.destructive(action, by)  # noqa: E731
-        command = command_for(self.session, action, retry, keep=True, **args)
+        made_from = self.seen.version()
+        command = command_for(self.session, action, retry, view=made_from, keep=True, **args)
         if command is None:
             return
         seen = self.session.preview(command)
@@ -213,6 +230,7 @@ class CarromCalls(Screen):
         self.confirm_text = consequence(action, by, seen, tr._)
         self.confirm_yes = tr._(DESTRUCTIVE[action])
         self.confirm_by = by
+        self._confirm_view = made_from
         self.confirm_action = action
 
     def confirmed(self) -> None:
@@ -220,10 +238,10 @@ class CarromCalls(Screen):
         since the dialog opened has closed it; the director's window may have ended)."""
         action, by = self.confirm_action, self.confirm_by
         self.confirm_action = ""
-        if action == "void_board":
-            self._do("void_board")
+        if action == "void_board":  # made from the view the consequence was worded from
+            self._send(self._confirm_view, "void_board")
         elif action:
-            self._do(action, by=by)
+            self._send(self._confirm_view, action, by=by)
 
     # -- the parts' faults ---------------------------------------------------------------
     def show_faults(self, view: CarromView) -> None:
@@ -258,4 +276,4 @@ class CarromCalls(Screen):
         """The umpire names the colour the camera did not see at the pocket being fixed."""
         self.fixing = 0
         if self._latest is not None and colour:
-            self._do("edit", pocketed=fix_colour(self._latest.proposal, colour))
+            self._edit(pocketed=fix_colour(self._latest.proposal, colour))

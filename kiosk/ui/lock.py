@@ -95,6 +95,7 @@ class Gate:
         #: The back-off's countdown is shown: its end is said too.
         self._backing_off = False
         self.last_note: Note | None = None
+        self._screen = ""  # the screen the console shows
 
     def now(self) -> float:
         return float(self.app.services.clock())
@@ -138,6 +139,16 @@ class Gate:
     def lock(self, reason: str) -> None:
         """Lock the console now (the player display shown, or the umpire's own tap)."""
         self.authority.lock(self.now(), reason)
+
+    def went_to(self, screen: str) -> None:
+        """The console shows `screen`: the player display locks it (players must not find it
+        open); leaving the director's screens ends the director's window, so the strokes
+        confirmed next are the umpire's, not the director's."""
+        was, self._screen = self._screen, screen
+        if screen == "players":
+            self.lock("display")
+        elif was in DIRECTORS_SCREENS and screen not in DIRECTORS_SCREENS:
+            self.authority.end_director(self.now(), was)
 
     def close(self) -> None:
         self._retry = None
@@ -216,9 +227,7 @@ def gate_of(app: Any) -> Gate | None:
         # The player display shown: the console locks (players must not find it open).
         manager = getattr(app, "manager", None)
         if manager is not None:
-            manager.bind(
-                current=lambda _m, name: gate.lock("display") if name == "players" else None
-            )
+            manager.bind(current=lambda _m, name: gate.went_to(name))
     return gate
 
 
@@ -258,24 +267,35 @@ def command_for(
     retry: Callable[[], None],
     /,
     *,
+    view: int | None,
     keep: bool = False,
     **args: object,
 ) -> Command | None:
-    """The command `action` to `table`, carrying the console's role; None: the role may not
-    send it, and the PIN pad asks (then `retry`). The table says what it needs. `keep`: the
-    command is shown for a confirmation first, and checked again when it is sent."""
-    command = Command.of(action, Role.PLAYER, **args)
+    """The command `action` to `table`, made from the view of version `view` (kiosk/ui/seen.py)
+    and carrying the console's role; None: the role may not send it, and the PIN pad asks
+    (then `retry`). The table says what it needs. `keep`: the command is shown for a
+    confirmation first, and checked again when it is sent."""
+    command = Command(action, Role.PLAYER, tuple(args.items()))
     role = _role(table.needs(command), action, retry, keep=keep)
-    return None if role is None else Command(action, role, command.args)
+    return None if role is None else Command(action, role, command.args, view)
 
 
-def send(table: Commands | None, action: str, retry: Callable[[], None], /, **args: object) -> bool:
-    """THE way a screen changes a table: the command with the console's role, sent. False:
-    no table, or the PIN pad asks first. A refusal raises the table's error (a `Refused`,
-    its Reason worded by the screen); nothing changed."""
+def send(
+    table: Commands | None,
+    action: str,
+    retry: Callable[[], None],
+    /,
+    *,
+    view: int | None,
+    **args: object,
+) -> bool:
+    """THE way a screen changes a table: the command made from the view of version `view`
+    (the screen's `Seen.version()`), with the console's role, sent. False: no table, or the
+    PIN pad asks first. A refusal raises the table's error (a `Refused`, its Reason worded by
+    the screen: a `StaleView` when the table moved on since that view); nothing changed."""
     if table is None:
         return False
-    command = command_for(table, action, retry, keep=False, **args)
+    command = command_for(table, action, retry, view=view, keep=False, **args)
     if command is None:
         return False
     table.send(command)

@@ -173,7 +173,8 @@ class ProtestPanel(Overlay):
         }
         self.error = ""
         try:
-            sent = send(self.screen.session, "protest", self.lodge, **args)
+            view = self.screen.seen.version()
+            sent = send(self.screen.session, "protest", self.lodge, view=view, **args)
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
             return
@@ -200,6 +201,8 @@ class DecisionBox(Overlay):
     uphold_text = StringProperty("")
     reject_text = StringProperty("")
     asking = BooleanProperty(False)
+    #: The version of the view the box was opened from (kiosk/ui/seen.py).
+    made_from: int | None = None
 
     def ask(self, board: tuple[int, int]) -> None:
         """The director's PIN, then what each decision would do (the table's preview)."""
@@ -208,7 +211,16 @@ class DecisionBox(Overlay):
         if session is None:
             return
         retry = lambda: self.ask(board)  # noqa: E731
-        command = command_for(session, "decide_protest", retry, keep=True, board=board, upheld=True)
+        self.made_from = screen.seen.version()
+        command = command_for(
+            session,
+            "decide_protest",
+            retry,
+            view=self.made_from,
+            keep=True,
+            board=board,
+            upheld=True,
+        )
         if command is None:
             return
         upheld = session.preview(command)
@@ -238,7 +250,8 @@ class DecisionBox(Overlay):
         args = {"board": (int(board[0]), int(board[1])), "upheld": upheld}
         try:
             retry = lambda: self._again(board, upheld)  # noqa: E731
-            sent = send(self.screen.session, "decide_protest", retry, **args)
+            view = self.made_from  # the view the decisions' consequences were worded from
+            sent = send(self.screen.session, "decide_protest", retry, view=view, **args)
         except (Refused, ValueError) as exc:
             self.screen.protests.error = capital(error_words(exc, tr._))
             return

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
 from kiosk.engine.journal import Journal
@@ -88,7 +89,7 @@ def test_bhukhar_table_create_refuses_a_round_outside_rule_10(journal: Journal) 
 def test_bhukhar_table_round_timer_warns_then_calls_time(
     table: BhukharTable, clock: FakeClock
 ) -> None:
-    assert table.start_round() == 1
+    assert table.start_round(role=Role.UMPIRE) == 1
     assert '"action": "start"' in _lines(table)[-1]
     t0 = clock.now
     assert table.face(t0) == "30:00"
@@ -100,51 +101,51 @@ def test_bhukhar_table_round_timer_warns_then_calls_time(
     assert table.due(t0 + 1800) == [TIME_CALLED]
     assert table.time_called(t0 + 1800) and table.remaining(t0 + 1800) == 0
     with raises_code(SessionError, "round_not_running"):
-        table.pause_round(t0 + 1801)
+        table.pause_round(t0 + 1801, role=Role.UMPIRE)
 
 
 def test_bhukhar_table_pause_and_resume_are_recorded(
     table: BhukharTable, clock: FakeClock, wall: FakeClock
 ) -> None:
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     clock.advance(600)
     wall.advance(600)
-    table.pause_round()
+    table.pause_round(role=Role.UMPIRE)
     clock.advance(120)
     wall.advance(120)
     assert table.remaining(clock.now) == 1200
     with raises_code(SessionError, "round_not_running"):
-        table.pause_round()
-    table.resume_round()
+        table.pause_round(role=Role.UMPIRE)
+    table.resume_round(role=Role.UMPIRE)
     assert [line.split('"action": ')[1][:8] for line in _lines(table)[1:]] == [
         '"start",',
         '"pause",',
         '"resume"',
     ]
     with raises_code(SessionError, "round_not_paused"):
-        table.resume_round()
+        table.resume_round(role=Role.UMPIRE)
 
 
 def test_bhukhar_table_reopen_while_paused_keeps_the_time_left(
     table: BhukharTable, clock: FakeClock, wall: FakeClock, tmp_path: Path
 ) -> None:
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     clock.advance(100)
     wall.advance(100)
-    table.pause_round()
+    table.pause_round(role=Role.UMPIRE)
     later = FakeClock(50.0)  # a new boot: the monotonic clock starts again
     wall.advance(3600)
     again = _open(table, later, wall)
     assert again.round == 1 and again.timer.paused
     assert again.remaining(later.now) == 1700
-    again.resume_round()
+    again.resume_round(role=Role.UMPIRE)
     assert again.remaining(later.now + 10) == 1690
 
 
 def test_bhukhar_table_reopen_while_running_counts_the_downtime(
     table: BhukharTable, clock: FakeClock, wall: FakeClock
 ) -> None:
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     wall.advance(26 * 60)  # the kiosk was down through the 5-minute warning
     later = FakeClock(10.0)
     again = _open(table, later, wall)
@@ -155,18 +156,18 @@ def test_bhukhar_table_reopen_while_running_counts_the_downtime(
 
 
 def test_bhukhar_table_reopen_after_the_round_ran_out(table: BhukharTable, wall: FakeClock) -> None:
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     wall.advance(3 * 3600)
     later = FakeClock(10.0)
     again = _open(table, later, wall)
     assert again.time_called(later.now) and again.due(later.advance(1)) == []
-    assert again.start_round() == 2
+    assert again.start_round(role=Role.UMPIRE) == 2
 
 
 def test_bhukhar_table_full_and_totals_entry_agree_and_are_kept(
     table: BhukharTable, clock: FakeClock, wall: FakeClock
 ) -> None:
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     full = table.enter_game(1, _full_game())
     totals = Game(
         {"C": TotalsSheet(True, 330, 5, "Kiran"), "D": TotalsSheet(False, 0, 25)},
@@ -197,8 +198,8 @@ def test_bhukhar_table_refused_entry_changes_nothing(table: BhukharTable) -> Non
 
 
 def test_bhukhar_table_enter_json_uses_the_current_round(table: BhukharTable) -> None:
-    table.start_round()
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
+    table.start_round(role=Role.UMPIRE)
     result = table.enter_json(
         {
             "event": "game",
@@ -248,7 +249,7 @@ def test_bhukhar_table_poll_sounds_the_rule_10_warnings_through_its_outputs(
     table = BhukharTable.create(
         Journal(tmp_path / "journal.db"), START, clock=clock, wall=wall, outputs=[out]
     )
-    table.start_round()
+    table.start_round(role=Role.UMPIRE)
     assert out.view == table.view() and out.view.running and out.view.round == 1
     t0 = clock.now
     table.poll(t0 + 1499)
@@ -275,14 +276,16 @@ from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.scoresheet import PenaltyKind
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from kiosk.authority import Role
 from tests.engine.test_bhukhar_table import START
 table = BhukharTable.create(Journal({str(tmp_path / "journal.db")!r}), START)
-table.start_round()
-table.edit(lambda d: d.step_table(1))
-table.edit(lambda d: d.step("points", 0, 215))
-table.edit(lambda d: d.toggle_full(1))
-table.edit_cards(1, lambda c: c.add("10C", "licence"))
-table.edit(lambda d: d.add_penalty(1, PenaltyKind.ASK, 1))
+U = Role.UMPIRE
+table.start_round(role=U)
+table.edit(lambda d: d.step_table(1), role=U)
+table.edit(lambda d: d.step("points", 0, 215), role=U)
+table.edit(lambda d: d.toggle_full(1), role=U)
+table.edit_cards(1, lambda c: c.add("10C", "licence"), role=U)
+table.edit(lambda d: d.add_penalty(1, PenaltyKind.ASK, 1), role=U)
 print(repr(table.draft.to_dict()), flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -298,10 +301,10 @@ os.kill(os.getpid(), signal.SIGKILL)
     assert again.draft.table_no == 2 and again.draft.sides[0].points == 215
     assert again.draft.sides[1].cards.laying == ("10C",)
     # Once the game is entered, the next draft starts clean (and so does a resume).
-    again.edit_cards(1, lambda c: CardsEntry())
-    again.edit(lambda d: d.toggle_full(1).choose_bhukhar(0).choose_closed(0))
-    again.edit(lambda d: d.toggle_licence(1).take_back_penalty())
-    again.enter_draft()
+    again.edit_cards(1, lambda c: CardsEntry(), role=Role.UMPIRE)
+    again.edit(lambda d: d.toggle_full(1).choose_bhukhar(0).choose_closed(0), role=Role.UMPIRE)
+    again.edit(lambda d: d.toggle_licence(1).take_back_penalty(), role=Role.UMPIRE)
+    again.enter_draft(role=Role.UMPIRE)
     assert again.draft.sides[0].points == 0 and again.draft.table_no == 2
     third = BhukharTable.open(again_journal, clock=clock, wall=wall)
     assert third is not None and third.draft == again.draft
@@ -312,8 +315,8 @@ os.kill(os.getpid(), signal.SIGKILL)
 def test_bhukhar_table_export_is_the_session_record(table: BhukharTable) -> None:
     """What the journal holds of a session reads back as the record format (docs/bhukhar.md);
     draft entries are never part of it."""
-    table.start_round()
-    table.edit(lambda d: d.step("points", 0, 5))
+    table.start_round(role=Role.UMPIRE)
+    table.edit(lambda d: d.step("points", 0, 5), role=Role.UMPIRE)
     table.enter_game(1, _full_game())
     session = parse_session(table.export())
     assert len(session.events) == 2 and session.standings() == table.standings()
@@ -326,17 +329,19 @@ def test_17_2_a_licence_meld_spoiled_later_entered_in_full_and_as_totals(
     count, the licence stands; the draft keeps the mark through a crash and both levels of
     entry take it."""
     seven = ("3S", "4S", "5S", "6S", "7S", "8S", "9S")
-    table.edit_cards(0, lambda e: replace(e, licence=(seven, ("AH", "2H", "3H"))))
-    table.edit_cards(0, lambda e: e.toggle_spoiled(1))
+    table.edit_cards(0, lambda e: replace(e, licence=(seven, ("AH", "2H", "3H"))), role=Role.UMPIRE)
+    table.edit_cards(0, lambda e: e.toggle_spoiled(1), role=Role.UMPIRE)
     assert table.draft.sides[0].cards.spoiled == (1,)
     assert table.draft.sides[0].cards.table_points() == 300  # A 2 3 counts nothing
-    table.edit(lambda d: d.toggle_full(0))
-    table.edit(lambda d: d.step("points", 1, 40))  # B: a licence of which 40 still counts
-    table.edit(lambda d: d.toggle_spoiled(1))
-    table.edit(lambda d: d.choose_end(End.STOCK))
+    table.edit(lambda d: d.toggle_full(0), role=Role.UMPIRE)
+    table.edit(
+        lambda d: d.step("points", 1, 40), role=Role.UMPIRE
+    )  # B: a licence of which 40 still counts
+    table.edit(lambda d: d.toggle_spoiled(1), role=Role.UMPIRE)
+    table.edit(lambda d: d.choose_end(End.STOCK), role=Role.UMPIRE)
     again = _open(table, clock, wall)  # a crash mid-entry: the marks come back
     assert again.draft == table.draft
-    result = again.enter_draft()
+    result = again.enter_draft(role=Role.UMPIRE)
     a, b = result.score("A"), result.score("B")
     assert (a.table, a.licence) == (300, 50) and (b.table, b.licence) == (40, 50)
     line = _lines(again)[-1]
@@ -346,16 +351,16 @@ def test_17_2_a_licence_meld_spoiled_later_entered_in_full_and_as_totals(
 
 
 def test_17_2_without_the_mark_a_short_totals_licence_is_refused(table: BhukharTable) -> None:
-    table.edit(lambda d: d.toggle_licence(0))  # A laid no licence
-    table.edit(lambda d: d.step("points", 1, 40))
-    table.edit(lambda d: d.choose_end(End.STOCK))
+    table.edit(lambda d: d.toggle_licence(0), role=Role.UMPIRE)  # A laid no licence
+    table.edit(lambda d: d.step("points", 1, 40), role=Role.UMPIRE)
+    table.edit(lambda d: d.choose_end(End.STOCK), role=Role.UMPIRE)
     with pytest.raises(SessionError) as refused:  # 13.4: a licence is worth 100 when laid
-        table.enter_draft()
+        table.enter_draft(role=Role.UMPIRE)
     assert refused.value.reason is not None and refused.value.reason.code == "licence_short"
-    table.edit(lambda d: d.toggle_licence(1).step("points", 1, -40))
-    table.edit(lambda d: d.toggle_spoiled(1))
+    table.edit(lambda d: d.toggle_licence(1).step("points", 1, -40), role=Role.UMPIRE)
+    table.edit(lambda d: d.toggle_spoiled(1), role=Role.UMPIRE)
     with pytest.raises(SessionError) as refused:  # spoiled, but no licence to spoil
-        table.enter_draft()
+        table.enter_draft(role=Role.UMPIRE)
     assert refused.value.reason is not None
     assert refused.value.reason.code == "spoiled_without_licence"
 

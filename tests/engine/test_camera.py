@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from drivers.hits import BeamHit
+from kiosk.authority import Role
 from kiosk.config import Settings
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import StrokeConfirmations, start_camera, translate
@@ -37,7 +38,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
 ) -> None:
     board, watcher = SimulatedBoard(), BoardWatcher()
     s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, camera=True)
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     t0 = clock.now
     seen: list[object] = []
     for n in range(45):
@@ -59,7 +60,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
     assert view.proposal.source == "beams+camera" and not view.proposal.review
     assert view.state is not None and view.state.now is not None
     assert view.faults == ()
-    s.confirm()
+    s.confirm(role=Role.UMPIRE)
     assert s.journal.confirmed(s.match_id or 0)[-1]["pocketed"] == ["white"]
 
 
@@ -122,13 +123,13 @@ def test_camera_learns_the_set_from_each_stroke_the_umpire_confirms(
         s = CarromSession(
             Journal(tmp_path / "j.db"), clock=clock, wall=wall, camera=True, outputs=outputs
         )
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-        s.confirm()  # an empty stroke: confirmed all the same
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+        s.confirm(role=Role.UMPIRE)  # an empty stroke: confirmed all the same
         end = time.monotonic() + 10
         while time.monotonic() < end and not taught:
             time.sleep(0.01)  # the camera's thread takes it at its next frame
         assert len(taught) == 1
-        s.undo()
+        s.undo(role=Role.UMPIRE)
         s.poll()
         time.sleep(0.3)  # a few frames: an undo teaches nothing
         assert len(taught) == 1

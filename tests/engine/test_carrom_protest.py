@@ -195,9 +195,9 @@ def test_law_149_151_refusals_no_board_twice_and_no_protest_to_decide(
     codes.append(caught.value.reason.code)
     assert codes == ["protest_no_board", "no_protest_to_decide", "protest_twice"]
     with pytest.raises(ValueError, match="words"):
-        s.protest("Bina", (1, 2), words="x" * 3000)
+        s.protest("Bina", (1, 2), words="x" * 3000, role=Role.UMPIRE)
     with pytest.raises(ValueError, match="board"):
-        s.protest("Bina", ("1", 2))  # type: ignore[arg-type]
+        s.protest("Bina", ("1", 2), role=Role.UMPIRE)  # type: ignore[arg-type]
     tables.close_all()
 
 
@@ -248,10 +248,10 @@ def test_a_journal_of_a_protested_match_reads_back_with_its_words(tmp_path: Path
     clock = FakeClock(5.0)
     with Journal(tmp_path / "j.db") as journal:
         s = CarromSession(journal, clock=clock, beams=())
-        s.start_match(START.match)
+        s.start_match(START.match, role=Role.UMPIRE)
         _asha_wins_board(s)
-        s.protest("Bina", [1, 1], "  words  ", "R-1")
-        s.decide_protest([1, 1], False, via="hall")
+        s.protest("Bina", [1, 1], "  words  ", "R-1", role=Role.UMPIRE)
+        s.decide_protest([1, 1], False, via="hall", role=Role.DIRECTOR)
         assert s.match_id is not None
         rows = journal.entries(s.match_id, ["event"])
         assert (rows[-2].source, rows[-2].data["words"]) == ("umpire", "words")

@@ -7,6 +7,7 @@ from pathlib import Path
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame
 from drivers.display_sim import SimulatedDisplay
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.parts.display_frames import (
     bhukhar_frame,
@@ -36,15 +37,15 @@ def test_display_frame_carrom_law_60_change_sides_and_scores(
 ) -> None:
     s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     assert carrom_frame(s.view()) == DisplayFrame(message="TABLESIDE")
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-    s.play()
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+    s.play(role=Role.UMPIRE)
     frame = carrom_frame(s.view())
     assert frame == DisplayFrame(
         0, 0, "15", "L", 1, "BREAK", games="0-0", queen="O", left_name="A", right_name="B"
     )
     # Asha clears the board with the queen covered: 9 + 3 = 12 points (laws 52, 54).
-    s.confirm(s.proposal.edited(pocketed=["white"] * 8 + ["queen"]))
-    s.confirm(s.proposal.edited(pocketed=["white"]))
+    s.confirm(s.proposal.edited(pocketed=["white"] * 8 + ["queen"]), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
     view = s.view()
     frame = carrom_frame(view)
     assert frame.left == view.state.games[-1].points["Asha"]  # type: ignore[union-attr]
@@ -54,8 +55,10 @@ def test_display_frame_carrom_law_60_change_sides_and_scores(
 
 def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: FakeClock) -> None:
     t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
-    t.start_match(("Nikos", "Eleni"), 7, (2, 1))  # banks (5 + 6) / 2 x 2 min = 660 s
-    t.start("Eleni")
+    t.start_match(
+        ("Nikos", "Eleni"), 7, (2, 1), role=Role.UMPIRE
+    )  # banks (5 + 6) / 2 x 2 min = 660 s
+    t.start("Eleni", role=Role.PLAYER)
     clock.advance(12 + 30)  # the delay, then 30 s of bank
     # Both banks (Nikos's untouched 11:00) and the delay, run out, beside the running bank.
     both = {"left_clock": "11:00", "right_clock": "10:30", "delay": "0"}
@@ -67,11 +70,11 @@ def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
-    t.start_match(("Nikos", "Eleni"), 7)
-    t.start("Nikos")
-    t.early_pickup("Eleni")
+    t.start_match(("Nikos", "Eleni"), 7, role=Role.UMPIRE)
+    t.start("Nikos", role=Role.PLAYER)
+    t.early_pickup("Eleni", role=Role.DIRECTOR)
     clock.advance(5)
-    t.press("Nikos")
+    t.press("Nikos", role=Role.PLAYER)
     clock.advance(3)
     frame = clock_frame(t.view())
     assert frame == DisplayFrame(
@@ -85,14 +88,16 @@ def test_display_frame_games_queen_and_initials_of_names_in_any_script(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
-    s.start_match(MatchStart("icf", ("अमित शाह", "Νίκος Παππάς"), "अमित शाह"))
-    s.play()
+    s.start_match(MatchStart("icf", ("अमित शाह", "Νίκος Παππάς"), "अमित शाह"), role=Role.UMPIRE)
+    s.play(role=Role.UMPIRE)
     frame = carrom_frame(s.view())
     assert (frame.left_name, frame.right_name) == ("AS", "NP")  # transliterated initials
     assert (frame.games, frame.queen) == ("0-0", "O")
-    s.confirm(s.proposal.edited(pocketed=["white", "queen"]))  # the queen, to be covered
+    s.confirm(
+        s.proposal.edited(pocketed=["white", "queen"]), role=Role.UMPIRE
+    )  # the queen, to be covered
     assert carrom_frame(s.view()).queen == "P"
-    s.confirm(s.proposal.edited(pocketed=["white"]))  # covered: the left side's
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)  # covered: the left side's
     assert carrom_frame(s.view()).queen == "L"
 
 
@@ -103,7 +108,7 @@ def test_rule_16_3_display_frame_bhukhar_round_clock_then_time(
 
     t = BhukharTable.create(Journal(tmp_path / "j.db"), START, clock=clock, wall=wall)
     assert bhukhar_frame(t.view()) == DisplayFrame(message="BHUKHAR")
-    t.start_round()
+    t.start_round(role=Role.UMPIRE)
     clock.advance(65)
     assert bhukhar_frame(t.view()) == DisplayFrame(clock="28:55", board=1, message="ROUND 1")
     clock.advance(30 * 60)
@@ -124,8 +129,8 @@ def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
     ):
         out = DisplayOutput(display, carrom_frame)
         s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-        s.play()
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+        s.play(role=Role.UMPIRE)
         first = DisplayFrame(0, 0, "15", "L", 1, "BREAK", "0-0", "O", left_name="A", right_name="B")
         assert sim.wait_for(first, 5.0)
         assert wait_until(lambda: display.status.state == "ok")
@@ -135,7 +140,7 @@ def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
         view = s.poll()
         assert [f.part for f in view.faults] == ["display"]
         assert "does not answer" in view.faults[0].message
-        s.confirm(s.proposal.edited(pocketed=["white"]))  # the match goes on
+        s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)  # the match goes on
         sim.mute = False
         assert wait_until(lambda: display.status.state == "ok")
         assert s.poll().faults == ()

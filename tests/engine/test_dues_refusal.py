@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from drivers.simulated import ManualClock
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import Foul, MatchStart, Stroke
@@ -38,11 +39,13 @@ def test_law_88_the_table_refuses_dues_placed_and_keeps_the_break_count(tmp_path
     clock = ManualClock(100.0)
     with Journal(tmp_path / "journal.db") as journal:
         table = CarromSession(journal, clock=clock)
-        table.start_match(MatchStart(rules="icf", players=("A", "B"), first_break="A"))
-        table.play()  # 15 s to break (law 46)
+        table.start_match(
+            MatchStart(rules="icf", players=("A", "B"), first_break="A"), role=Role.UMPIRE
+        )
+        table.play(role=Role.UMPIRE)  # 15 s to break (law 46)
         clock.advance(3.0)
         with pytest.raises(IllegalEvent, match="Nothing to place"):
-            table.dues_placed()
+            table.dues_placed(role=Role.UMPIRE)
         view = table.view()
         assert view.timer is not None and view.timer.kind == "break"
         assert view.timer.remaining == 12.0 and view.refusal is not None
@@ -56,21 +59,25 @@ def test_law_50_dues_placed_twice_does_not_give_the_striker_a_fresh_15_seconds(
     clock = ManualClock(100.0)
     with Journal(tmp_path / "journal.db") as journal:
         table = CarromSession(journal, clock=clock)
-        table.start_match(MatchStart(rules="icf", players=("A", "B"), first_break="A"))
-        table.play()
-        table.confirm(Proposal(pocketed=("white",)))  # A's break: a white in, A plays on
-        table.foul()  # A's foul: a coin owed (law 64); 15 s to place it (law 88)
-        table.dues_placed()  # placed: A's next stroke within 15 s (law 50)
+        table.start_match(
+            MatchStart(rules="icf", players=("A", "B"), first_break="A"), role=Role.UMPIRE
+        )
+        table.play(role=Role.UMPIRE)
+        table.confirm(
+            Proposal(pocketed=("white",)), role=Role.UMPIRE
+        )  # A's break: a white in, A plays on
+        table.foul(role=Role.UMPIRE)  # A's foul: a coin owed (law 64); 15 s to place it (law 88)
+        table.dues_placed(role=Role.UMPIRE)  # placed: A's next stroke within 15 s (law 50)
         clock.advance(10.0)
         with pytest.raises(IllegalEvent, match="placed already"):
-            table.dues_placed()  # would start the 15 s again
+            table.dues_placed(role=Role.UMPIRE)  # would start the 15 s again
         view = table.view()
         assert view.timer is not None and view.timer.kind == "stroke"
         assert view.timer.remaining == 5.0
         # After the next event, dues owed again may be said placed again.
-        table.confirm(Proposal(pocketed=("white",)))  # A pockets another white
-        table.foul()  # and fouls again: a coin owed again
-        table.dues_placed()
+        table.confirm(Proposal(pocketed=("white",)), role=Role.UMPIRE)  # A pockets another white
+        table.foul(role=Role.UMPIRE)  # and fouls again: a coin owed again
+        table.dues_placed(role=Role.UMPIRE)
         view = table.view()
         assert view.timer is not None and view.timer.kind == "stroke"
         assert view.timer.remaining == 15.0

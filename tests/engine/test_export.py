@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.clocks.record import parse_clock_record
 from kiosk.engine.journal import Journal
@@ -22,13 +23,13 @@ from .conftest import FakeClock
 
 def carrom_journal(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
     s = CarromSession(Journal(path), clock=clock, wall=wall)
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
-    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
     clock.advance(7.5)
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     clock.advance(3)
-    s.confirm(s.proposal.edited(pocketed=["black"], striker=True))
-    s.undo()
+    s.confirm(s.proposal.edited(pocketed=["black"], striker=True), role=Role.UMPIRE)
+    s.undo(role=Role.UMPIRE)
     return s
 
 
@@ -73,7 +74,7 @@ def test_export_to_a_file_while_the_kiosk_holds_the_journal(
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert len(parse_record(target.read_text())) == 3
-    s.confirm(s.proposal.edited(pocketed=["black"]))  # the kiosk was not blocked
+    s.confirm(s.proposal.edited(pocketed=["black"]), role=Role.UMPIRE)  # the kiosk was not blocked
     assert len(s.journal.confirmed(s.match_id or 0)) == 3
 
 
@@ -82,10 +83,10 @@ def test_export_clock_record(
 ) -> None:
     path = tmp_path / "j.db"
     t = ClockTable(Journal(path), clock=clock, wall=wall)
-    t.start_match(("Nikos", "Eleni"), 5)
-    t.start("Nikos")
+    t.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
+    t.start("Nikos", role=Role.PLAYER)
     clock.advance(9.5)
-    t.press("Nikos")
+    t.press("Nikos", role=Role.PLAYER)
     assert cli_main(["export", str(path), "--clock"]) == 0
     record = parse_clock_record(capsys.readouterr().out)
     assert record.header.players == ("Nikos", "Eleni")
@@ -120,8 +121,10 @@ def test_export_bhukhar_session_record_for_the_standings(
         assert cli_main(["export", str(path), "--bhukhar"]) == 1
         assert "no Bhukhar session" in capsys.readouterr().err
         table = BhukharTable.create(journal, SessionStart(teams), clock=clock, wall=wall)
-        table.start_round()
-        table.edit(lambda d: d.step("points", 0, 5))  # a draft: never part of the record
+        table.start_round(role=Role.UMPIRE)
+        table.edit(
+            lambda d: d.step("points", 0, 5), role=Role.UMPIRE
+        )  # a draft: never part of the record
         sheets = {"A": TotalsSheet(True, 330, 5), "B": TotalsSheet(False, 0, 25)}
         table.enter_game(1, Game(sheets, End.OUT, bhukhar="A", closed_by="A"))
         out = tmp_path / "session.jsonl"

@@ -14,6 +14,7 @@ import pytest
 
 from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
+from kiosk.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import CameraFeed
@@ -31,7 +32,7 @@ def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
     try:
         assert parts.problems == ()
         assert parts.pockets == (1, 2, 3, 4) and parts.buzzer is not None
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         parts.simulated.press(3, 0.02)  # key 3: a coin through pocket 3, real MockFactory pins
         assert wait_until(lambda: s.poll().proposal.hits == 1)
         assert [v.beam for v in s.view().proposal.pockets] == [0, 0, 1, 0]
@@ -74,7 +75,7 @@ def test_hardware_a_part_that_fails_to_start_is_a_fault_not_a_crash(tmp_path: Pa
     try:
         names = {part for part, _ in parts.problems}
         assert "camera" in names
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         parts.report(s.post, time.monotonic())
         view = s.poll()
         assert "camera" in {f.part for f in view.faults}
@@ -141,7 +142,7 @@ def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_pat
     try:
         assert parts.problems == () and parts.camera is not None
         s.fit(parts.pockets, camera=True)
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         assert wait_until(lambda: s.poll().camera, 10)
         parts.press(4, "black")
         assert wait_until(lambda: s.poll().phase == "at_rest" and s.view().proposal.hits == 1, 20)
@@ -169,7 +170,7 @@ def test_hardware_sensor_bridge_silent_is_a_beams_fault_until_it_reports(tmp_pat
         s = CarromSession(Journal(tmp_path / "j.db"), settings)
         parts = build_parts(settings, s.post, camera=False)
         try:
-            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
             pollers = parts.pollers(s.post)
             assert len(pollers) == 1  # the link watch (the bridge times the beams itself)
 

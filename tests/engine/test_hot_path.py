@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from drivers.hits import BeamHit
+from kiosk.authority import Role
 from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.journal_files import read_seal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
@@ -54,7 +55,7 @@ def test_raw_inputs_of_one_poll_are_written_together_and_not_synced(
 ) -> None:
     path = tmp_path / "journal.db"
     s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[MemoryOutput()])
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     sealed = read_seal(path)
     assert sealed is not None
     s.post(CameraMotion(clock.now))
@@ -66,7 +67,7 @@ def test_raw_inputs_of_one_poll_are_written_together_and_not_synced(
     assert len(raw) == 4  # on disk at the end of the poll, readable by another process
     after = read_seal(path)
     assert after is not None and after.seq == sealed.seq  # but none of them synced
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     synced = read_seal(path)
     assert synced is not None and synced.seq > max(raw)  # the event took them to the disk
     s.journal.close()
@@ -79,12 +80,12 @@ def test_a_confirmed_event_is_synced_before_any_output_hears_of_it(
     watcher = SealWatcher(path)
     memory = MemoryOutput()
     s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[watcher, memory])
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(BeamHit(1, clock.now, 0.012))
     s.poll()
-    s.confirm(s.proposal.edited(pocketed=["white"]))
-    s.undo()
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
+    s.undo(role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     assert [c.entry.kind for c in memory.confirmations] == [EVENT, UNDO, EVENT]
     for seq, seal in watcher.heard:
         assert seal >= seq  # on disk, synced, when heard of
@@ -100,8 +101,8 @@ def test_a_new_process_knows_the_confirmed_entry_before_its_first(
 ) -> None:
     path = tmp_path / "journal.db"
     s = CarromSession(Journal(path), clock=clock, wall=wall)
-    s.start_match(START)
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.start_match(START, role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     s.post(BeamHit(2, clock.now, 0.012))
     s.poll()
     first = s.journal.entries(s.match_id, [EVENT])[-1].seq
@@ -109,7 +110,7 @@ def test_a_new_process_knows_the_confirmed_entry_before_its_first(
     memory = MemoryOutput()
     again = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[memory])
     again.resume()
-    again.confirm(again.proposal.edited(pocketed=[]))
+    again.confirm(again.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     (heard,) = memory.confirmations
     assert heard.after == first
     again.journal.close()
@@ -123,10 +124,10 @@ def test_a_held_event_is_told_once_the_disk_takes_it(
         memory = MemoryOutput()
         journal = Journal(disk / "journal.db", clock=clock)  # its retries paced on the fake clock
         s = CarromSession(journal, clock=clock, wall=wall, outputs=[memory])
-        s.start_match(START)
+        s.start_match(START, role=Role.UMPIRE)
         filler = fill(disk)
         for _ in range(3):
-            s.confirm(s.proposal.edited(pocketed=[]))
+            s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         assert s.journal.fault is not None and memory.confirmations == []  # held: not told
         filler.unlink()
         clock.advance(2.0)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamHit
+from kiosk.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
@@ -23,22 +24,22 @@ def played(path: Path) -> None:
     """A board won by Asha and the start of the next: beams, an edit, an undo, timers."""
     clock, wall = FakeClock(100.0), FakeClock(1.7e9)
     s = CarromSession(Journal(path), clock=clock, wall=wall)
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-    s.play()
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+    s.play(role=Role.UMPIRE)
     clock.advance(4.0)
     s.post(BeamHit(1, clock.now, 0.012))
     clock.advance(0.3)
     s.post(BeamHit(3, clock.now, 0.015))
     s.poll()
-    s.edit(pocketed=["white", "queen"])  # the umpire corrects: the queen too
-    s.confirm()
+    s.edit(pocketed=["white", "queen"], role=Role.UMPIRE)  # the umpire corrects: the queen too
+    s.confirm(role=Role.UMPIRE)
     clock.advance(20.0)
     s.poll()  # the stroke timer runs out (law 50)
-    s.confirm(s.proposal.edited(pocketed=["black"]))
-    s.undo()  # a mistake, taken back
-    s.confirm(s.proposal.edited(pocketed=["white"] * 8))
+    s.confirm(s.proposal.edited(pocketed=["black"]), role=Role.UMPIRE)
+    s.undo(role=Role.UMPIRE)  # a mistake, taken back
+    s.confirm(s.proposal.edited(pocketed=["white"] * 8), role=Role.UMPIRE)
     clock.advance(3.0)
-    s.confirm(s.proposal.edited(pocketed=["black"]))  # the next board begins
+    s.confirm(s.proposal.edited(pocketed=["black"]), role=Role.UMPIRE)  # the next board begins
     s.journal.close()
 
 

@@ -37,7 +37,7 @@ def _played(path: Path, *, stills: bool) -> None:
     protests it during board 2, the director upholds it from the hall."""
     clock, wall = FakeClock(100.0), FakeClock(1.7e9)
     s = CarromSession(Journal(path), clock=clock, wall=wall, beams=(), camera=True)
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     kept = Stills(stills_folder(path), keep_strokes=50)
     for n, coins in enumerate((["white"], ["white", "queen"], ["white"] * 7), start=1):
         names: tuple[str, ...] = ()
@@ -49,9 +49,11 @@ def _played(path: Path, *, stills: bool) -> None:
         clock.advance(5.0)
         s.post(CameraDiff(clock.now, SeenDiff(gone, False, (), names)))
         s.poll()
-        s.confirm(s.proposal.edited(pocketed=coins))
+        s.confirm(s.proposal.edited(pocketed=coins), role=Role.UMPIRE)
     clock.advance(70.0)
-    s.confirm(s.proposal.edited(pocketed=["black"]))  # board 2 begins: play goes on (150)
+    s.confirm(
+        s.proposal.edited(pocketed=["black"]), role=Role.UMPIRE
+    )  # board 2 begins: play goes on (150)
     s.protest("Bina", (1, 1), WORDS, "R-17", role=Role.UMPIRE)
     clock.advance(300.0)
     s.decide_protest((1, 1), True, role=Role.DIRECTOR, via="hall:42")

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from drivers.hits import BeamFault
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import JsonOutput
 from kiosk.rules.carrom.events import MatchStart
@@ -22,8 +23,8 @@ def test_publish_carrom_state_and_faults_as_json_lines(
     s = CarromSession(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(lines.append)]
     )
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
     s.post(BeamFault(4, "stuck", clock.now))
     s.poll()
     messages = [json.loads(line) for line in lines]
@@ -43,7 +44,7 @@ def test_publish_a_failing_publisher_is_a_fault_of_its_own(
     s = CarromSession(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(broker_down)]
     )
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     view = s.poll()
     assert [f.part for f in view.faults] == ["publisher"]
     assert "1883" in view.faults[0].message
@@ -54,10 +55,10 @@ def test_publish_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: FakeCl
     t = ClockTable(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(lines.append)]
     )
-    t.start_match(("Nikos", "Eleni"), 3)
-    t.start("Nikos")
+    t.start_match(("Nikos", "Eleni"), 3, role=Role.UMPIRE)
+    t.start("Nikos", role=Role.PLAYER)
     clock.advance(20)
-    t.press("Nikos")
+    t.press("Nikos", role=Role.PLAYER)
     state = json.loads(lines[-1])["state"]
     assert state["game"] == "backgammon"
     assert state["clock"]["banks"] == {"Nikos": 352.0, "Eleni": 360.0}

@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
@@ -38,20 +39,20 @@ def test_resume_after_any_history_is_identical(
         path = Path(tmp) / "j.db"
         clock, wall = FakeClock(), FakeClock(1e9)
         s = CarromSession(Journal(path), clock=clock, wall=wall)
-        s.start_match(MatchStart(rules, ("Asha", "Bina"), "Bina"))  # type: ignore[arg-type]
+        s.start_match(MatchStart(rules, ("Asha", "Bina"), "Bina"), role=Role.UMPIRE)  # type: ignore[arg-type]
         for kind, arg, flag in history:
             clock.advance(1.5)
             try:
                 if kind == "stroke":
-                    s.confirm(s.proposal.edited(pocketed=arg, striker=flag))  # type: ignore[arg-type]
+                    s.confirm(s.proposal.edited(pocketed=arg, striker=flag), role=Role.UMPIRE)  # type: ignore[arg-type]
                 elif kind == "foul":
-                    s.foul(arg)  # type: ignore[arg-type]
+                    s.foul(arg, role=Role.UMPIRE)  # type: ignore[arg-type]
                 elif kind == "pass":
-                    s.pass_turn()
+                    s.pass_turn(role=Role.UMPIRE)
                 elif kind == "waive":
-                    s.waive()
+                    s.waive(role=Role.UMPIRE)
                 else:
-                    s.undo()
+                    s.undo(role=Role.UMPIRE)
             except IllegalEvent:
                 pass
         state, record = s.view().state, export_match_record(s.journal)

@@ -49,7 +49,7 @@ def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
     """A board with a refused void, the umpire's undo, then the director's void."""
     s = CarromSession(Journal(path), clock=clock, wall=wall)
     a = _desk(s.journal, s, wall)
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     a.enter("1357", Role.UMPIRE, clock())
     clock.advance(5.0)
     assert _send(s, a, clock(), "edit", pocketed=["white"])
@@ -120,7 +120,7 @@ def test_roles_clock_record_has_no_comment_lines(
 ) -> None:
     table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     a = _desk(table.journal, table, wall)
-    table.start_match(("Nikos", "Eleni"), 7, (0, 0))
+    table.start_match(("Nikos", "Eleni"), 7, (0, 0), role=Role.UMPIRE)
     assert _send(table, a, clock(), "start", player="Nikos")  # the players: no PIN
     assert not _send(table, a, clock(), "adjust", player="Nikos", bank=600.0)
     a.enter("8642", Role.DIRECTOR, clock(), "adjust")

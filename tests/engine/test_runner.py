@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
@@ -34,8 +35,8 @@ def test_runner_step_fires_timers_and_pings_the_watchdog(
         runner = Runner(s, clock=clock, notifier=notifier, pollers=[polled.append])
         runner.ready()
         assert sock.recv(100).startswith(b"READY=1")
-        s.start_match(START)
-        s.play()
+        s.start_match(START, role=Role.UMPIRE)
+        s.play(role=Role.UMPIRE)
         assert runner.next_wake(clock.now, 0.05) == clock.now + 0.05  # at most `within`
         clock.advance(10.0)  # the 5 s warning of the break count (law 46)
         runner.step()
@@ -59,8 +60,8 @@ def test_runner_next_wake_is_the_earliest_deadline(
     assert runner.next_wake(clock.now, 5.0) == clock.now + 2.0  # the watchdog's next ping
     stuck_check[0] = None  # the beams are quiet
     runner.table = s
-    s.start_match(START)
-    s.play()
+    s.start_match(START, role=Role.UMPIRE)
+    s.play(role=Role.UMPIRE)
     clock.advance(9.99)
     runner.step()  # pings: 2 s had passed
     assert runner.pings == 1

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamFault, BeamHit
+from kiosk.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import EVENT, UNDO, Journal
@@ -25,6 +26,7 @@ from kiosk.tables.carrom_inputs import (
     RecordedGone,
 )
 from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.commands import NotAllowed
 from kiosk.tables.health import CAMERA_TIMEOUT_S
 
 from .conftest import FakeClock
@@ -76,7 +78,7 @@ def test_session_stroke_flow_beams_and_camera_agree_then_confirm(
 ) -> None:
     out = MemoryOutput()
     s = session(path, clock, wall, out, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, 2, 4, seen=diff(("white", 2), ("white", 4)))
     s.view()
     view = s.view()
@@ -84,7 +86,7 @@ def test_session_stroke_flow_beams_and_camera_agree_then_confirm(
     assert view.proposal.pocketed == ("white", "white")
     assert view.proposal.source == "beams+camera" and not view.proposal.review
     assert s.match is not None and s.match.events == ()  # nothing enters before the umpire
-    s.confirm()
+    s.confirm(role=Role.UMPIRE)
     view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.on_board["white"] == 7
@@ -101,7 +103,7 @@ def test_session_beams_and_camera_disagree_flag_the_proposal(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, 1, 1, seen=diff(("white", 1)))
     proposal = s.view().proposal
     assert proposal.review
@@ -112,12 +114,12 @@ def test_session_without_camera_uses_beams_and_umpire_fixes_colours(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(BeamHit(3, clock.now, 0.01))
     s.poll()
     assert s.view().proposal.pocketed == ("white",) and s.view().proposal.review
-    s.edit(pocketed=["black"])
-    s.confirm()
+    s.edit(pocketed=["black"], role=Role.UMPIRE)
+    s.confirm(role=Role.UMPIRE)
     view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.on_board["black"] == 8
@@ -128,9 +130,9 @@ def test_session_illegal_stroke_is_refused_with_the_reason_and_not_journaled(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     with pytest.raises(IllegalEvent, match="queen"):
-        s.confirm(s.proposal.edited(pocketed=["queen", "queen"]))
+        s.confirm(s.proposal.edited(pocketed=["queen", "queen"]), role=Role.UMPIRE)
     assert s.view().last_error is not None and "queen" in s.view().last_error
     assert s.journal.confirmed(s.match_id or 0) == []
     assert s.match is not None and s.match.events == ()
@@ -141,12 +143,12 @@ def test_session_undo_is_journaled_and_history_kept(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
-    s.confirm(s.proposal.edited(pocketed=["white"]))
+    s.start_match(START, role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
     before = s.view().state
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     assert s.view().state != before
-    s.undo()
+    s.undo(role=Role.UMPIRE)
     view = s.view()
     assert view.state == before
     kinds = [e.kind for e in s.journal.entries(s.match_id or 0)]
@@ -161,8 +163,8 @@ def test_session_undo_with_nothing_confirmed_says_so(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
-    s.undo()
+    s.start_match(START, role=Role.UMPIRE)
+    s.undo(role=Role.UMPIRE)
     view = s.view()
     assert view.last_error == "Nothing to undo: no event has been confirmed yet"
     assert view.refusal is not None and view.refusal.code == "nothing_to_undo"  # worded by the UI
@@ -170,9 +172,9 @@ def test_session_undo_with_nothing_confirmed_says_so(
 
 def test_law_46_play_starts_the_break_count(path: Path, clock: FakeClock, wall: FakeClock) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     assert s.view().timer is None
-    s.play()
+    s.play(role=Role.UMPIRE)
     view = s.view()
     assert view.timer is not None and view.timer.kind == "break" and view.timer.remaining == 15.0
 
@@ -182,7 +184,7 @@ def test_law_50_stroke_count_warns_and_expires_for_the_umpire_to_rule(
 ) -> None:
     out = MemoryOutput()
     s = session(path, clock, wall, out, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, 1, seen=diff(("white", 1)))  # own coin in: count starts at rest (124 a)
     s.view()
     view = s.view()
@@ -203,14 +205,14 @@ def test_law_124_b_count_waits_for_the_striker_to_be_lifted(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, seen=diff())  # nothing in: the turn passes
     assert s.view().awaiting_lift and s.view().timer is None
-    s.confirm()
+    s.confirm(role=Role.UMPIRE)
     assert s.view().state is not None and s.view().state.now is not None
     assert s.view().state.now.turn == "Bina"
     clock.advance(3)
-    s.striker_lifted()
+    s.striker_lifted(role=Role.UMPIRE)
     view = s.view()
     assert view.timer is not None and view.timer.kind == "stroke"
     assert view.timer.remaining == 15.0
@@ -220,15 +222,15 @@ def test_law_88_a_placing_count_when_dues_are_to_place_then_law_50(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
-    s.confirm(s.proposal.edited(pocketed=["white"]))
-    s.confirm(s.proposal.edited(striker=True))  # a due: one white back (law 72 a)
+    s.start_match(START, role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(striker=True), role=Role.UMPIRE)  # a due: one white back (law 72 a)
     view = s.view()
     assert view.state is not None and view.state.now is not None
     assert view.state.now.placing == {"Asha": 1, "Bina": 0}
     assert view.timer is not None and view.timer.kind == "placing"
     clock.advance(4)
-    s.dues_placed()
+    s.dues_placed(role=Role.UMPIRE)
     view = s.view()
     assert view.timer is not None and view.timer.kind == "stroke"
 
@@ -237,20 +239,20 @@ def test_law_121_umpire_stops_and_play_resumes_the_count(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
-    s.play()
+    s.start_match(START, role=Role.UMPIRE)
+    s.play(role=Role.UMPIRE)
     clock.advance(4)
-    s.stop_clock()
+    s.stop_clock(role=Role.UMPIRE)
     view = s.view()
     assert view.timer is not None and view.timer.held and view.timer.remaining == 11.0
     clock.advance(60)
     assert s.poll().timer.remaining == 11.0  # type: ignore[union-attr]
-    s.play()
+    s.play(role=Role.UMPIRE)
     view = s.view()
     clock.advance(1)
     view = s.poll()
     assert view.timer is not None and not view.timer.held and view.timer.remaining == 10.0
-    s.restart_clock()
+    s.restart_clock(role=Role.UMPIRE)
     view = s.view()
     assert view.timer is not None and view.timer.remaining == 15.0
 
@@ -260,7 +262,7 @@ def test_session_stuck_beam_is_a_fault_and_its_pocket_is_left_out(
 ) -> None:
     out = MemoryOutput()
     s = session(path, clock, wall, out)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(BeamFault(2, "stuck", clock.now))
     s.post(BeamHit(2, clock.now + 0.1, 0.01))
     s.post(BeamHit(1, clock.now + 0.2, 0.01))
@@ -281,7 +283,7 @@ def test_session_camera_without_frames_is_a_fault_and_beams_carry_on(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(CameraAlive(clock.now))
     s.poll()
     assert s.next_deadline() == pytest.approx(clock.now + CAMERA_TIMEOUT_S)
@@ -318,13 +320,15 @@ def test_session_display_that_stops_acknowledging_is_a_fault_not_a_crash(
 ) -> None:
     display = BrokenDisplay()
     s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[display])
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     display.trouble = "player display on /dev/ttyUSB0 does not answer"
     view = s.poll()
     assert [(f.part, f.message) for f in view.faults] == [("display", display.trouble)]
     display.trouble = None
     display.raise_next = True
-    s.confirm(s.proposal.edited(pocketed=["white"]))  # the output raises: the event stands
+    s.confirm(
+        s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE
+    )  # the output raises: the event stands
     view = s.poll()
     assert "write failed" in view.faults[0].message
     view = s.poll()
@@ -336,7 +340,7 @@ def test_session_part_fault_input_shows_and_clears(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(PartFault(clock.now, "buzzer", "buzzer: pin 18 in use"))
     assert [f.part for f in s.poll().faults] == ["buzzer"]
     s.post(PartFault(clock.now, "buzzer", None))
@@ -348,7 +352,7 @@ def test_session_auto_confirm_after_the_setting_for_casual_play(
 ) -> None:
     settings = with_values(Settings(), fusion={"auto_confirm_s": 4})
     s = session(path, clock, wall, settings=settings, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, 1, seen=diff(("black", 1)))
     assert s.view().auto_confirm_in == 4.0
     clock.advance(3.9)
@@ -366,7 +370,7 @@ def test_session_auto_confirm_waits_for_the_umpire_when_flagged(
 ) -> None:
     settings = with_values(Settings(), fusion={"auto_confirm_s": 1})
     s = session(path, clock, wall, settings=settings, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     stroke(s, clock, 1, 2, seen=diff(("black", 1)))  # the beams saw one more
     assert s.view().auto_confirm_in is None
     clock.advance(5)
@@ -378,11 +382,11 @@ def test_session_resumes_exactly_where_it_was(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
-    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
-    s.confirm(s.proposal.edited(pocketed=["black"], striker=True))
-    s.confirm(s.proposal.edited(pocketed=[]))
-    s.undo()
+    s.start_match(START, role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["black"], striker=True), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
+    s.undo(role=Role.UMPIRE)
     stroke(s, clock, 3, seen=diff(("black", 3)))  # a stroke in progress, not confirmed
     state, proposal = s.view().state, s.view().proposal
     s.journal.close()
@@ -395,7 +399,7 @@ def test_session_resumes_exactly_where_it_was(
     assert view.state == state
     assert view.proposal.pocketed == proposal.pocketed
     assert view.phase == "at_rest"
-    again.confirm()
+    again.confirm(role=Role.UMPIRE)
     assert again.journal.confirmed(again.match_id or 0)[-1]["pocketed"] == ["black"]
     assert again.journal.confirmed(again.match_id or 0)[-1]["t"] >= 30
 
@@ -404,12 +408,31 @@ def test_session_new_match_closes_the_unfinished_one(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     first = s.match_id
-    s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"))
+    s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"), role=Role.DIRECTOR)
     assert s.match_id != first
     rows = s.journal.matches("carrom")
     assert [r.finished for r in rows] == [True, False]
+    closed = s.journal.entries(first, ["closed"])
+    assert [(e.source, e.data) for e in closed] == [("director", {"why": "new_match"})]
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.UMPIRE])
+def test_role_a_new_match_over_an_unfinished_one_is_the_directors(
+    path: Path, clock: FakeClock, wall: FakeClock, role: Role
+) -> None:
+    """Closing an unfinished match is the director's (DESIGN.md, "Roles"): a new match over it
+    started by anyone else is refused at the table, and nothing is written."""
+    s = session(path, clock, wall)
+    s.start_match(START, role=Role.UMPIRE)
+    first = s.match_id
+    before = s.journal.entries(first)
+    with pytest.raises(NotAllowed) as refused:
+        s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"), role=role)
+    assert refused.value.reason is not None and refused.value.reason.code == "role"
+    assert [r.id for r in s.journal.matches("carrom")] == [first]
+    assert s.journal.entries(first) == before
 
 
 def test_session_bad_start_is_refused_and_nothing_written(
@@ -417,10 +440,10 @@ def test_session_bad_start_is_refused_and_nothing_written(
 ) -> None:
     s = session(path, clock, wall)
     with pytest.raises(IllegalEvent):
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Chitra"))
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Chitra"), role=Role.UMPIRE)
     assert s.journal.matches() == []
     with pytest.raises(IllegalEvent, match="no match"):
-        s.confirm()
+        s.confirm(role=Role.UMPIRE)
 
 
 def test_session_outputs_hear_only_of_changes(
@@ -428,12 +451,12 @@ def test_session_outputs_hear_only_of_changes(
 ) -> None:
     out = MemoryOutput()
     s = session(path, clock, wall, out)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     seen = out.views
     for _ in range(5):
         s.poll()
     assert out.views == seen  # nothing changed, nothing said
-    s.play()
+    s.play(role=Role.UMPIRE)
     seen = out.views
     clock.advance(0.05)
     s.poll()
@@ -448,11 +471,13 @@ def test_session_journal_that_cannot_write_holds_the_event_and_shows_not_saved(
 ) -> None:
     out = MemoryOutput()
     s = session(path, clock, wall, out)
-    s.start_match(START)
-    s.confirm(s.proposal.edited(pocketed=["white"]))
+    s.start_match(START, role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
     assert s.journal._db is not None
     s.journal._db.execute("PRAGMA query_only=ON")  # the disk refuses writes from here
-    s.confirm(s.proposal.edited(pocketed=["white"]))  # no exception: held, not lost
+    s.confirm(
+        s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE
+    )  # no exception: held, not lost
     view = s.view()
     assert len(s.match.events if s.match else []) == 2
     faults = {f.part: f.message for f in view.faults}
@@ -481,12 +506,12 @@ def test_session_match_over_is_closed_and_undo_reopens_it(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
-    s.concede("Bina")  # laws 139, 143
+    s.start_match(START, role=Role.UMPIRE)
+    s.concede("Bina", role=Role.DIRECTOR)  # laws 139, 143
     view = s.view()
     assert view.phase == "over" and view.state is not None and view.state.winner == "Asha"
     assert not s.has_unfinished()
-    s.undo()
+    s.undo(role=Role.DIRECTOR)
     view = s.view()
     assert view.phase == "aiming" and s.has_unfinished()
 
@@ -495,11 +520,13 @@ def test_session_late_diff_of_a_confirmed_stroke_is_not_carried_over(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(CameraMotion(clock.now))
     s.post(BeamHit(1, clock.now + 0.1, 0.01))
     s.poll()
-    s.confirm(s.proposal.edited(pocketed=["white"]))  # before the camera's rest and diff
+    s.confirm(
+        s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE
+    )  # before the camera's rest and diff
     clock.advance(1)
     s.post(CameraRest(clock.now))
     s.post(CameraDiff(clock.now, diff(("white", 1))))
@@ -517,7 +544,7 @@ def test_session_resume_leaves_out_hits_of_a_beam_that_was_stuck(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     s = session(path, clock, wall)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(BeamFault(3, "stuck", clock.now))
     s.post(BeamHit(3, clock.now + 0.1, 0.01))
     s.post(BeamHit(1, clock.now + 0.2, 0.01))
@@ -533,7 +560,7 @@ def test_session_input_stamped_after_the_poll_began_acts_at_the_poll_time(
 ) -> None:
     # A sensor thread stamps its input just after the loop read the clock for its poll.
     s = session(path, clock, wall, camera=True)
-    s.start_match(START)
+    s.start_match(START, role=Role.UMPIRE)
     s.post(CameraMotion(clock.now))
     s.post(BeamHit(2, clock.now + 0.1, 0.01))
     clock.advance(2)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
 from kiosk.rules.carrom.events import MatchStart
@@ -77,9 +78,11 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
         services = kiosk.services
         assert [o.name for o in services.outputs] == ["buzzer", "display"]
         assert services.press_pocket is not None and kiosk.runner.pollers
-        session = services.tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")))
+        session = services.tables.create(
+            CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
+        )
         assert isinstance(session, CarromSession) and kiosk.runner.table is session
-        session.confirm(session.proposal.edited(pocketed=["white"]))
+        session.confirm(session.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
         state = session.view().state
     finally:
         kiosk.close()
@@ -101,7 +104,7 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
     kiosk = start_kiosk(config, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
     try:
         assert kiosk.parts.camera is None and not kiosk.services.camera
-        table = kiosk.services.tables.create(ClockStart(("Nikos", "Eleni"), 3))
+        table = kiosk.services.tables.create(ClockStart(("Nikos", "Eleni"), 3), Role.UMPIRE)
         assert isinstance(table, ClockTable)
         assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
         view = table.view()
@@ -132,7 +135,9 @@ def test_startup_services_are_built_once_and_retry_fits_new_parts_whole(
         old_display = [o for o in before.outputs if o.name == "display"]
         assert new_display and old_display and new_display[0] is not old_display[0]
         assert services.outputs == after.outputs  # the screens read the new ones
-        table = services.tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")))
+        table = services.tables.create(
+            CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
+        )
         assert tuple(table.outputs.items) == after.outputs
         # The simulated coin goes through the new beams to the table in play.
         assert services.press_pocket is not None

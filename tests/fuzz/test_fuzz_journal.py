@@ -31,6 +31,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from drivers.simulated import ManualClock
+from kiosk.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.rules.bhukhar.record import SessionStart, Team
@@ -68,17 +69,17 @@ def make_seed(folder: Path) -> Path:
     clock, wall = ManualClock(100.0), ManualClock(1.7e9)
     journal = Journal(path)
     carrom = CarromSession(journal, clock=clock, wall=wall)
-    carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-    carrom.confirm(carrom.proposal.edited(pocketed=["white", "white"]))
+    carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+    carrom.confirm(carrom.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
     clock.advance(7.5)
-    carrom.confirm(carrom.proposal.edited(pocketed=[]))
-    carrom.confirm(carrom.proposal.edited(pocketed=["black"], striker=True))
-    carrom.undo()
+    carrom.confirm(carrom.proposal.edited(pocketed=[]), role=Role.UMPIRE)
+    carrom.confirm(carrom.proposal.edited(pocketed=["black"], striker=True), role=Role.UMPIRE)
+    carrom.undo(role=Role.UMPIRE)
     table = ClockTable(journal, clock=clock, wall=wall)
-    table.start_match(("Nikos", "Eleni"), 5)
-    table.start("Nikos")
+    table.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
+    table.start("Nikos", role=Role.PLAYER)
     clock.advance(9.5)
-    table.press("Nikos")
+    table.press("Nikos", role=Role.PLAYER)
     teams = (Team("A", ("Ravi", "Mina", "Anil")), Team("B", ("Uma", "Jay", "Dev")))
     BhukharTable.create(journal, SessionStart(teams, 30, (5.0,), (1,)), clock=clock, wall=wall)
     journal.checkpoint()

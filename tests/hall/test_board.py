@@ -15,6 +15,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
@@ -43,13 +44,13 @@ def test_a_tile_updates_after_a_confirm(
 ) -> None:
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     browser.get(hall_process.url)
     wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "the tile")
     text = (tile(browser, "t01") or {})["text"]
     assert "Asha v Bina" in text and "board 1: 0-0" in text and "turn: Asha" in text
-    s.confirm(s.proposal.edited(pocketed=["white", "white"]))
-    s.confirm(s.proposal.edited(pocketed=[]))  # Asha's turn ends: Bina's
+    s.confirm(s.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)  # Asha's turn ends: Bina's
     wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "Bina")
     assert browser.find_element(By.ID, "link").text == "live"
     pub.stop()
@@ -123,7 +124,7 @@ def test_the_page_notices_a_dead_link_and_reconnects(
 ) -> None:
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     browser.get(hall_process.url)
     wait_for(lambda: browser.find_element(By.ID, "link").text == "live", 10, "live")
     hall_process.kill()  # the server is gone without a word: no close frame
@@ -131,7 +132,7 @@ def test_the_page_notices_a_dead_link_and_reconnects(
     wait_for(lambda: (tile(browser, "t01") or {}).get("state") != "online", 5, "not current")
     hall_process.start()
     wait_for(lambda: browser.find_element(By.ID, "link").text == "live", 10, "live again")
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "live tile")
     pub.stop()
 
@@ -192,7 +193,7 @@ def test_the_board_shows_the_halls_broker_link_down_and_back(
     by the watchdog): the header says so and no tile is shown as current."""
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     try:
         browser.get(hall_process.url)
         wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "online")
@@ -202,7 +203,7 @@ def test_the_board_shows_the_halls_broker_link_down_and_back(
         assert (tile(browser, "t01") or {}).get("state") != "online"
         broker.start()
         wait_for(lambda: link() == "live", 10, "live again")
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
     finally:
         pub.stop()

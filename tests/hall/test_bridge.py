@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
@@ -43,9 +44,9 @@ def test_halls_bridged_to_a_central_broker_keep_their_topics(tmp_path: Path) -> 
                 publishers.append(pub)
                 s = CarromSession(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
                                   outputs=[pub])  # fmt: skip
-                s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+                s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
                 for _ in range(3):
-                    s.confirm(s.proposal.edited(pocketed=[]))
+                    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
 
             def national() -> list[tuple[str, str, int]]:
                 with sqlite3.connect(rec.path) as db:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, free_port
@@ -60,7 +61,9 @@ def hall_events(rec: HallRecord, table: str) -> list[tuple[str, int]]:
 def carrom(data: Path, publisher: HallPublisher) -> CarromSession:
     s = CarromSession(Journal(data / "journal.db"), outputs=[publisher])
     if s.resume() is None:
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+        s.start_match(
+            MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE
+        )
     return s
 
 
@@ -70,7 +73,7 @@ def test_confirm_reaches_the_hall_record_with_its_seq_and_state(
     rec, _ = record
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = carrom(tmp_path / "k", pub)
-    s.confirm(s.proposal.edited(pocketed=["white"]))
+    s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
     wait_for(lambda: hall_events(rec, "t01"), 5, "the event in the hall record")
     (match,) = rec.matches("carrom")
     (event,) = rec.events(HALL, "t01", match["match"])
@@ -108,7 +111,7 @@ def test_kiosk_without_a_broker_keeps_scoring_and_sends_the_gap_later(
     s = carrom(tmp_path / "k", pub)
     started = time.monotonic()
     for _ in range(5):
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     assert time.monotonic() - started < 1.0  # never held up by the missing broker
     assert s.view().events == 5 and not pub.online
     with b:
@@ -133,13 +136,13 @@ def test_broker_killed_and_restarted_loses_and_doubles_nothing(
     s = carrom(tmp_path / "k", pub)
     wait_for(lambda: pub.online, 5, "online")
     for n in range(30):
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         if n == 10:
             broker.kill()  # SIGKILL: what it held in memory is gone
         if n == 20:
             broker.start()
         time.sleep(0.01)
-    s.undo()
+    s.undo(role=Role.UMPIRE)
     want = journal_events(tmp_path / "k" / "journal.db")
     assert len(want) == 31
     wait_for(lambda: set(hall_events(rec, "t01")) == want, 15, "every event after the restart")
@@ -163,13 +166,13 @@ def test_events_the_broker_took_while_the_hall_was_away_are_asked_for_again(
         wait_for(lambda: first.connected and pub.online, 5, "both connected")
         s = carrom(tmp_path / "k", pub)
         for _ in range(3):
-            s.confirm(s.proposal.edited(pocketed=[]))
+            s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         journal = tmp_path / "k" / "journal.db"
         before = journal_events(journal)
         wait_for(lambda: set(hall_events(rec, "t01")) == before, 5, "the first strokes")
         first.stop()  # the hall's subscription is gone: the broker drops what comes now
         for _ in range(4):
-            s.confirm(s.proposal.edited(pocketed=[]))
+            s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         last = max(seq for _, seq in journal_events(journal))
         wait_for(lambda: max(pub.mark.values.values()) == last, 5, "the broker's acks")
         assert set(hall_events(rec, "t01")) == before  # acknowledged, yet not in the hall
@@ -247,7 +250,7 @@ def test_hall_restarted_with_an_empty_record_asks_for_everything(
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = carrom(tmp_path / "k", pub)
     for _ in range(6):
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     wait_for(lambda: any(v > 0 for v in pub.mark.values.values()), 5, "the broker's ack")
     # A hall that was away: only the retained state tells it the table has 6 events.
     rec = HallRecord(tmp_path / "new-hall.db")
@@ -339,7 +342,7 @@ def test_a_replaced_journal_is_a_new_outbox_not_a_repeat(
     for n, folder in enumerate(("old-card", "new-card")):
         pub = HallPublisher(table_settings(broker, "t01"), tmp_path / folder).start()
         s = carrom(tmp_path / folder, pub)
-        s.confirm(s.proposal.edited(pocketed=["white"] if n == 0 else []))
+        s.confirm(s.proposal.edited(pocketed=["white"] if n == 0 else []), role=Role.UMPIRE)
         want = journal_events(tmp_path / folder / "journal.db")
         wait_for(lambda w=want: w <= set(hall_events(rec, "t01")), 5, f"the {folder}'s stroke")
         pub.stop()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
@@ -45,13 +46,13 @@ def test_confirmed_events_go_from_the_outputs_without_reading_the_journal(
     data = tmp_path / "k"
     pub = HallPublisher(table_settings(broker, "t01"), data).start()
     s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     first = wait_for(lambda: seqs(record), 5, "the first event")
     assert isinstance(first, list)
     reads = pub.journal.reads  # the reads of the start: everything after the mark
     for _ in range(5):
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     want = [e.seq for e in s.journal.entries(s.match_id, [EVENT])]
     wait_for(lambda: seqs(record) == want, 5, "the five events")
     assert pub.journal.reads == reads  # heard of from the outputs, none read from the file
@@ -65,15 +66,15 @@ def test_an_event_no_output_heard_of_is_read_from_the_journal(
     data = tmp_path / "k"
     pub = HallPublisher(table_settings(broker, "t01"), data).start()
     s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     wait_for(lambda: seqs(record), 5, "the first event")
     # An event the publisher does not hear of (a table without it among its outputs)...
     s.outputs.remove(pub)
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     s.outputs.add(pub)
     # ...is found by the next one it hears of, which does not follow the last it sent.
-    s.confirm(s.proposal.edited(pocketed=[]))
+    s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     want = [e.seq for e in s.journal.entries(s.match_id, [EVENT])]
     assert len(want) == 3
     wait_for(lambda: seqs(record) == want, 5, "the missed event and the next")

@@ -18,6 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import entry_hash
 from kiosk.engine.journal_rows import dumps
@@ -115,7 +116,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
     assert len(MALFORMED) >= 30
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
     try:
         _send(rogue, f"{T}/status", b"online", retain=True)
@@ -130,7 +131,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
         wait_for(lambda: "bad data" in (tile(browser, "t02") or {}).get("text", ""), 5, "bad")
         assert f"bad data: {len(MALFORMED)} dropped" in (tile(browser, "t02") or {})["text"]
         # The good event of the real kiosk next door shows at once.
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Bina" in (tile(browser, "t01") or {}).get("text", ""), 5, "t01")
         assert browser.find_element(By.ID, "link").text == "live"
         # And so does the rogue table's own next good state and event.
@@ -147,7 +148,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
         hall_process.kill()
         hall_process.start()
         browser.get(hall_process.url)
-        s.confirm(s.proposal.edited(pocketed=[]))
+        s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
         wait_for(lambda: "turn: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "t01")
         wait_for(
             lambda: _bad(db) == len(MALFORMED) + 2,

@@ -56,15 +56,17 @@ def _kiosk(broker: Mosquitto, folder: Path, clock: ManualClock) -> tuple[CarromS
     s = CarromSession(Journal(folder / "journal.db"), clock=clock, outputs=[pub], beams=())
     pub.on_command = s.post
     pub.start()
-    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+    s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     return s, pub
 
 
 def _asha_wins_board_and_bina_protests(s: CarromSession, clock: ManualClock) -> None:
     for coins in (["white"], ["white", "queen"], ["white"] * 7):
-        s.confirm(s.proposal.edited(pocketed=coins))
+        s.confirm(s.proposal.edited(pocketed=coins), role=Role.UMPIRE)
     clock.advance(60)
-    s.protest("Bina", (1, 1), "The queen was covered after the striker left", "R-17")
+    s.protest(
+        "Bina", (1, 1), "The queen was covered after the striker left", "R-17", role=Role.UMPIRE
+    )
 
 
 def _client(user: str, port: int) -> mqtt.Client:
@@ -161,7 +163,7 @@ def test_law_150_the_result_is_marked_under_protest_in_the_tile(
     s, pub = _kiosk(broker, tmp_path / "k", clock)
     try:
         _asha_wins_board_and_bina_protests(s, clock)
-        s.concede("Bina")  # play is over: Asha won on the board
+        s.concede("Bina", role=Role.DIRECTOR)  # play is over: Asha won on the board
         browser.get(hall_process.url)
         under = "won on the board: Asha (under protest: no result, law 150)"
         wait_for(lambda: under in (tile(browser, "t01") or {}).get("text", ""), 10, "the mark")
@@ -173,7 +175,7 @@ def test_law_150_the_result_is_marked_under_protest_in_the_tile(
 
         wait_for(lambda: result().get("under_protest"), 10, "the results marked")
         assert (result()["provisional_winner"], result()["finished"]) == ("Asha", False)
-        s.decide_protest((1, 1), False)
+        s.decide_protest((1, 1), False, role=Role.DIRECTOR)
         wait_for(
             lambda: "winner: Asha" in (tile(browser, "t01") or {}).get("text", ""), 10, "declared"
         )
@@ -279,7 +281,7 @@ def test_the_same_decision_heard_again_is_not_taken_twice(tmp_path: Path) -> Non
     clock = ManualClock(1000.0)
     with Journal(tmp_path / "journal.db") as journal:
         s = CarromSession(journal, clock=clock, beams=())
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         _asha_wins_board_and_bina_protests(s, clock)
         data = {"id": 9, "match": str(s.match_id), "board": [1, 1], "upheld": False}
         for _ in range(2):

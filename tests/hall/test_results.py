@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.authority import Role
 from kiosk.config import ConfigError, parse_settings
 from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto
@@ -72,7 +73,7 @@ def _session(path: Path, teams: tuple[str, ...], wins: list[tuple[str, str]]) ->
     journal = Journal(path)
     table = BhukharTable.create(journal, start)
     for n, (win, lose) in enumerate(wins, start=1):
-        table.start_round()
+        table.start_round(role=Role.UMPIRE)
         game = Game(
             {win: TotalsSheet(True, 200 + 5 * n, 5, None), lose: TotalsSheet(False, 0, 25)},
             End.OUT, bhukhar=win, closed_by=win,
@@ -124,7 +125,7 @@ def test_backgammon_result_reaches_the_results(
     sim = SimTable("backgammon", tmp_path / "k", table_settings(broker, "t02"), seed=1)
     try:
         assert sim.clock is not None
-        sim.clock.game_end("Nikos", 3)  # a 3-point match: won at once
+        sim.clock.game_end("Nikos", 3, role=Role.PLAYER)  # a 3-point match: won at once
 
         def won() -> list[dict[str, object]]:
             found = json.loads(get(hall_process.url + "results"))["backgammon"]

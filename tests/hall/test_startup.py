@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from kiosk.authority import Role
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
@@ -38,10 +39,10 @@ def test_started_kiosk_publishes_its_confirms_to_the_hall(
         assert kiosk.hall in kiosk.services.outputs
         wait_for(lambda: kiosk.hall.online, 5, "the hall link")
         session = kiosk.services.tables.create(
-            CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha"))
+            CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
         )
         assert isinstance(session, CarromSession)
-        session.confirm(session.proposal.edited(pocketed=[]))
+        session.confirm(session.proposal.edited(pocketed=[]), role=Role.UMPIRE)
 
         def stored() -> int:
             with sqlite3.connect(rec.path) as db:
@@ -84,7 +85,7 @@ def test_bhukhar_table_shows_the_rounds_time_left_from_its_view(
         teams = tuple(Team(t, (f"{t}1", f"{t}2", f"{t}3")) for t in "AB")
         # The publisher is one of the table's outputs: the tile is the table's own view.
         table = BhukharTable.create(journal, SessionStart(teams), outputs=[pub])
-        table.start_round()
+        table.start_round(role=Role.UMPIRE)
         pub.nudge()
 
         def tile() -> dict[str, object] | None:

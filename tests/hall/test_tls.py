@@ -11,6 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, make_certificates
@@ -36,8 +37,8 @@ def test_kiosk_and_hall_over_tls(tmp_path: Path) -> None:
         pub = HallPublisher(settings, tmp_path / "k").start()
         try:
             s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
-            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-            s.confirm(s.proposal.edited(pocketed=[]))
+            s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+            s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
             wait_for(rec.matches, 10, "the match over TLS")
             key = rec.matches()[0]["match"]
             wait_for(lambda: rec.events("hall", "t01", key), 10, "the event over TLS")

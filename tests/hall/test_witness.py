@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import GENESIS, chained_rows, recompute
 from kiosk.engine.journal_files import read_seal, write_seal
@@ -63,9 +64,11 @@ def test_hall_verify_finds_a_forged_edit_with_the_chain_recomputed(
     journal = tmp_path / "k" / "journal.db"
     try:
         s = CarromSession(Journal(journal), outputs=[pub])
-        s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None))
+        s.start_match(
+            MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE
+        )
         for n in range(6):
-            s.confirm(s.proposal.edited(pocketed=["white"] if n == 2 else []))
+            s.confirm(s.proposal.edited(pocketed=["white"] if n == 2 else []), role=Role.UMPIRE)
         entries = s.journal.entries(1, ("event",))
         wait_for(lambda: len(rec.events(HALL, "t01", rec.matches()[0]["match"]) if
                          rec.matches() else []) == 6, 10, "six events at the hall")  # fmt: skip

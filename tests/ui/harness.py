@@ -75,6 +75,7 @@ from kiosk.engine.outputs import Output  # noqa: E402
 from kiosk.runner import Runner  # noqa: E402
 from kiosk.tables.commands import Command  # noqa: E402
 from kiosk.ui.app import TablesideApp  # noqa: E402
+from kiosk.ui.seen import SEEN_S, Seen  # noqa: E402
 from kiosk.wiring import Services  # noqa: E402
 
 _started = False
@@ -105,6 +106,32 @@ class _FrameTime:
 
 _frame_time = _FrameTime(Clock.time)
 Clock.time = _frame_time
+
+
+class _PersonTime:
+    """The clock a console's `Seen` reads (kiosk/ui/seen.py): a person's time, moved on by
+    twice `SEEN_S` at each deliberate tap or key, so a tap is made from the view the last step drew;
+    never moved between the two taps of a double tap, whatever the real time between them."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def step(self) -> None:
+        self.now += 2 * SEEN_S  # a deliberate tap comes well after the last change was seen
+
+
+_person = _PersonTime()
+Seen.clock = _person
+
+
+def look() -> None:
+    """A person looks at the screen before acting on it without a tap (a story that calls a
+    screen's method): what changed is drawn, and seen."""
+    pump(1, draw=False)
+    _person.step()
 
 
 def pump(frames: int = 6, draw: bool = True) -> None:
@@ -191,9 +218,9 @@ class _Seen:
     def __exit__(self, *_: object) -> None:
         Window.funbind(self.event, self._saw)
 
-    def wait(self, timeout: float = 10.0) -> None:
+    def wait(self, timeout: float = 10.0, count: int = 1) -> None:
         deadline = time.monotonic() + timeout
-        while not self.count:
+        while self.count < count:
             assert time.monotonic() < deadline, f"the X server never delivered {self.event}"
             _poll()
 
@@ -239,22 +266,37 @@ class Kiosk:
         pump(2, draw=False)
         self._press(x, y)
 
-    def _press(self, x: float, y: float) -> None:
-        """The pointer moved to (x, y), pressed and released by one xdotool: the X server
-        queues the three in order. Waits until Kivy has seen the press and the release,
-        however slowly the X server delivers them."""
+    def double_tap(
+        self, target: Widget | str, gap_s: float = 0.05, screen: str | None = None
+    ) -> None:
+        """Tap a widget twice, `gap_s` apart, as a finger's double tap: one xdotool call,
+        and the person's clock is not moved between the two (kiosk/ui/seen.py)."""
+        widget = self.widget(target, screen) if isinstance(target, str) else target
+        pump(2, draw=False)
+        assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
+        x, y = widget.to_window(*widget.center)
+        self._press(x, y, taps=2, gap_s=gap_s)
+
+    def _press(self, x: float, y: float, taps: int = 1, gap_s: float = 0.0) -> None:
+        """The pointer moved to (x, y), pressed and released by one xdotool (`taps` times,
+        `gap_s` apart): the X server queues them in order. Waits until Kivy has seen every
+        press and release, however slowly the X server delivers them. The person's clock
+        moves on first: the tap is made from the view the last step drew."""
+        _person.step()
+        clicks: list[str] = []
+        for n in range(taps):
+            if n:
+                clicks += ["sleep", str(gap_s)]
+            clicks += ["mousedown", "1", "mouseup", "1"]
         with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
             _xdotool(
                 "mousemove",
                 str(round(Window.left + x)),
                 str(round(Window.top + Window.height - y)),
-                "mousedown",
-                "1",
-                "mouseup",
-                "1",
+                *clicks,
             )
-            down.wait()
-            up.wait()
+            down.wait(count=taps)
+            up.wait(count=taps)
         pump(3)
 
     def tap_text(self, text: str) -> None:
@@ -272,6 +314,7 @@ class Kiosk:
     def key(self, name: str) -> None:
         """Press a key on the keyboard (xdotool's key names: "1", "Return", ...)."""
         pump(2, draw=False)
+        _person.step()
         with _Seen("on_key_up") as seen:
             _xdotool("key", name)
             seen.wait()

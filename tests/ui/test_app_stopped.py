@@ -4,6 +4,7 @@ app and find none (`app.unit`: "'NoneType' object has no attribute 'bind'")."""
 
 from __future__ import annotations
 
+from kiosk.authority import Role
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.registry import CarromStart
 from kiosk.ui.i18n import apply_languages
@@ -17,7 +18,9 @@ def test_a_stopped_app_is_not_reworded_by_a_later_change_of_language(
     kiosks = make_kiosk(services, fake_clock)
     kiosk = next(kiosks)
     # An unfinished match: home lists it, so a change of language rewords its rows.
-    kiosk.services.tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")))
+    kiosk.services.tables.create(
+        CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
+    )
     kiosk.app.refresh_home()
     app = kiosk.app
     kiosks.close()  # the app stops (on_stop) and is let go

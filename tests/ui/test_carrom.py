@@ -3,6 +3,7 @@ proposal, quick edits, undo, a refused event, fouls and the scoresheet."""
 
 from __future__ import annotations
 
+from kiosk.authority import Role
 from kiosk.config import with_values
 
 from .harness import Kiosk, name_players, win_board
@@ -242,8 +243,8 @@ def test_carrom_interval_banner_before_the_third_game_law_138(kiosk: Kiosk) -> N
         now = state.now
         own = now.colours[now.turn_side]
         pocketed = [own, "queen"] if now.on_board["queen"] else [own] * int(now.on_board[own])
-        session.edit(pocketed=pocketed)
-        session.confirm()
+        session.edit(pocketed=pocketed, role=Role.UMPIRE)
+        session.confirm(role=Role.UMPIRE)
     kiosk.advance(1.0)
     assert screen.banner_kind == "interval", screen.banner
     assert screen.banner == "Interval before the third game (law 138)"

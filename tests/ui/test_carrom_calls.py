@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.authority import Role
+
 from .harness import Kiosk, confirmed_events, name_players
 
 
@@ -153,12 +155,12 @@ def _tie_at_the_board_limit(screen: Any) -> None:
     the breaker wins 1 + 3 points; the break alternates, so 16-16 after the limit."""
     session = screen.session
     for _ in range(8):
-        session.confirm()
+        session.confirm(role=Role.UMPIRE)
         now = session.view().state.now
         own = now.colours[now.turn_side]
-        session.edit(pocketed=[own] * 8)
-        session.confirm()
-        session.forfeit_board(by=session.view().state.now.turn)
+        session.edit(pocketed=[own] * 8, role=Role.UMPIRE)
+        session.confirm(role=Role.UMPIRE)
+        session.forfeit_board(by=session.view().state.now.turn, role=Role.DIRECTOR)
 
 
 def test_carrom_toss_for_the_extra_board_after_a_tie_law_56_b(kiosk: Kiosk) -> None:

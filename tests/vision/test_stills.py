@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from drivers.simulated import ManualClock
+from kiosk.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import translate
@@ -94,8 +95,8 @@ def test_law_144_protest_record_shows_the_stills_of_each_stroke(
     path = tmp_path / "journal.db"
     clock, wall = ManualClock(0.0), ManualClock(1.7e9)
     session = CarromSession(Journal(path), clock=clock, wall=wall, camera=True)
-    session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"))
-    session.play()
+    session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
+    session.play(role=Role.UMPIRE)
     board = SimulatedBoard()
     empty = board.empty_frame()
     watcher = BoardWatcher.from_empty_board(auto_calibrate(empty), [empty])
