@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.ui.words import reason_words
-from tests.refusals import raises_code
 from tests.engine.test_part_faults import words_in
+from tests.refusals import raises_code
 
 
 def test_bhukhar_draft_a_meld_closed_under_the_hand_is_refused_by_its_code() -> None:
