@@ -247,13 +247,24 @@ def start_from_dict(obj: Any) -> SessionStart:
             raise SessionError(f"{where}.id: expected a team id, not {tid!r}")
         players = _list(item.get("players"), f"{where}.players")
         if len(players) != PLAYERS_PER_TEAM or not all(isinstance(p, str) and p for p in players):
-            raise SessionError(f"{where}.players: a team is three named players (rule 2)")
+            raise SessionError.of(
+                "team_of_three",
+                N_("{where}.players: a team is {count} named players (rule {law})"),
+                law="2",
+                where=where,
+                count=PLAYERS_PER_TEAM,
+            )
         teams.append(Team(tid, tuple(players), _opt_str(item, "name")))
     if len(teams) < 2:
-        raise SessionError("teams: a session needs at least two teams")
+        raise SessionError.of(
+            "two_teams_or_more", N_("teams: a session needs at least {count} teams"), count=2
+        )
     ids = [t.id for t in teams]
     if len(set(ids)) != len(ids):
-        raise SessionError(f"teams: a team id is repeated: {ids}")
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise SessionError.of(
+            "team_id_twice", N_("teams: a team id is repeated: {ids}"), ids=", ".join(twice)
+        )
     everyone = [p for t in teams for p in t.players]
     if len(set(everyone)) != len(everyone):
         dup = sorted({p for p in everyone if everyone.count(p) > 1})
@@ -263,17 +274,29 @@ def start_from_dict(obj: Any) -> SessionStart:
     minutes = _number(obj.get("round_minutes", 30), "round_minutes")
     low, high = ROUND_MINUTES
     if not low <= minutes <= high:
-        raise SessionError(f"round_minutes: {minutes:g} is outside {low}-{high} (rule 10)")
+        raise SessionError.of(
+            "round_minutes",
+            N_("round_minutes: {minutes} is outside {low}-{high} (rule {law})"),
+            law="10",
+            minutes=f"{minutes:g}",
+            low=low,
+            high=high,
+        )
     warn = tuple(
         _number(w, "warn_minutes") for w in _list(obj.get("warn_minutes", [5, 1]), "warn_minutes")
     )
     if any(not 0 < w < minutes for w in warn):
-        raise SessionError(f"warn_minutes: each must be between 0 and {minutes:g}")
+        raise SessionError.of(
+            "warn_minutes",
+            N_("warn_minutes: each must be between {low} and {minutes}"),
+            low=0,
+            minutes=f"{minutes:g}",
+        )
     tables = obj.get("tables")
     if tables is not None:
         tables = tuple(_int({"tables": t}, "tables", minimum=1) for t in _list(tables, "tables"))
         if not tables or len(set(tables)) != len(tables):
-            raise SessionError("tables: a list of distinct table numbers")
+            raise SessionError.of("tables", N_("tables: a list of distinct table numbers"))
     return SessionStart(tuple(teams), minutes, warn, tables, _opt_str(obj, "name"))
 
 

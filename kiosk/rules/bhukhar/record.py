@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kiosk.errors import TablesideError
+from kiosk.errors import Reason, TablesideError
 from kiosk.rules.bhukhar.events import (
     FORMAT,
     PLAYERS_PER_TEAM,
@@ -73,12 +73,14 @@ __all__ = [
 
 
 class RecordError(TablesideError, ValueError):
-    """A record line that cannot be read: `line` is 1-based."""
+    """A record line that cannot be read: `line` is 1-based, `reason` the English words, `why`
+    the session's refusal as facts when the line broke a rule (None: not JSON, no session)."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str, why: Reason | None = None) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
+        self.why = why
 
 
 def dump_line(obj: Mapping[str, Any]) -> str:
@@ -113,7 +115,7 @@ def parse_session(text: str) -> Session:
             else:
                 session.push(event_from_dict(obj))
         except SessionError as exc:
-            raise RecordError(number, str(exc)) from None
+            raise RecordError(number, str(exc), exc.reason) from None
     if session is None:
         raise RecordError(1, 'empty record: the first line is {"event": "session", ...}')
     return session

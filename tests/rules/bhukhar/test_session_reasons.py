@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.rules.bhukhar.events import start_from_dict, start_to_dict
 from kiosk.rules.bhukhar.record import Cancel, GameEntry, Session, SessionError, SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import Game, TotalsSheet
+from tests.refusals import raises_code
 
 from .helpers import game
 
@@ -55,3 +57,33 @@ def test_session_table_team_and_cancel_refusals_are_facts() -> None:
     stranger = Game({"A": EVEN.sheets["A"], "Z": EVEN.sheets["B"]}, EVEN.end)
     assert code(session, GameEntry(1, 1, stranger)) == "not_a_team"
     assert code(session, Cancel(1, 1)) == "cancel_no_game"
+
+
+def _header(**changed: object) -> dict[str, object]:
+    header = start_to_dict(START)
+    header.update(changed)
+    return header
+
+
+A, B = (
+    {"id": "A", "players": ["Ravi", "Mina", "Anil"]},
+    {"id": "B", "players": ["Uma", "Jay", "Dev"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("header", "code", "law"),
+    [
+        (_header(teams=[A]), "two_teams_or_more", ""),
+        (_header(teams=[A, dict(B, id="A")]), "team_id_twice", ""),
+        (_header(teams=[A, dict(B, players=["Uma", "Jay"])]), "team_of_three", "2"),
+        (_header(round_minutes=40), "round_minutes", "10"),
+        (_header(warn_minutes=[31]), "warn_minutes", ""),
+        (_header(tables=[1, 1]), "tables", ""),
+    ],
+)
+def test_session_header_refusals_carry_their_rule_as_facts(
+    header: dict[str, object], code: str, law: str
+) -> None:
+    with raises_code(SessionError, code, law=law):
+        start_from_dict(header)
