@@ -30,8 +30,13 @@ log = logging.getLogger("kiosk.hall")
 
 #: A state that says the kiosk has more than the record waits this long before a resend.
 SETTLE_S = 1.5
-#: One resend request per outbox at most this often.
+#: One resend request per outbox at most this often; asked again for the same head (nothing
+#: came of the last), the wait doubles up to RESEND_MOST_S. A hall far behind its broker's
+#: queue (a starved machine, a broker's restart sending every retained state first) thinks
+#: the events still queued are lost: asking every 2 s made each table send them all again
+#: each time, and the more it fell behind the more it was sent (the bench, 2,000 tables).
 RESEND_EVERY_S = 2.0
+RESEND_MOST_S = 10.0
 #: The listener looks at the suspected tails this often.
 TICK_S = 0.5
 #: The watchdog looks at the MQTT thread this often.
@@ -70,7 +75,9 @@ class HallListener:
         self.restarts = 0
         self._logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._suspect: dict[tuple[str, str, str], tuple[int, float]] = {}
-        self._asked: dict[tuple[str, str, str], float] = {}
+        #: Per outbox: when it was last asked for, after which head, and the wait before
+        #: asking again after that same head.
+        self._asked: dict[tuple[str, str, str], tuple[float, int, float]] = {}
         #: The director's last decision sent to each table (its number), retained on the
         #: broker until the table's `protest_decided` event for it comes back.
         self._decisions: dict[tuple[str, str], int] = {}
@@ -298,9 +305,13 @@ class HallListener:
     def _ask(self, hall: str, table: str, box: str, head: int, now: float) -> None:
         key = (hall, table, box)
         with self._lock:
-            if now - self._asked.get(key, -1e9) < RESEND_EVERY_S:
+            last, after, wait = self._asked.get(key, (-1e9, -1, RESEND_EVERY_S))
+            if head != after:
+                wait = RESEND_EVERY_S  # the head moved since: something came of it
+            if now - last < wait:
                 return
-            self._asked[key] = now
+            again = min(2 * wait, RESEND_MOST_S) if head == after else RESEND_EVERY_S
+            self._asked[key] = (now, head, again)
         payload = topics.dumps({"outbox": box, "after": head})
         self.client.publish(topics.topic(hall, table, topics.RESEND), payload, qos=1)
 
