@@ -292,6 +292,16 @@ def known(journal: Path) -> dict[str, object] | None:
     return entry if isinstance(entry, dict) else None
 
 
+def _marker_data(path: Path) -> dict[str, object]:
+    """The marker's whole contents; an unreadable or foreign one reads as empty (it is then
+    written anew with what is known)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 #: The marker's id of a journal noted before journals had ids (issue 32's first markers).
 NO_ID = "before-markers"
 
@@ -300,11 +310,7 @@ def mark_created(journal: Path, journal_id: str, table: str | None = None) -> No
     """Note in the folder's marker that `journal` exists (its id, its table and when it was
     created)."""
     path = marker_path(journal)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data if isinstance(data, dict) else {}
-    except (OSError, ValueError, UnicodeDecodeError):
-        data = {}
+    data = _marker_data(path)
     entry: dict[str, object] = {
         "id": journal_id,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -319,11 +325,7 @@ def mark_id(journal: Path, journal_id: str, table: str | None = None) -> None:
     """The journal's id (and table) in the folder's marker, keeping what else it says of it (a
     journal noted before ids, given its id at its first start; a restore that replaced it)."""
     path = marker_path(journal)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data if isinstance(data, dict) else {}
-    except (OSError, ValueError, UnicodeDecodeError):
-        data = {}
+    data = _marker_data(path)
     entry = data.get(journal.name)
     entry = dict(entry) if isinstance(entry, dict) else {}
     entry.pop("forgotten", None)
@@ -349,11 +351,7 @@ def mark_reached(journal: Path, seq: int, digest: str) -> None:
     """Note in the marker how far the journal had reached at a checkpoint (an older copy put
     in its place, its seal deleted, is then still found)."""
     path = marker_path(journal)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data if isinstance(data, dict) else {}
-    except (OSError, ValueError, UnicodeDecodeError):
-        data = {}
+    data = _marker_data(path)
     entry = data.get(journal.name)
     entry = dict(entry) if isinstance(entry, dict) else {}
     if entry.get("reached") == [seq, digest]:
@@ -376,11 +374,7 @@ def forget(journal: Path) -> list[Path]:
         os.replace(seal, target)
         moved.append(target)
     path = marker_path(journal)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data if isinstance(data, dict) else {}
-    except (OSError, ValueError, UnicodeDecodeError):
-        data = {}
+    data = _marker_data(path)
     data[journal.name] = {"forgotten": stamp}
     write_atomic(path, json.dumps(data, indent=1))
     return moved
