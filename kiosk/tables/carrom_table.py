@@ -50,6 +50,7 @@ from kiosk.rules.carrom.events import (
     Pass,
     Protest,
     ProtestDecided,
+    Stroke,
     Toss,
     VoidBoard,
     Waive,
@@ -87,7 +88,13 @@ from kiosk.tables.commands import (
     source,
 )
 from kiosk.tables.fusion import Context, Proposal
-from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
+from kiosk.tables.health import (
+    PartsHealth,
+    beam_doubt,
+    beam_fault_message,
+    beam_part,
+    camera_silent,
+)
 from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
@@ -153,6 +160,9 @@ class CarromSession(Commands):
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
         self._dues_said = False  # "dues placed" taken since the last event (law 50)
+        #: The beams the table itself found at fault in this stroke (chatter, too many coins):
+        #: their faults end with the stroke.
+        self._doubted: set[int] = set()
         self.versions = ViewVersion()
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
@@ -225,6 +235,7 @@ class CarromSession(Commands):
         self._reset_after_change()
         self.timers.cancel(now)
         self._replay(row.id, now)
+        self._doubt_beams(now)
         return self._emit(now)
 
     def _replay(self, match_id: int, now: float) -> None:
@@ -319,6 +330,7 @@ class CarromSession(Commands):
             self._emit(now)
             return
         who = source(role)
+        self._refuse_while_proposed("undo", who, now)
         was_over = self._declared(match)
         event = match.pop()
         try:
@@ -589,6 +601,8 @@ class CarromSession(Commands):
                 counts = item.pocket in self.health.working_beams and self._live
                 if counts and self.stroke.hit(item) and not self._replaying:
                     self.timers.stroke_started(t)
+                if counts and not self._replaying:
+                    self._doubt_beams(now)
             case BeamFault():
                 if item.kind == "flapping":  # its hits so far go to the umpire, not the count
                     self.stroke.drop_hits(item.pocket)
@@ -623,15 +637,63 @@ class CarromSession(Commands):
                 else:
                     self._raise_fault(item.part, item.message, now)
             case ProposalEdit():
-                self.stroke.edit = self.proposal.edited(**item.changes)
+                changes = dict(item.changes)
+                if changes.pop("clear", False):
+                    self.stroke.clear()
+                elif "pocket" in changes:
+                    self.stroke.set_count(int(changes["pocket"]), int(changes["count"]))
+                else:
+                    self.stroke.edit = self.proposal.edited(**changes)
             case _:
                 assert_never(item)
+
+    def _most_pocketable(self) -> int:
+        """The most pieces one stroke can put into a pocket: the coins and the queen on the
+        board, and the striker."""
+        now = self._state_now()
+        if now is None:
+            return 20
+        on = now.on_board
+        return int(on.get("white", 0)) + int(on.get("black", 0)) + int(bool(on.get("queen"))) + 1
+
+    def _doubt_beams(self, now: float) -> None:
+        """A beam that counted more coins than can go in, or chatters, is at fault: its hits
+        stop counting (the proposal says to count that pocket) until the stroke is over."""
+        most = self._most_pocketable()
+        for pocket in self.health.working_beams:
+            if pocket in self.stroke.counts:
+                continue
+            times = [h.t for h in self.stroke.hits if h.pocket == pocket]
+            doubt = beam_doubt(times, pocket, most)
+            if doubt is not None:
+                self._doubted.add(pocket)
+                self._raise_fault(beam_part(pocket), doubt, now)
+
+    def held(self) -> int | None:
+        """The pieces the proposed stroke holds (pocketed, the striker, off the board), or
+        None when no stroke is proposed (nothing in it, not a foul stroke)."""
+        p = self.proposal
+        pieces = len(p.pocketed) + int(p.striker) + len(p.off_board)
+        return pieces if pieces or p.improper else None
+
+    def _refuse_while_proposed(self, action: str, who: str, now: float) -> None:
+        """A call other than the stroke while a stroke is proposed is refused with why: the
+        stroke came first and its coins count (law 123); a foul in it is its own "foul stroke"
+        (64 b), one after it is called once it is confirmed (63, 64 a). Nothing is dropped."""
+        held = self.held()
+        if held is None:
+            return
+        reason = (FOUL_WHILE_PROPOSED if action == "foul" else CALL_WHILE_PROPOSED).with_n(held)
+        self._error = reason
+        self._raw(now, who, "refused", {"action": action, "reason": reason.english()})
+        self._emit(now)
+        raise IllegalEvent(reason)
 
     def _journal_input(self, item: Input) -> None:
         if self._replaying:
             return
         if isinstance(item, ProposalEdit):
-            self.proposal.edited(**item.changes)  # a bad colour is refused before it is kept
+            _check_edit(item.changes)  # a bad colour or count is refused before it is kept
             self._expired = None
             self._error = None
         row = input_row(item)
@@ -716,6 +778,8 @@ class CarromSession(Commands):
         protest's words), then the timers and the outputs."""
         match, match_id = self._need()
         now = self._now()
+        if not isinstance(event, Stroke):
+            self._refuse_while_proposed(str(event_to_dict(event)["event"]), who, now)
         self._expired = None
         before = match.state.now
         was_declared = self._declared(match)
@@ -768,6 +832,9 @@ class CarromSession(Commands):
         self._auto_at = None
         self._expired = None
         self._dues_said = False
+        for pocket in sorted(self._doubted):
+            self._clear_fault(beam_part(pocket), self._seen)
+        self._doubted = set()
 
     @staticmethod
     def _declared(match: Match) -> bool:
@@ -822,6 +889,7 @@ class CarromSession(Commands):
             refusal=self._error if isinstance(self._error, Reason) else None,
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
+            calibrated=bool(self.settings.camera.calibration),
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
@@ -839,6 +907,45 @@ class CarromSession(Commands):
 
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple | list) else value
+
+
+class _Proposed:
+    """A refusal while a stroke is proposed, with the pieces it holds."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+
+    def with_n(self, n: int) -> Reason:
+        return Reason.of(self.code, self.message, law="123", n=n)
+
+
+FOUL_WHILE_PROPOSED = _Proposed(
+    "foul_while_proposed",
+    N_(
+        "A stroke is proposed ({n} piece(s) in it): a foul in that stroke is its Foul stroke "
+        "(law 64 b); a foul after it is called once it is confirmed or cleared (law {law}). "
+        "Nothing was changed"
+    ),
+)
+CALL_WHILE_PROPOSED = _Proposed(
+    "call_while_proposed",
+    N_(
+        "A stroke is proposed ({n} piece(s) in it): confirm it or clear it first, its coins "
+        "count (law {law}). Nothing was changed"
+    ),
+)
+
+
+def _check_edit(changes: Mapping[str, Any]) -> None:
+    """ValueError for an edit the table cannot keep: a colour that is not one, a pocket's
+    count that is not a count."""
+    rest = dict(changes)
+    rest.pop("clear", None)
+    if "pocket" in rest:
+        pocket, count = rest.pop("pocket"), rest.pop("count", None)
+        if pocket not in POCKETS or not isinstance(count, int) or not 0 <= count <= 20:
+            raise ValueError(f"edit: pocket {pocket!r} count {count!r}: pockets 1-4, 0-20 coins")
+    Proposal().edited(**rest)
 
 
 #: A protest is lodged with its fee (law 145) and says what it is against (147).

@@ -73,6 +73,8 @@ class CarromView:
     refusal: Reason | None = None
     history: tuple[Event, ...] = ()
     protest_minutes: int | None = None
+    #: The camera's board is calibrated: until it is, the camera is no source of a stroke.
+    calibrated: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The view as the publisher sends it (kiosk/engine/outputs.py `JsonOutput`): the match as

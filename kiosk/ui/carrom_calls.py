@@ -32,14 +32,24 @@ from kiosk.errors import Refused
 from kiosk.tables.carrom_preview import foul_law
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.commands import NO_MATCH, Command
-from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
+from kiosk.tables.commands import NO_MATCH, Command, StaleView
+from kiosk.ui.carrom_rulings import (
+    RulingLog,
+    capital,
+    consequence,
+    disagreeing,
+    fix_colour,
+    pocket_words,
+)
 from kiosk.ui.carrom_view import break_called
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import command_for, send
 from kiosk.ui.parts_screen import part_name
 from kiosk.ui.seen import Seen
 from kiosk.ui.words import N_, error_words, reason_words, said_words
+
+#: A tap the table did not take because the screen had changed under it (a double tap).
+STALE_QUIET = N_("Second tap not taken: the first one did it")
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -107,6 +117,10 @@ class CarromCalls(Screen):
     pockets_seen = ListProperty([])
     colour_missing = BooleanProperty(False)
     fixing = NumericProperty(0)
+    #: The pocket whose count the umpire is setting (0: none).
+    counting = NumericProperty(0)
+    #: The line shows a refusal that is no alarm: the second tap of a double tap, not taken.
+    error_quiet = BooleanProperty(False)
 
     # the parts' faults: every message in one line, the line the chip shows, the details
     #: What the umpire does next after the banner's words ("" : nothing more to say).
@@ -146,10 +160,19 @@ class CarromCalls(Screen):
             self._send(view, action, **args)
 
         try:
-            return send(self.session, action, again, view=view, **args)
+            sent = send(self.session, action, again, view=view, **args)
+        except StaleView:
+            # The second tap of a double tap: the first one acted; said quietly, so the
+            # strip's "Undone: ..." stays the news and nobody is told to tap once more.
+            self.error = capital(tr._(STALE_QUIET))
+            self.error_quiet = True
+            return False
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
+            self.error_quiet = False
             return False
+        self.error_quiet = False
+        return sent
 
     def locked(self) -> None:
         """The console locked: the picker and the confirmation close (issue 32)."""
@@ -267,10 +290,22 @@ class CarromCalls(Screen):
         self.colour_missing = any(missing for _p, _w, missing in self.pockets_seen)
 
     def fix_first_missing(self) -> None:
-        """The proposal's pocket words were tapped: ask the colour at the first pocket whose
-        coin the camera did not see."""
+        """The proposal's pocket words were tapped: where the beams and the camera disagree
+        or a beam is at fault, ask that pocket's count; else the colour at the first pocket
+        whose coin the camera did not see."""
+        view = self._latest
+        if view is not None:
+            doubted = [int(f.part.split()[-1]) for f in view.faults if f.part.startswith("beam ")]
+            unsure = disagreeing(view.proposal) + doubted
+            if unsure:
+                self.counting = unsure[0]
+                return
         missing = [pocket for pocket, _w, gone in self.pockets_seen if gone]
         self.fixing = missing[0] if missing else 0
+
+    def count_pocket(self, pocket: int) -> None:
+        """Set the count of `pocket` (the count panel's pocket chips)."""
+        self.counting = pocket
 
     def fix_pocket(self, colour: str) -> None:
         """The umpire names the colour the camera did not see at the pocket being fixed."""

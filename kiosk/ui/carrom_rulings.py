@@ -335,6 +335,40 @@ def pocket_words(proposal: Proposal, _: Words = english) -> list[tuple[int, str,
     return out
 
 
+def disagreeing(proposal: Proposal) -> list[int]:
+    """The pockets where the beam and the camera counted differently."""
+    return [
+        pv.pocket
+        for pv in proposal.pockets
+        if pv.beam is not None and pv.camera is not None and pv.beam != len(pv.camera)
+    ]
+
+
+def disagree_words(proposal: Proposal, _: Words = english) -> str:
+    """Where the beams and the camera disagree, and what the proposal holds, said out loud:
+    "Beams and camera disagree: pocket 1, beam 7, camera 0; the stroke holds 5" ("" when
+    they agree, or one of them saw nothing). The umpire sets the count."""
+    pockets = disagreeing(proposal)
+    if not pockets:
+        return ""
+    where = "; ".join(
+        _(
+            "pocket {n}: beam {beam}, camera {camera}",
+            n=pv.pocket,
+            beam=pv.beam or 0,
+            camera=len(pv.camera or ()),
+        )
+        for pv in proposal.pockets
+        if pv.pocket in pockets
+    )
+    held = len(proposal.pocketed) + int(proposal.striker)
+    return _(
+        "Beams and camera disagree: {where}; the stroke holds {n}: set the count",
+        where=where,
+        n=held,
+    )
+
+
 def fix_colour(proposal: Proposal, colour: str) -> list[str]:
     """The proposal's pocketed coins with one coin whose colour no camera saw (a beam's
     guess) made `colour`; with no guess left, `colour` is added."""
