@@ -861,9 +861,13 @@ class CarromSession(Commands):
         return "over" if match.is_over() else self.stroke.phase
 
     def version_key(self) -> object:
-        """What a command here acts on: the match's events, the proposal, the phase."""
+        """What a command here acts on: the match's events, the proposal, the phase, and the
+        umpire's taps on the count (dues placed, a stop, the timer that runs, a time-out):
+        a second "Dues placed" is not a second placing. Not the seconds left."""
         events = None if self.match is None else self.match.events
-        return (self.match_id, events, self.proposal, self._phase())
+        timers = self.timers
+        count = (self._dues_said, timers.active, timers.held, timers.awaiting_lift, self._expired)
+        return (self.match_id, events, self.proposal, self._phase(), count)
 
     def _view(self, now: float) -> CarromView:
         match = self.match

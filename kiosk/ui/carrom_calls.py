@@ -138,16 +138,26 @@ class CarromCalls(Screen):
         self.seen = Seen()
         #: The version of the view the open destructive confirmation was made from.
         self._confirm_view: int | None = None
+        #: The version the open player picker was made from.
+        self._pick_view: int | None = None
+        #: The last tap taken was a correction of the proposal.
+        self._editing = False
         super().__init__(**kw)
 
     def _do(self, action: str, **args: object) -> bool:
         """One command to the table, made from the view the umpire has seen (kiosk/ui/seen.py)."""
+        self._editing = False
         return self._send(self.seen.version(), action, **args)
 
     def _edit(self, **changes: object) -> bool:
-        """A correction of the proposal, made from the view on screen: a quick second "+" is
-        a second coin."""
-        return self._send(self.seen.newest(), "edit", **changes)
+        """A correction of the proposal, made from the view on screen when the last tap was a
+        correction too (a quick second "+" is a second coin); after any other tap, from the
+        view seen: a tap that lands where a closing dialog was (the queen under the foul
+        picker) is the second of a double tap, not an edit."""
+        view = self.seen.newest() if self._editing else self.seen.version()
+        sent = self._send(view, "edit", **changes)
+        self._editing = sent
+        return sent
 
     def _send(self, view: int | None, action: str, **args: object) -> bool:
         """One command to the table, made from the view of version `view`, with the console's
@@ -218,6 +228,7 @@ class CarromCalls(Screen):
             notes.append(tr._(FOUL_KINDS[law]) if law in FOUL_KINDS else "")
         self.pick_notes = notes
         self.pick_question = tr._(PICKS[action])
+        self._pick_view = self.seen.version()  # the pick is made from the view it opened on
         self.pick_action = action
 
     def picked(self, index: int) -> None:
@@ -225,15 +236,16 @@ class CarromCalls(Screen):
         if not action or index >= len(self.pick_players):
             return
         player = self.pick_players[index]
+        self._editing = False
         if action == "toss":
-            self._do("toss", winner=player)
+            self._send(self._pick_view, "toss", winner=player)
         elif action in DESTRUCTIVE:
-            self.destructive(action, player)
+            self.destructive(action, player, made_from=self._pick_view)
         else:
-            self._do(action, by=player)
+            self._send(self._pick_view, action, by=player)
 
     # -- the destructive confirmation ---------------------------------------------------
-    def destructive(self, action: str, by: str = "") -> None:
+    def destructive(self, action: str, by: str = "", made_from: int | None = None) -> None:
         """Ask again, naming what `action` by `by` would do (the table's preview); a call the
         core refuses is said at once and asks nothing. The director's PIN comes first; the
         Yes is checked again when tapped (`confirmed`)."""
@@ -241,8 +253,9 @@ class CarromCalls(Screen):
             self.error = capital(reason_words(NO_MATCH, tr._))
             return
         args: dict[str, object] = {} if action == "void_board" else {"by": by}
-        retry = lambda: self.destructive(action, by)  # noqa: E731
-        made_from = self.seen.version()
+        if made_from is None:  # void: no picker before it
+            made_from = self.seen.version()
+        retry = lambda: self.destructive(action, by, made_from)  # noqa: E731
         command = command_for(self.session, action, retry, view=made_from, keep=True, **args)
         if command is None:
             return

@@ -32,7 +32,7 @@ from kiosk.errors import Refused
 from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_preview import Preview
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.commands import Command
+from kiosk.tables.commands import Command, StaleView
 from kiosk.ui.carrom_rulings import capital, consequence, protest_words
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -90,6 +90,8 @@ class ProtestPanel(Overlay):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._view: CarromView | None = None
+        #: The version of the view the panel was opened from: the protest is lodged on it.
+        self.made_from: int | None = None
 
     @staticmethod
     def board_text(boards: list[list[int]], index: int, _: Words) -> str:
@@ -106,6 +108,8 @@ class ProtestPanel(Overlay):
         self.error = ""
         self.ids.protest_words.text = ""
         self.ids.protest_receipt.text = ""
+        if self.screen is not None:
+            self.made_from = self.screen.seen.version()
         self.shown = True
         self.reword()
 
@@ -173,8 +177,13 @@ class ProtestPanel(Overlay):
         }
         self.error = ""
         try:
-            view = self.screen.seen.version()
-            sent = send(self.screen.session, "protest", self.lodge, view=view, **args)
+            sent = send(self.screen.session, "protest", self.lodge, view=self.made_from, **args)
+        except StaleView as exc:
+            # The table moved on while the panel was open (a stroke, an undo): said, and the
+            # next Lodge is made from what the screen shows now.
+            self.error = capital(error_words(exc, tr._))
+            self.made_from = self.screen.seen.newest()
+            return
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
             return
