@@ -163,6 +163,12 @@ class CarromSession(Commands):
         #: The beams the table itself found at fault in this stroke (chatter, too many coins):
         #: their faults end with the stroke.
         self._doubted: set[int] = set()
+        #: Each protest's words and fee receipt, by its board (the record keeps the event
+        #: alone; the journal keeps them with it): for the director's list and the hall.
+        self._protest_texts: dict[tuple[int, int], tuple[str, str]] = {}
+        #: The core's calls on each of the last events, oldest first: the ruling strip
+        #: of a console that starts again (a restart) begins with them.
+        self._recent: list[tuple[Reason, ...]] = []
         self.versions = ViewVersion()
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
@@ -217,6 +223,8 @@ class CarromSession(Commands):
         now = self._now()
         self.match_id = self.journal.begin_match(KIND, event_to_dict(start), self.wall())
         self.match = match
+        self._protest_texts = {}
+        self._recent = []
         self._time = MatchTime(now)
         self._reset_after_change()
         self.timers.cancel(now)
@@ -228,10 +236,13 @@ class CarromSession(Commands):
         row = self.journal.unfinished(KIND)
         if row is None:
             return None
-        match = replayed_match(self.journal, row)
+        recent: list[tuple[Reason, ...]] = []
+        match = replayed_match(self.journal, row, recent)
         now = self._now()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match, self.match_id = match, row.id
+        self._protest_texts = protest_texts(self.journal, row.id)
+        self._recent = recent[-RECENT_KEPT:]
         self._reset_after_change()
         self.timers.cancel(now)
         self._replay(row.id, now)
@@ -344,7 +355,20 @@ class CarromSession(Commands):
             self.journal.finish(match_id)  # a protest after the result taken back: declared
         self._reset_after_change()
         self.timers.cancel(now)
+        self._recent = self._recent[:-1]
+        self._count_as_after_last(match, now)
         self._emit(now)
+
+    def _count_as_after_last(self, match: Match, now: float) -> None:
+        """After an undo the count runs as it did after the event that is last again (law
+        50, 88, 124): the player at turn has the stroke's 15 s afresh, or they wait for the
+        striker to be lifted, or for the dues; none before a break (46: the umpire's "play")."""
+        if not match.events:
+            return
+        last = match.pop()
+        before = match.state.now
+        match.push(last)
+        follow_call(self.timers, timer_after(match, last, before), now)
 
     @command
     def play(self, *, role: Role) -> None:
@@ -437,6 +461,8 @@ class CarromSession(Commands):
             self._emit(self._now())
             raise IllegalEvent(missing)
         self._commit(event, source(role), {"words": text, "receipt": paid})
+        self._protest_texts[event.board] = (text, paid)
+        self._emit(self._now())
 
     @command
     def decide_protest(
@@ -801,6 +827,7 @@ class CarromSession(Commands):
             raise
         self._journal_works()
         self._error = None
+        self._recent = [*self._recent, match.state.calls][-RECENT_KEPT:]
         # Finished once the result is declared (no protest waits, 150): until then a late
         # decision is still journaled here; a protest after it opens the match again.
         if self._declared(match):
@@ -894,6 +921,17 @@ class CarromSession(Commands):
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
             calibrated=bool(self.settings.camera.calibration),
+            protest_texts=self._texts_shown(match),
+            recent_calls=tuple(c for calls in self._recent for c in calls),
+        )
+
+    def _texts_shown(self, match: Match | None) -> tuple[tuple[int, int, str, str], ...]:
+        """The words and receipt of each protest that stands: (game, board, words, receipt)."""
+        if match is None:
+            return ()
+        boards = [p.board for p in match.state.protests]
+        return tuple(
+            (b[0], b[1], *self._protest_texts[b]) for b in boards if b in self._protest_texts
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
@@ -952,6 +990,9 @@ def _check_edit(changes: Mapping[str, Any]) -> None:
     Proposal().edited(**rest)
 
 
+#: The events whose calls the table keeps for a console that starts again.
+RECENT_KEPT = 4
+
 #: A protest is lodged with its fee (law 145) and says what it is against (147).
 PROTEST_NO_FEE = Reason.of(
     "protest_no_fee",
@@ -989,9 +1030,12 @@ def _board(value: object) -> tuple[int, int]:
     raise ValueError(f"protest: 'board' must be [game, board], not {value!r}")
 
 
-def replayed_match(journal: Journal, row: MatchRow) -> Match:
-    """The carrom match of `row` with its confirmed events pushed again. JournalError names
-    the entry that cannot be replayed; its cause is the core's own refusal."""
+def replayed_match(
+    journal: Journal, row: MatchRow, calls: list[tuple[Reason, ...]] | None = None
+) -> Match:
+    """The carrom match of `row` with its confirmed events pushed again (`calls`, when
+    given, gets the core's calls on each). JournalError names the entry that cannot be
+    replayed; its cause is the core's own refusal."""
     where = "the match line"
     try:
         start = event_from_dict(row.header)
@@ -1004,6 +1048,8 @@ def replayed_match(journal: Journal, row: MatchRow) -> Match:
             if isinstance(event, MatchStart):
                 raise EventError.of("second_match", SECOND_MATCH)
             match.push(event)
+            if calls is not None:
+                calls.append(match.state.calls)
     except (EventError, IllegalEvent) as exc:
         raise JournalError(f"{journal.path}: match {row.id}, {where}: {exc}") from exc
     return match
@@ -1022,9 +1068,31 @@ def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     row = journal.match(match_id)
     start = event_from_dict(row.header)
     events = [event_from_dict(data) for data in journal.confirmed(match_id)]
-    return write_record([start, *events]) + "".join(  # roles: who corrected what
-        f"{line}\n" for line in correction_comments(journal, match_id)
-    )
+    comments = [*correction_comments(journal, match_id), *protest_comments(journal, match_id)]
+    return write_record([start, *events]) + "".join(f"{line}\n" for line in comments)
+
+
+def protest_texts(journal: Journal, match_id: int) -> dict[tuple[int, int], tuple[str, str]]:
+    """The words and fee receipt of each protest that stands, by board, as journaled with
+    its event."""
+    texts: dict[tuple[int, int], tuple[str, str]] = {}
+    for data in journal.confirmed(match_id):
+        if data.get("event") == "protest" and isinstance(data.get("board"), list):
+            board = _board(data["board"])
+            texts[board] = (str(data.get("words", "")), str(data.get("receipt", "")))
+    return texts
+
+
+def protest_comments(journal: Journal, match_id: int) -> list[str]:
+    """Each protest's words and receipt as match-record comment lines (shared/spec/
+    match-record.md: a `#` line is skipped by readers; the event keeps its own fields),
+    one line each, whatever was typed."""
+    lines: list[str] = []
+    for (game, board), (words, receipt) in protest_texts(journal, match_id).items():
+        said = " ".join(words.split())
+        paid = " ".join(receipt.split())
+        lines.append(f"# protest against board {board} of game {game}: {said} (fee receipt {paid})")
+    return lines
 
 
 def correction_comments(journal: Journal, match_id: int) -> list[str]:

@@ -41,6 +41,7 @@ SOURCES = {
     "unsure": N_("camera unsure: check the colours"),
     "manual": N_("enter the stroke"),
     "umpire": N_("as the umpire set it"),
+    "uncalibrated": N_("beams only, the camera is not calibrated: check the colours"),
 }
 
 
@@ -48,9 +49,10 @@ def source_of(view: CarromView) -> str:
     """The key of SOURCES for the proposal's header: only the sources really working (a
     camera with a fault, or not yet calibrated, is not one; nor is a beam that is out)."""
     source = view.proposal.source
-    camera = view.camera and view.calibrated
-    if source in ("beams+camera", "camera", "unsure") and not camera:
+    if source in ("beams+camera", "camera", "unsure") and not view.camera:
         return "beams" if view.beams else "manual"
+    if source in ("beams+camera", "camera", "unsure") and not view.calibrated:
+        return "uncalibrated" if view.beams else "manual"
     if source == "beams+camera" and not view.beams:
         return "camera"
     if source == "beams" and not view.beams:
@@ -338,7 +340,10 @@ class CarromScreen(CarromCalls):
         notes = (note_words(note, tr._) for note in p.notes)
         self.prop_notes = "; ".join(notes) if p.source != "manual" else ""
         self.show_pockets(view)
-        self.prop_pockets = " · ".join(words for _pocket, words, _missing in self.pockets_seen)
+        out = [note_words(n, tr._) for n in p.notes if n.kind in ("beam_out", "beam_out_camera")]
+        self.prop_pockets = (
+            " · ".join(words for _pocket, words, _missing in self.pockets_seen) or "; ".join(out)
+        )
         self.prop_disagree = disagree_words(p, tr._)
         self.prop_held = bool(p.pocketed or p.striker or p.off_board or p.improper or p.hits)
         wait = view.auto_confirm_in

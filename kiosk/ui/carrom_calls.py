@@ -195,7 +195,7 @@ class CarromCalls(Screen):
         state = view.state
         calls = () if state is None else state.calls
         turn = None if state is None or state.now is None else state.now.turn
-        self.log.follow(view.match_id, events, calls, turn)
+        self.log.follow(view.match_id, events, calls, turn, view.recent_calls)
         self.reword_rulings()
 
     def reword_rulings(self) -> None:

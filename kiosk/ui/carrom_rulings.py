@@ -256,12 +256,15 @@ class RulingLog:
         events: tuple[Event, ...],
         calls: tuple[Reason, ...],
         turn: str | None,
+        recent: tuple[Reason, ...] = (),
     ) -> None:
         old = self._events
         if match_id != self._match:
+            # A console that starts again (a restart, another table): the calls of the last
+            # few events (`recent`, the table's), else those on the last one.
             self._match, self.lines = match_id, []
             self._turns = [None] * len(events)
-            for call in calls[-self.keep :] if events else ():
+            for call in (recent or calls)[-self.keep :] if events else ():
                 self.add(Line("call", call=call))
         elif len(events) < len(old):
             for gone in reversed(range(len(events), len(old))):

@@ -41,6 +41,11 @@ def _events(s: CarromSession) -> list[str]:
     return [e.data["event"] for e in s.journal.entries(s.match_id, [EVENT])]
 
 
+def _confirmed(s: CarromSession) -> list[dict[str, object]]:
+    assert s.match_id is not None
+    return s.journal.confirmed(s.match_id)
+
+
 def _hits(s: CarromSession, pocket: int, n: int, gap: float) -> None:
     clock = s.clock
     assert isinstance(clock, ManualClock)
@@ -64,7 +69,7 @@ def test_a_foul_while_a_white_is_proposed_is_refused_and_the_white_is_kept(
     table.confirm(role=UMPIRE)  # the stroke first, then the foul on the turn it leaves
     table.foul(role=UMPIRE)
     assert _events(table) == ["stroke", "foul"]
-    assert table.journal.confirmed(table.match_id)[0]["pocketed"] == ["white"]
+    assert _confirmed(table)[0]["pocketed"] == ["white"]
 
 
 @pytest.mark.parametrize(
@@ -98,11 +103,11 @@ def test_a_held_key_chatters_a_fault_on_the_parts_board_and_its_count_goes(
     _hits(table, 3, 61, 0.015)  # key 3 held: 61 hits 15 ms apart
     faults = {f.part: f.message for f in table.view().faults}
     assert "chatters" in faults[beam_part(3)]
-    assert table.proposal.pocketed == () and 3 not in table.view().beams
+    assert not table.proposal.pocketed and 3 not in table.view().beams
     table.edit(pocket=3, count=1, role=UMPIRE)  # the umpire counts one coin in pocket 3
     assert table.proposal.pocketed == ("white",)
     table.confirm(role=UMPIRE)
-    assert table.journal.confirmed(table.match_id)[0]["pocketed"] == ["white"]
+    assert _confirmed(table)[0]["pocketed"] == ["white"]
     assert beam_part(3) not in {f.part for f in table.view().faults}  # over with the stroke
 
 
@@ -122,6 +127,6 @@ def test_the_proposal_is_cleared_in_one_command_and_the_clear_is_journaled(
     _hits(table, 1, 7, 0.2)
     assert len(table.proposal.pocketed) == 7
     table.edit(clear=True, role=UMPIRE)
-    assert table.proposal.pocketed == () and table.held() is None
+    assert not table.proposal.pocketed and table.held() is None
     table.foul(role=UMPIRE)  # nothing proposed: the foul is taken
     assert _events(table) == ["foul"]

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.authority import Role
 from kiosk.tables.commands import Command
+from kiosk.wiring import Services
 
 from .harness import (
     DIRECTOR_PIN,
     UMPIRE_PIN,
-    FakeClock,
     Kiosk,
-    Services,
     confirmed_events,
     name_players,
     pinned,
