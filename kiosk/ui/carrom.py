@@ -341,9 +341,9 @@ class CarromScreen(CarromCalls):
         self.prop_notes = "; ".join(notes) if p.source != "manual" else ""
         self.show_pockets(view)
         out = [note_words(n, tr._) for n in p.notes if n.kind in ("beam_out", "beam_out_camera")]
-        self.prop_pockets = (
-            " · ".join(words for _pocket, words, _missing in self.pockets_seen) or "; ".join(out)
-        )
+        self.prop_pockets = " · ".join(
+            words for _pocket, words, _missing in self.pockets_seen
+        ) or "; ".join(out)
         self.prop_disagree = disagree_words(p, tr._)
         self.prop_held = bool(p.pocketed or p.striker or p.off_board or p.improper or p.hits)
         wait = view.auto_confirm_in

@@ -93,10 +93,11 @@ def test_beams_and_camera_disagree_out_loud_and_the_header_names_working_sources
     screen = _setup(kiosk)
     session = screen.session
     session.fit((1, 2, 3, 4), True)  # a camera fitted, its board not calibrated
-    clock = kiosk.clock
+    clock, press = kiosk.clock, kiosk.services.press_pocket
+    assert press is not None
     session.post(CameraMotion(clock()))
     for _ in range(7):  # seven fast presses of key 1
-        kiosk.services.press_pocket(1)
+        press(1)
         clock.advance(0.1)
     gone = tuple(RecordedGone("white", None) for _ in range(5))  # seen, not at a pocket
     session.post(CameraRest(clock()))
