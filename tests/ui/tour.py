@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.ui.widgets import Overlay
 
-from .harness import Kiosk
+from .harness import Kiosk, look
 from .harness import pump as _draw
 
 
@@ -169,11 +169,13 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     carrom = kiosk.screen("carrom")
     assert carrom.ids.side_0.children[-1].children[1].text.startswith("Dimitris"), "no name"
     yield "carrom/doubles"
+    look()
     carrom.command("pass_turn")  # refused on the break (law 46): the refusal's line
     pump(4)
     yield "carrom/refusal"
     players = kiosk.screen("players")
-    carrom._do("edit", pocketed=[carrom.colours[0], "queen"])
+    carrom._edit(pocketed=[carrom.colours[0], "queen"])
+    look()
     carrom.confirm()  # the breaker pockets the queen: to cover
     pump(4)
     yield "carrom/queen"
@@ -183,15 +185,18 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     yield "players/queen"
     app.show("carrom")
     own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
-    carrom._do("edit", pocketed=[own], striker=True)
+    carrom._edit(pocketed=[own], striker=True)
+    look()
     carrom.confirm()  # own coin with the striker: "it goes back with one due" (law 73)
     pump(4)
     yield "carrom/rulings"
     while not any(carrom.games):  # boards won until a game is: the change of sides
         own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
         if carrom.placing:
+            look()
             carrom.dues_placed()
-        carrom._do("edit", pocketed=[own] * 9 + (["queen"] if "queen" in carrom.on_board else []))
+        carrom._edit(pocketed=[own] * 9 + (["queen"] if "queen" in carrom.on_board else []))
+        look()
         carrom.confirm()
         pump(2)
     pump(4)
@@ -269,12 +274,14 @@ def _bhukhar_story(kiosk: Kiosk) -> Iterator[str]:
     yield "bhukhar/names"
     sheet.toggle_licence(1)  # team B has no licence, yet B1 is named as its layer
     sheet.choose_licence_by(1, 0)
+    look()
     sheet.enter()
     pump(4)
     yield "bhukhar/refused"
     sheet.choose_licence_by(1, 0)
     sheet.choose_end("stock")
     sheet.step("points", 0, 100)
+    look()
     sheet.enter()
     pump(4)
     assert not sheet.refused, sheet.message
