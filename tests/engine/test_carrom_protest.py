@@ -215,7 +215,7 @@ def test_protests_by_role_a_player_cannot_protest_nor_the_umpire_decide(
     _asha_wins_board(s)
     with pytest.raises(NotAllowed) as player:
         _protest(s, (1, 1), role=PLAYER)  # a locked console: a player's role
-    assert player.value.reason.code == "role"
+    assert player.value.reason is not None and player.value.reason.code == "role"
     _protest(s, (1, 1))
     with pytest.raises(NotAllowed):
         s.send(Command.of("decide_protest", UMPIRE, board=(1, 1), upheld=True))
