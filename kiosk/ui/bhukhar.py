@@ -151,6 +151,7 @@ class BhukharScreen(Screen):
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         if table is not self.table:  # another session: nothing of the last one's game
+            self.seen.forget()
             self._last_result = None
             self.totals_lines = ""
         old = self.table.outputs if self.table is not None else None

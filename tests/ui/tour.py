@@ -224,10 +224,13 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     app.start_backgammon(setup)
     pump(4)
     clock = kiosk.screen("backgammon")
+    look()
     clock.start_side(0)
     pump(2)  # the screen draws each view at its next frame: a half's tap asks who runs
+    look()
     clock.early_pickup(1)  # the other player picked up the dice: waits the delay out
     pump(2)
+    look()
     clock.tap_half(0)
     pump(4)
     assert clock.waits[1], "the story's early pickup did not take"
@@ -236,6 +239,7 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     yield "players/wait"
     app.show("backgammon")
+    look()
     clock.pause_or_resume()
     pump(4)
     yield "backgammon/paused"
@@ -243,9 +247,11 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     yield "players/paused"
     app.show("backgammon")
+    look()
     clock.early_pickup(1)  # refused: that side's clock runs
     pump(4)
     yield "backgammon/refusal"
+    look()
     clock.pause_or_resume()
     clock.end_open = True
     clock.end_points = 12
@@ -330,6 +336,7 @@ def _home_story(kiosk: Kiosk) -> Iterator[str]:
     app.resume("backgammon")  # in play again (paused by the resume): its clock runs on
     clock = kiosk.screen("backgammon")
     pump(2)
+    look()
     clock.pause_or_resume()
     pump(2)
     app.show("home")
