@@ -244,7 +244,7 @@ def _board(v: Any) -> str | None:
 _BOARD = _board
 _PROTEST = _fields(
     {"by": _NAME, "board": _BOARD, "decision": _or_null(_one_of("upheld", "rejected"))},
-    {"t": _or_null(_num())},
+    {"t": _or_null(_num()), "words": _str(2000), "receipt": _str(80)},
 )
 
 #: A tile as the board draws it (kiosk/hall/views.py, kiosk/hall/static/hall.js).

@@ -20,6 +20,7 @@ VOLATILE = ("timer", "banks", "delay", "left", "t")
 
 def carrom_tile(view: CarromView) -> dict[str, Any]:
     state, now = view.state, None if view.state is None else view.state.now
+    texts = {(g, b): {"words": w, "receipt": r} for g, b, w, r in view.protest_texts}
     return {
         "game": "carrom",
         "match": None if view.match_id is None else str(view.match_id),
@@ -40,7 +41,13 @@ def carrom_tile(view: CarromView) -> dict[str, Any]:
         "protests": []
         if state is None
         else [
-            {"by": p.by, "board": list(p.board), "decision": p.decision, "t": p.t}
+            {
+                "by": p.by,
+                "board": list(p.board),
+                "decision": p.decision,
+                "t": p.t,
+                **texts.get((p.board[0], p.board[1]), {}),  # its words and fee receipt, as lodged
+            }
             for p in state.protests
         ],
         "events": view.events,

@@ -50,6 +50,7 @@ from kiosk.rules.carrom.events import (
     Pass,
     Protest,
     ProtestDecided,
+    Stroke,
     Toss,
     VoidBoard,
     Waive,
@@ -87,7 +88,13 @@ from kiosk.tables.commands import (
     source,
 )
 from kiosk.tables.fusion import Context, Proposal
-from kiosk.tables.health import PartsHealth, beam_fault_message, beam_part, camera_silent
+from kiosk.tables.health import (
+    PartsHealth,
+    beam_doubt,
+    beam_fault_message,
+    beam_part,
+    camera_silent,
+)
 from kiosk.tables.stroke import StrokeTracker
 
 KIND = "carrom"
@@ -153,6 +160,15 @@ class CarromSession(Commands):
         self._auto_at: float | None = None
         self._last_view: CarromView | None = None
         self._dues_said = False  # "dues placed" taken since the last event (law 50)
+        #: The beams the table itself found at fault in this stroke (chatter, too many coins):
+        #: their faults end with the stroke.
+        self._doubted: set[int] = set()
+        #: Each protest's words and fee receipt, by its board (the record keeps the event
+        #: alone; the journal keeps them with it): for the director's list and the hall.
+        self._protest_texts: dict[tuple[int, int], tuple[str, str]] = {}
+        #: The core's calls on each of the last events, oldest first: the ruling strip
+        #: of a console that starts again (a restart) begins with them.
+        self._recent: list[tuple[Reason, ...]] = []
         self.versions = ViewVersion()
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
@@ -207,6 +223,8 @@ class CarromSession(Commands):
         now = self._now()
         self.match_id = self.journal.begin_match(KIND, event_to_dict(start), self.wall())
         self.match = match
+        self._protest_texts = {}
+        self._recent = []
         self._time = MatchTime(now)
         self._reset_after_change()
         self.timers.cancel(now)
@@ -218,13 +236,17 @@ class CarromSession(Commands):
         row = self.journal.unfinished(KIND)
         if row is None:
             return None
-        match = replayed_match(self.journal, row)
+        recent: list[tuple[Reason, ...]] = []
+        match = replayed_match(self.journal, row, recent)
         now = self._now()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
         self.match, self.match_id = match, row.id
+        self._protest_texts = protest_texts(self.journal, row.id)
+        self._recent = recent[-RECENT_KEPT:]
         self._reset_after_change()
         self.timers.cancel(now)
         self._replay(row.id, now)
+        self._doubt_beams(now)
         return self._emit(now)
 
     def _replay(self, match_id: int, now: float) -> None:
@@ -319,6 +341,7 @@ class CarromSession(Commands):
             self._emit(now)
             return
         who = source(role)
+        self._refuse_while_proposed("undo", who, now)
         was_over = self._declared(match)
         event = match.pop()
         try:
@@ -332,7 +355,20 @@ class CarromSession(Commands):
             self.journal.finish(match_id)  # a protest after the result taken back: declared
         self._reset_after_change()
         self.timers.cancel(now)
+        self._recent = self._recent[:-1]
+        self._count_as_after_last(match, now)
         self._emit(now)
+
+    def _count_as_after_last(self, match: Match, now: float) -> None:
+        """After an undo the count runs as it did after the event that is last again (law
+        50, 88, 124): the player at turn has the stroke's 15 s afresh, or they wait for the
+        striker to be lifted, or for the dues; none before a break (46: the umpire's "play")."""
+        if not match.events:
+            return
+        last = match.pop()
+        before = match.state.now
+        match.push(last)
+        follow_call(self.timers, timer_after(match, last, before), now)
 
     @command
     def play(self, *, role: Role) -> None:
@@ -425,6 +461,8 @@ class CarromSession(Commands):
             self._emit(self._now())
             raise IllegalEvent(missing)
         self._commit(event, source(role), {"words": text, "receipt": paid})
+        self._protest_texts[event.board] = (text, paid)
+        self._emit(self._now())
 
     @command
     def decide_protest(
@@ -589,6 +627,8 @@ class CarromSession(Commands):
                 counts = item.pocket in self.health.working_beams and self._live
                 if counts and self.stroke.hit(item) and not self._replaying:
                     self.timers.stroke_started(t)
+                if counts and not self._replaying:
+                    self._doubt_beams(now)
             case BeamFault():
                 if item.kind == "flapping":  # its hits so far go to the umpire, not the count
                     self.stroke.drop_hits(item.pocket)
@@ -623,15 +663,63 @@ class CarromSession(Commands):
                 else:
                     self._raise_fault(item.part, item.message, now)
             case ProposalEdit():
-                self.stroke.edit = self.proposal.edited(**item.changes)
+                changes = dict(item.changes)
+                if changes.pop("clear", False):
+                    self.stroke.clear()
+                elif "pocket" in changes:
+                    self.stroke.set_count(int(changes["pocket"]), int(changes["count"]))
+                else:
+                    self.stroke.edit = self.proposal.edited(**changes)
             case _:
                 assert_never(item)
+
+    def _most_pocketable(self) -> int:
+        """The most pieces one stroke can put into a pocket: the coins and the queen on the
+        board, and the striker."""
+        now = self._state_now()
+        if now is None:
+            return 20
+        on = now.on_board
+        return int(on.get("white", 0)) + int(on.get("black", 0)) + int(bool(on.get("queen"))) + 1
+
+    def _doubt_beams(self, now: float) -> None:
+        """A beam that counted more coins than can go in, or chatters, is at fault: its hits
+        stop counting (the proposal says to count that pocket) until the stroke is over."""
+        most = self._most_pocketable()
+        for pocket in self.health.working_beams:
+            if pocket in self.stroke.counts:
+                continue
+            times = [h.t for h in self.stroke.hits if h.pocket == pocket]
+            doubt = beam_doubt(times, pocket, most)
+            if doubt is not None:
+                self._doubted.add(pocket)
+                self._raise_fault(beam_part(pocket), doubt, now)
+
+    def held(self) -> int | None:
+        """The pieces the proposed stroke holds (pocketed, the striker, off the board), or
+        None when no stroke is proposed (nothing in it, not a foul stroke)."""
+        p = self.proposal
+        pieces = len(p.pocketed) + int(p.striker) + len(p.off_board)
+        return pieces if pieces or p.improper else None
+
+    def _refuse_while_proposed(self, action: str, who: str, now: float) -> None:
+        """A call other than the stroke while a stroke is proposed is refused with why: the
+        stroke came first and its coins count (law 123); a foul in it is its own "foul stroke"
+        (64 b), one after it is called once it is confirmed (63, 64 a). Nothing is dropped."""
+        held = self.held()
+        if held is None:
+            return
+        reason = (FOUL_WHILE_PROPOSED if action == "foul" else CALL_WHILE_PROPOSED).with_n(held)
+        self._error = reason
+        self._raw(now, who, "refused", {"action": action, "reason": reason.english()})
+        self._emit(now)
+        raise IllegalEvent(reason)
 
     def _journal_input(self, item: Input) -> None:
         if self._replaying:
             return
         if isinstance(item, ProposalEdit):
-            self.proposal.edited(**item.changes)  # a bad colour is refused before it is kept
+            _check_edit(item.changes)  # a bad colour or count is refused before it is kept
             self._expired = None
             self._error = None
         row = input_row(item)
@@ -716,6 +804,8 @@ class CarromSession(Commands):
         protest's words), then the timers and the outputs."""
         match, match_id = self._need()
         now = self._now()
+        if not isinstance(event, Stroke):
+            self._refuse_while_proposed(str(event_to_dict(event)["event"]), who, now)
         self._expired = None
         before = match.state.now
         was_declared = self._declared(match)
@@ -737,6 +827,7 @@ class CarromSession(Commands):
             raise
         self._journal_works()
         self._error = None
+        self._recent = [*self._recent, match.state.calls][-RECENT_KEPT:]
         # Finished once the result is declared (no protest waits, 150): until then a late
         # decision is still journaled here; a protest after it opens the match again.
         if self._declared(match):
@@ -768,6 +859,9 @@ class CarromSession(Commands):
         self._auto_at = None
         self._expired = None
         self._dues_said = False
+        for pocket in sorted(self._doubted):
+            self._clear_fault(beam_part(pocket), self._seen)
+        self._doubted = set()
 
     @staticmethod
     def _declared(match: Match) -> bool:
@@ -794,9 +888,13 @@ class CarromSession(Commands):
         return "over" if match.is_over() else self.stroke.phase
 
     def version_key(self) -> object:
-        """What a command here acts on: the match's events, the proposal, the phase."""
+        """What a command here acts on: the match's events, the proposal, the phase, and the
+        umpire's taps on the count (dues placed, a stop, the timer that runs, a time-out):
+        a second "Dues placed" is not a second placing. Not the seconds left."""
         events = None if self.match is None else self.match.events
-        return (self.match_id, events, self.proposal, self._phase())
+        timers = self.timers
+        count = (self._dues_said, timers.active, timers.held, timers.awaiting_lift, self._expired)
+        return (self.match_id, events, self.proposal, self._phase(), count)
 
     def _view(self, now: float) -> CarromView:
         match = self.match
@@ -822,6 +920,18 @@ class CarromSession(Commands):
             refusal=self._error if isinstance(self._error, Reason) else None,
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
+            calibrated=bool(self.settings.camera.calibration),
+            protest_texts=self._texts_shown(match),
+            recent_calls=tuple(c for calls in self._recent for c in calls),
+        )
+
+    def _texts_shown(self, match: Match | None) -> tuple[tuple[int, int, str, str], ...]:
+        """The words and receipt of each protest that stands: (game, board, words, receipt)."""
+        if match is None:
+            return ()
+        boards = [p.board for p in match.state.protests]
+        return tuple(
+            (b[0], b[1], *self._protest_texts[b]) for b in boards if b in self._protest_texts
         )
 
     def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
@@ -840,6 +950,48 @@ class CarromSession(Commands):
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple | list) else value
 
+
+class _Proposed:
+    """A refusal while a stroke is proposed, with the pieces it holds."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+
+    def with_n(self, n: int) -> Reason:
+        return Reason.of(self.code, self.message, law="123", n=n)
+
+
+FOUL_WHILE_PROPOSED = _Proposed(
+    "foul_while_proposed",
+    N_(
+        "A stroke is proposed ({n} piece(s) in it): a foul in that stroke is its Foul stroke "
+        "(law 64 b); a foul after it is called once it is confirmed or cleared (law {law}). "
+        "Nothing was changed"
+    ),
+)
+CALL_WHILE_PROPOSED = _Proposed(
+    "call_while_proposed",
+    N_(
+        "A stroke is proposed ({n} piece(s) in it): confirm it or clear it first, its coins "
+        "count (law {law}). Nothing was changed"
+    ),
+)
+
+
+def _check_edit(changes: Mapping[str, Any]) -> None:
+    """ValueError for an edit the table cannot keep: a colour that is not one, a pocket's
+    count that is not a count."""
+    rest = dict(changes)
+    rest.pop("clear", None)
+    if "pocket" in rest:
+        pocket, count = rest.pop("pocket"), rest.pop("count", None)
+        if pocket not in POCKETS or not isinstance(count, int) or not 0 <= count <= 20:
+            raise ValueError(f"edit: pocket {pocket!r} count {count!r}: pockets 1-4, 0-20 coins")
+    Proposal().edited(**rest)
+
+
+#: The events whose calls the table keeps for a console that starts again.
+RECENT_KEPT = 4
 
 #: A protest is lodged with its fee (law 145) and says what it is against (147).
 PROTEST_NO_FEE = Reason.of(
@@ -878,9 +1030,12 @@ def _board(value: object) -> tuple[int, int]:
     raise ValueError(f"protest: 'board' must be [game, board], not {value!r}")
 
 
-def replayed_match(journal: Journal, row: MatchRow) -> Match:
-    """The carrom match of `row` with its confirmed events pushed again. JournalError names
-    the entry that cannot be replayed; its cause is the core's own refusal."""
+def replayed_match(
+    journal: Journal, row: MatchRow, calls: list[tuple[Reason, ...]] | None = None
+) -> Match:
+    """The carrom match of `row` with its confirmed events pushed again (`calls`, when
+    given, gets the core's calls on each). JournalError names the entry that cannot be
+    replayed; its cause is the core's own refusal."""
     where = "the match line"
     try:
         start = event_from_dict(row.header)
@@ -893,6 +1048,8 @@ def replayed_match(journal: Journal, row: MatchRow) -> Match:
             if isinstance(event, MatchStart):
                 raise EventError.of("second_match", SECOND_MATCH)
             match.push(event)
+            if calls is not None:
+                calls.append(match.state.calls)
     except (EventError, IllegalEvent) as exc:
         raise JournalError(f"{journal.path}: match {row.id}, {where}: {exc}") from exc
     return match
@@ -911,9 +1068,31 @@ def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     row = journal.match(match_id)
     start = event_from_dict(row.header)
     events = [event_from_dict(data) for data in journal.confirmed(match_id)]
-    return write_record([start, *events]) + "".join(  # roles: who corrected what
-        f"{line}\n" for line in correction_comments(journal, match_id)
-    )
+    comments = [*correction_comments(journal, match_id), *protest_comments(journal, match_id)]
+    return write_record([start, *events]) + "".join(f"{line}\n" for line in comments)
+
+
+def protest_texts(journal: Journal, match_id: int) -> dict[tuple[int, int], tuple[str, str]]:
+    """The words and fee receipt of each protest that stands, by board, as journaled with
+    its event."""
+    texts: dict[tuple[int, int], tuple[str, str]] = {}
+    for data in journal.confirmed(match_id):
+        if data.get("event") == "protest" and isinstance(data.get("board"), list):
+            board = _board(data["board"])
+            texts[board] = (str(data.get("words", "")), str(data.get("receipt", "")))
+    return texts
+
+
+def protest_comments(journal: Journal, match_id: int) -> list[str]:
+    """Each protest's words and receipt as match-record comment lines (shared/spec/
+    match-record.md: a `#` line is skipped by readers; the event keeps its own fields),
+    one line each, whatever was typed."""
+    lines: list[str] = []
+    for (game, board), (words, receipt) in protest_texts(journal, match_id).items():
+        said = " ".join(words.split())
+        paid = " ".join(receipt.split())
+        lines.append(f"# protest against board {board} of game {game}: {said} (fee receipt {paid})")
+    return lines
 
 
 def correction_comments(journal: Journal, match_id: int) -> list[str]:

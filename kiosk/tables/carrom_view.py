@@ -73,6 +73,13 @@ class CarromView:
     refusal: Reason | None = None
     history: tuple[Event, ...] = ()
     protest_minutes: int | None = None
+    #: The camera's board is calibrated: until it is, the camera is no source of a stroke.
+    calibrated: bool = True
+    #: The words and fee receipt of each protest that stands: (game, board, words, receipt).
+    protest_texts: tuple[tuple[int, int, str, str], ...] = ()
+    #: The core's calls on the last few events, oldest first (a console that starts again
+    #: shows them on its ruling strip).
+    recent_calls: tuple[Reason, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The view as the publisher sends it (kiosk/engine/outputs.py `JsonOutput`): the match as

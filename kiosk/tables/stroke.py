@@ -11,11 +11,21 @@ resumes from the journal, so both take one path.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from kiosk.tables.fusion import Context, DiffLike, HitLike, Proposal, fuse
 
 StrokePhase: TypeAlias = Literal["aiming", "moving", "at_rest"]
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A coin the umpire counted at a pocket (the pocket's count set by hand)."""
+
+    pocket: int
+    t: float = 0.0
+    duration: float = 0.0
 
 
 class StrokeTracker:
@@ -26,12 +36,29 @@ class StrokeTracker:
         self.hits: list[HitLike] = []
         self.diff: DiffLike | None = None
         self.edit: Proposal | None = None
+        #: The pockets whose count the umpire set: pocket -> coins (its hits then do not count).
+        self.counts: dict[int, int] = {}
 
     def reset(self) -> None:
         """A confirmed event (or an undo, a new match): the next stroke starts afresh."""
         self.phase = "aiming"
         self.hits = []
         self.diff = None
+        self.edit = None
+        self.counts = {}
+
+    def clear(self) -> None:
+        """The umpire clears the proposal: nothing pocketed, whatever the sensors said; what
+        they say later in this stroke is not counted either (the umpire's edit stands)."""
+        self.hits = []
+        self.diff = None
+        self.counts = {}
+        self.edit = Proposal().edited()
+
+    def set_count(self, pocket: int, count: int) -> None:
+        """The umpire sets the coins that went into `pocket` (a beam that chattered, one
+        that is out): the colours follow as for beam hits, from the camera or a guess."""
+        self.counts[pocket] = count
         self.edit = None
 
     def hit(self, hit: HitLike) -> bool:
@@ -74,4 +101,8 @@ class StrokeTracker:
         pockets whose beam works."""
         if self.edit is not None:
             return self.edit
-        return fuse(self.hits, self.diff, beams=sorted(beams), context=context)
+        hits: list[HitLike] = [h for h in self.hits if h.pocket not in self.counts]
+        for pocket, n in sorted(self.counts.items()):
+            hits += [Counted(pocket)] * n
+        working = sorted({*beams, *self.counts})
+        return fuse(hits, self.diff, beams=working, context=context)

@@ -357,9 +357,13 @@ class TablesideApp(App):
     def _key_down(
         self, _window: object, _key: int, _scancode: int, text: str | None, *_: object
     ) -> bool:
-        """Keys 1-4 are coins through pockets 1-4 when the beams are simulated."""
+        """Keys 1-4 are coins through pockets 1-4 when the beams are simulated, except while
+        a text field is typed in (a receipt "R-17" is no coin through pocket 1)."""
+        from kivy.uix.behaviors.focus import FocusBehavior
+
         press = self.services.press_pocket
-        if press is not None and text in ("1", "2", "3", "4"):
+        typing = any(w is not None for w in FocusBehavior._keyboards.values())
+        if press is not None and text in ("1", "2", "3", "4") and not typing:
             press(int(text))
             return True
         return False

@@ -24,7 +24,7 @@ from kiosk.engine.outputs import CallbackOutput
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_calls import CarromCalls, next_step
-from kiosk.ui.carrom_rulings import TIMER_NAMES, capital
+from kiosk.ui.carrom_rulings import TIMER_NAMES, capital, disagree_words
 from kiosk.ui.carrom_view import banner, game_totals, note_words, scoreboard, scoresheet
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -41,7 +41,25 @@ SOURCES = {
     "unsure": N_("camera unsure: check the colours"),
     "manual": N_("enter the stroke"),
     "umpire": N_("as the umpire set it"),
+    "uncalibrated": N_("beams only, the camera is not calibrated: check the colours"),
 }
+
+
+def source_of(view: CarromView) -> str:
+    """The key of SOURCES for the proposal's header: only the sources really working (a
+    camera with a fault, or not yet calibrated, is not one; nor is a beam that is out)."""
+    source = view.proposal.source
+    if source in ("beams+camera", "camera", "unsure") and not view.camera:
+        return "beams" if view.beams else "manual"
+    if source in ("beams+camera", "camera", "unsure") and not view.calibrated:
+        return "uncalibrated" if view.beams else "manual"
+    if source == "beams+camera" and not view.beams:
+        return "camera"
+    if source == "beams" and not view.beams:
+        return "manual"
+    return source
+
+
 #: While these timers run, the dues the core asks for are still to be placed.
 PLACING_TIMERS = ("placing", "waive")
 
@@ -128,6 +146,10 @@ class CarromScreen(CarromCalls):
     prop_notes = StringProperty("")
     prop_review = BooleanProperty(False)
     prop_pockets = StringProperty("")
+    #: Where the beams and the camera disagree, said out loud ("" : they agree).
+    prop_disagree = StringProperty("")
+    #: The proposal holds something (a Clear is offered).
+    prop_held = BooleanProperty(False)
     auto_confirm = StringProperty("")
     is_break = BooleanProperty(False)
     touched = BooleanProperty(True)
@@ -218,7 +240,9 @@ class CarromScreen(CarromCalls):
         self.phase = view.phase
         self.can_undo = view.can_undo
         refusal = view.refusal
-        self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
+        if refusal or view.last_error or not self.error_quiet:  # a quiet word stays its while
+            self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
+            self.error_quiet = False
         if view.expired and not self.alarm:  # the strip keeps it once the banner goes
             self.log.expired(view.expired)
             self.reword_rulings()
@@ -312,12 +336,18 @@ class CarromScreen(CarromCalls):
         self.prop_off = ", ".join(p.off_board)
         self.prop_improper = p.improper
         self.touched = p.touched
-        self.prop_source = SOURCES.get(p.source, p.source)
+        source = source_of(view)
+        self.prop_source = SOURCES.get(source, source)
         self.prop_review = p.review and p.source != "manual"
         notes = (note_words(note, tr._) for note in p.notes)
         self.prop_notes = "; ".join(notes) if p.source != "manual" else ""
         self.show_pockets(view)
-        self.prop_pockets = " · ".join(words for _pocket, words, _missing in self.pockets_seen)
+        out = [note_words(n, tr._) for n in p.notes if n.kind in ("beam_out", "beam_out_camera")]
+        self.prop_pockets = " · ".join(
+            words for _pocket, words, _missing in self.pockets_seen
+        ) or "; ".join(out)
+        self.prop_disagree = disagree_words(p, tr._)
+        self.prop_held = bool(p.pocketed or p.striker or p.off_board or p.improper or p.hits)
         wait = view.auto_confirm_in
         self.auto_confirm = "" if wait is None else f"{wait:.0f} s"
 
@@ -380,6 +410,16 @@ class CarromScreen(CarromCalls):
 
     def confirm(self) -> None:
         self._do("confirm")
+
+    def clear_proposal(self) -> None:
+        """One tap: nothing pocketed, whatever the sensors said (a chattering beam's 61)."""
+        self._do("edit", clear=True)
+
+    def set_count(self, count: int) -> None:
+        """The pocket being counted (`counting`) had `count` coins go in."""
+        pocket, self.counting = int(self.counting), 0
+        if pocket:
+            self._edit(pocket=pocket, count=count)
 
     def command(self, name: str) -> None:
         """A plain call: waive, pass_turn, undo, void_board, play, striker_lifted,

@@ -32,14 +32,24 @@ from kiosk.errors import Refused
 from kiosk.tables.carrom_preview import foul_law
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.commands import NO_MATCH, Command
-from kiosk.ui.carrom_rulings import RulingLog, capital, consequence, fix_colour, pocket_words
+from kiosk.tables.commands import NO_MATCH, Command, StaleView
+from kiosk.ui.carrom_rulings import (
+    RulingLog,
+    capital,
+    consequence,
+    disagreeing,
+    fix_colour,
+    pocket_words,
+)
 from kiosk.ui.carrom_view import break_called
 from kiosk.ui.i18n import tr
 from kiosk.ui.lock import command_for, send
 from kiosk.ui.parts_screen import part_name
 from kiosk.ui.seen import Seen
 from kiosk.ui.words import N_, error_words, reason_words, said_words
+
+#: A tap the table did not take because the screen had changed under it (a double tap).
+STALE_QUIET = N_("Second tap not taken: the first one did it")
 
 #: Who a picked player is for: the command and what the picker asks.
 PICKS = {
@@ -107,6 +117,10 @@ class CarromCalls(Screen):
     pockets_seen = ListProperty([])
     colour_missing = BooleanProperty(False)
     fixing = NumericProperty(0)
+    #: The pocket whose count the umpire is setting (0: none).
+    counting = NumericProperty(0)
+    #: The line shows a refusal that is no alarm: the second tap of a double tap, not taken.
+    error_quiet = BooleanProperty(False)
 
     # the parts' faults: every message in one line, the line the chip shows, the details
     #: What the umpire does next after the banner's words ("" : nothing more to say).
@@ -124,16 +138,26 @@ class CarromCalls(Screen):
         self.seen = Seen()
         #: The version of the view the open destructive confirmation was made from.
         self._confirm_view: int | None = None
+        #: The version the open player picker was made from.
+        self._pick_view: int | None = None
+        #: The last tap taken was a correction of the proposal.
+        self._editing = False
         super().__init__(**kw)
 
     def _do(self, action: str, **args: object) -> bool:
         """One command to the table, made from the view the umpire has seen (kiosk/ui/seen.py)."""
+        self._editing = False
         return self._send(self.seen.version(), action, **args)
 
     def _edit(self, **changes: object) -> bool:
-        """A correction of the proposal, made from the view on screen: a quick second "+" is
-        a second coin."""
-        return self._send(self.seen.newest(), "edit", **changes)
+        """A correction of the proposal, made from the view on screen when the last tap was a
+        correction too (a quick second "+" is a second coin); after any other tap, from the
+        view seen: a tap that lands where a closing dialog was (the queen under the foul
+        picker) is the second of a double tap, not an edit."""
+        view = self.seen.newest() if self._editing else self.seen.version()
+        sent = self._send(view, "edit", **changes)
+        self._editing = sent
+        return sent
 
     def _send(self, view: int | None, action: str, **args: object) -> bool:
         """One command to the table, made from the view of version `view`, with the console's
@@ -146,10 +170,19 @@ class CarromCalls(Screen):
             self._send(view, action, **args)
 
         try:
-            return send(self.session, action, again, view=view, **args)
+            sent = send(self.session, action, again, view=view, **args)
+        except StaleView:
+            # The second tap of a double tap: the first one acted; said quietly, so the
+            # strip's "Undone: ..." stays the news and nobody is told to tap once more.
+            self.error = capital(tr._(STALE_QUIET))
+            self.error_quiet = True
+            return False
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
+            self.error_quiet = False
             return False
+        self.error_quiet = False
+        return sent
 
     def locked(self) -> None:
         """The console locked: the picker and the confirmation close (issue 32)."""
@@ -162,7 +195,7 @@ class CarromCalls(Screen):
         state = view.state
         calls = () if state is None else state.calls
         turn = None if state is None or state.now is None else state.now.turn
-        self.log.follow(view.match_id, events, calls, turn)
+        self.log.follow(view.match_id, events, calls, turn, view.recent_calls)
         self.reword_rulings()
 
     def reword_rulings(self) -> None:
@@ -195,6 +228,7 @@ class CarromCalls(Screen):
             notes.append(tr._(FOUL_KINDS[law]) if law in FOUL_KINDS else "")
         self.pick_notes = notes
         self.pick_question = tr._(PICKS[action])
+        self._pick_view = self.seen.version()  # the pick is made from the view it opened on
         self.pick_action = action
 
     def picked(self, index: int) -> None:
@@ -202,15 +236,16 @@ class CarromCalls(Screen):
         if not action or index >= len(self.pick_players):
             return
         player = self.pick_players[index]
+        self._editing = False
         if action == "toss":
-            self._do("toss", winner=player)
+            self._send(self._pick_view, "toss", winner=player)
         elif action in DESTRUCTIVE:
-            self.destructive(action, player)
+            self.destructive(action, player, made_from=self._pick_view)
         else:
-            self._do(action, by=player)
+            self._send(self._pick_view, action, by=player)
 
     # -- the destructive confirmation ---------------------------------------------------
-    def destructive(self, action: str, by: str = "") -> None:
+    def destructive(self, action: str, by: str = "", made_from: int | None = None) -> None:
         """Ask again, naming what `action` by `by` would do (the table's preview); a call the
         core refuses is said at once and asks nothing. The director's PIN comes first; the
         Yes is checked again when tapped (`confirmed`)."""
@@ -218,8 +253,9 @@ class CarromCalls(Screen):
             self.error = capital(reason_words(NO_MATCH, tr._))
             return
         args: dict[str, object] = {} if action == "void_board" else {"by": by}
-        retry = lambda: self.destructive(action, by)  # noqa: E731
-        made_from = self.seen.version()
+        if made_from is None:  # void: no picker before it
+            made_from = self.seen.version()
+        retry = lambda: self.destructive(action, by, made_from)  # noqa: E731
         command = command_for(self.session, action, retry, view=made_from, keep=True, **args)
         if command is None:
             return
@@ -267,10 +303,22 @@ class CarromCalls(Screen):
         self.colour_missing = any(missing for _p, _w, missing in self.pockets_seen)
 
     def fix_first_missing(self) -> None:
-        """The proposal's pocket words were tapped: ask the colour at the first pocket whose
-        coin the camera did not see."""
+        """The proposal's pocket words were tapped: where the beams and the camera disagree
+        or a beam is at fault, ask that pocket's count; else the colour at the first pocket
+        whose coin the camera did not see."""
+        view = self._latest
+        if view is not None:
+            doubted = [int(f.part.split()[-1]) for f in view.faults if f.part.startswith("beam ")]
+            unsure = disagreeing(view.proposal) + doubted
+            if unsure:
+                self.counting = unsure[0]
+                return
         missing = [pocket for pocket, _w, gone in self.pockets_seen if gone]
         self.fixing = missing[0] if missing else 0
+
+    def count_pocket(self, pocket: int) -> None:
+        """Set the count of `pocket` (the count panel's pocket chips)."""
+        self.counting = pocket
 
     def fix_pocket(self, colour: str) -> None:
         """The umpire names the colour the camera did not see at the pocket being fixed."""

@@ -256,12 +256,15 @@ class RulingLog:
         events: tuple[Event, ...],
         calls: tuple[Reason, ...],
         turn: str | None,
+        recent: tuple[Reason, ...] = (),
     ) -> None:
         old = self._events
         if match_id != self._match:
+            # A console that starts again (a restart, another table): the calls of the last
+            # few events (`recent`, the table's), else those on the last one.
             self._match, self.lines = match_id, []
             self._turns = [None] * len(events)
-            for call in calls[-self.keep :] if events else ():
+            for call in (recent or calls)[-self.keep :] if events else ():
                 self.add(Line("call", call=call))
         elif len(events) < len(old):
             for gone in reversed(range(len(events), len(old))):
@@ -333,6 +336,40 @@ def pocket_words(proposal: Proposal, _: Words = english) -> list[tuple[int, str,
             (pv.pocket, _("Pocket {n}: {what}", n=pv.pocket, what=", ".join(parts)), bool(missing))
         )
     return out
+
+
+def disagreeing(proposal: Proposal) -> list[int]:
+    """The pockets where the beam and the camera counted differently."""
+    return [
+        pv.pocket
+        for pv in proposal.pockets
+        if pv.beam is not None and pv.camera is not None and pv.beam != len(pv.camera)
+    ]
+
+
+def disagree_words(proposal: Proposal, _: Words = english) -> str:
+    """Where the beams and the camera disagree, and what the proposal holds, said out loud:
+    "Beams and camera disagree: pocket 1, beam 7, camera 0; the stroke holds 5" ("" when
+    they agree, or one of them saw nothing). The umpire sets the count."""
+    pockets = disagreeing(proposal)
+    if not pockets:
+        return ""
+    where = "; ".join(
+        _(
+            "pocket {n}: beam {beam}, camera {camera}",
+            n=pv.pocket,
+            beam=pv.beam or 0,
+            camera=len(pv.camera or ()),
+        )
+        for pv in proposal.pockets
+        if pv.pocket in pockets
+    )
+    held = len(proposal.pocketed) + int(proposal.striker)
+    return _(
+        "Beams and camera disagree: {where}; the stroke holds {n}: set the count",
+        where=where,
+        n=held,
+    )
 
 
 def fix_colour(proposal: Proposal, colour: str) -> list[str]:

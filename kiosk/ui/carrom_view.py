@@ -160,7 +160,18 @@ def scoresheet(state: MatchState, _: Words = english) -> list[SheetRow]:
     """Every board begun, oldest first, void ones included (the spec's games[].boards[])."""
     rows: list[SheetRow] = []
     for g, game in enumerate(state.games, start=1):
-        for b, board in enumerate(game.boards, start=1):
+        # Numbered as the title numbers them: a void board and its replay are one number
+        # (laws 56, 140); boards set aside by a protest keep theirs, and the replay of the
+        # protested one takes its number again (151 a).
+        counted = aside = 0
+        for board in game.boards:
+            if board.protest == "upheld":
+                aside += 1
+                b = counted + aside
+            else:
+                aside = 0
+                b = counted + 1
+                counted += 1 if board.winner is not None and not board.void else 0
             if board.protest == "upheld":  # set aside by an upheld protest (151 a)
                 note = _("set aside: protest upheld (law 151 a)")
             elif board.void:

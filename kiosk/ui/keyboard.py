@@ -96,6 +96,15 @@ GREEK = Layout(
     (_split("; ς ε ρ τ υ θ ι ο π"), _split("α σ δ φ γ η ξ κ λ ΄"), _split("ζ χ ψ ω β ν μ , . -")),
     (_split(": Σ Ε Ρ Τ Υ Θ Ι Ο Π"), _split("Α Σ Δ Φ Γ Η Ξ Κ Λ ΄"), _split("Ζ Χ Ψ Ω Β Ν Μ , . -")),
 )
+#: The digits above every layout's letters: a fee's receipt, a serial port, a table number.
+DIGITS = _split("1 2 3 4 5 6 7 8 9 0")
+
+
+def _with_digits(layout: Layout) -> Layout:
+    return Layout(layout.code, layout.label, (DIGITS, *layout.rows), (DIGITS, *layout.shifted))
+
+
+ENGLISH, HINDI, GUJARATI, GREEK = (_with_digits(x) for x in (ENGLISH, HINDI, GUJARATI, GREEK))
 LAYOUTS = {layout.code: layout for layout in (ENGLISH, HINDI, GUJARATI, GREEK)}
 #: The dead key and what it makes of the vowel after it.
 TONOS = "΄"
@@ -286,11 +295,14 @@ class OnScreenKeyboard(BoxLayout):
         return False
 
     def wanted_height(self) -> float:
-        """Four rows of keys, each a tap target high at least (48 px at 800x480)."""
+        """The rows of keys and the control row, each a tap target high at least (48 px at
+        800x480); the rows a little lower than before the digits came, so the field being
+        typed still stands above them at 800x480."""
         app = App.get_running_app()
         unit = float(getattr(app, "unit", Window.height / 60))
-        row = max(unit * 6.4, float(MIN_TAP_PX))
-        return row * 4 + unit * 0.4 * 5
+        row = max(unit * 5.6, float(MIN_TAP_PX))
+        n = len(self.rows) + 1
+        return row * n + unit * 0.4 * (n + 1)
 
     def _lift(self) -> None:
         """The app's root moved up just enough for the field to stand above the keyboard

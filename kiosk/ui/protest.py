@@ -32,9 +32,10 @@ from kiosk.errors import Refused
 from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_preview import Preview
 from kiosk.tables.carrom_view import CarromView
-from kiosk.tables.commands import Command
+from kiosk.tables.commands import Command, StaleView
 from kiosk.ui.carrom_rulings import capital, consequence, protest_words
 from kiosk.ui.i18n import tr
+from kiosk.ui.keyboard import NameField as NameField  # the .kv's fields are typed on it
 from kiosk.ui.kvload import load_kv
 from kiosk.ui.lock import command_for, role_for, send
 from kiosk.ui.widgets import Overlay
@@ -59,6 +60,17 @@ def reject_words(seen: Preview, _: Words) -> str:
     if state is not None and state.winner is not None:
         text += _("; {name} wins the match", name=state.winner)
     return text
+
+
+def lodged_words(
+    view: CarromView | None, board: tuple[int, int], _: Words, before: str = ""
+) -> str:
+    """What the protest against `board` says and its fee's receipt, as lodged (laws 145,
+    147): "“The queen was covered late” · fee receipt R-17" ("" : none kept)."""
+    for game, number, words, receipt in () if view is None else view.protest_texts:
+        if (game, number) == tuple(board):
+            return before + _("“{words}” · fee receipt {receipt}", words=words, receipt=receipt)
+    return ""
 
 
 def waiting_label(view: CarromView | None, _: Words) -> str:
@@ -90,6 +102,8 @@ class ProtestPanel(Overlay):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._view: CarromView | None = None
+        #: The version of the view the panel was opened from: the protest is lodged on it.
+        self.made_from: int | None = None
 
     @staticmethod
     def board_text(boards: list[list[int]], index: int, _: Words) -> str:
@@ -106,6 +120,8 @@ class ProtestPanel(Overlay):
         self.error = ""
         self.ids.protest_words.text = ""
         self.ids.protest_receipt.text = ""
+        if self.screen is not None:
+            self.made_from = self.screen.seen.version()
         self.shown = True
         self.reword()
 
@@ -129,7 +145,12 @@ class ProtestPanel(Overlay):
         if view is None or state is None:
             return
         self.lines = [
-            [protest_words(p, view.t, tr._), p.decision is None, p.board[0], p.board[1]]
+            [
+                protest_words(p, view.t, tr._) + lodged_words(view, p.board, tr._, "\n    "),
+                p.decision is None,
+                p.board[0],
+                p.board[1],
+            ]
             for p in state.protests
         ]
         if self.shown:
@@ -173,8 +194,13 @@ class ProtestPanel(Overlay):
         }
         self.error = ""
         try:
-            view = self.screen.seen.version()
-            sent = send(self.screen.session, "protest", self.lodge, view=view, **args)
+            sent = send(self.screen.session, "protest", self.lodge, view=self.made_from, **args)
+        except StaleView as exc:
+            # The table moved on while the panel was open (a stroke, an undo): said, and the
+            # next Lodge is made from what the screen shows now.
+            self.error = capital(error_words(exc, tr._))
+            self.made_from = self.screen.seen.newest()
+            return
         except (Refused, ValueError) as exc:
             self.error = capital(error_words(exc, tr._))
             return
@@ -200,6 +226,8 @@ class DecisionBox(Overlay):
     title = StringProperty("")
     uphold_text = StringProperty("")
     reject_text = StringProperty("")
+    #: What the protest says and its receipt, as lodged.
+    words_text = StringProperty("")
     asking = BooleanProperty(False)
     #: The version of the view the box was opened from (kiosk/ui/seen.py).
     made_from: int | None = None
@@ -238,6 +266,7 @@ class DecisionBox(Overlay):
         )
         self.uphold_text = consequence("uphold_protest", "", upheld, tr._)
         self.reject_text = reject_words(rejected, tr._)
+        self.words_text = lodged_words(screen._latest, board, tr._)
         self.board = list(board)
         self.asking = True
 

@@ -5,6 +5,7 @@ translated)."""
 from __future__ import annotations
 
 from drivers.hits import BeamHit
+from kiosk.config import with_values
 from kiosk.tables.carrom_inputs import CameraDiff, CameraMotion, CameraRest
 from kiosk.ui.i18n import apply_languages
 from vision.diff import GoneCoin, StrokeDiff
@@ -19,6 +20,11 @@ def test_camera_unsure_is_said_on_the_console_and_flags_the_stroke(kiosk: Kiosk)
     screen = kiosk.screen()
     kiosk.tap("play")
     table = screen.session
+    # A camera fitted and calibrated: the header names it only then (the sources working).
+    table.settings = with_values(
+        table.settings, camera={"calibration": [[0, 0], [100, 0], [100, 100], [0, 100]]}
+    )
+    table.fit((1, 2, 3, 4), True)
     now = kiosk.clock()
     gone = (GoneCoin("white", 10.0, 10.0, 1, 5.0),)
     table.post(CameraMotion(now))

@@ -185,6 +185,7 @@ function protestLines(tile, age) {
       const left = Math.max(0, p.t + HOUR_S - (tile.t + age));
       text += "waiting, " + Math.ceil(left / 60 - 1e-9) + " min left of the hour (law 151 c)";
     }
+    if (p.words || p.receipt) text += " · “" + (p.words || "") + "” · fee receipt " + (p.receipt || "");
     html += `<div class="protest ${p.decision ? "decided" : "pending"}">${esc(text)}</div>`;
   }
   return html;
