@@ -58,7 +58,7 @@ from kiosk.engine.timebase import MatchTime
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
-from kiosk.tables.base import close_unfinished, write_and_tell
+from kiosk.tables.base import close_unfinished, journal_faults, write_and_tell
 from kiosk.tables.commands import Commands, ViewVersion, command, source
 
 KIND = "backgammon"
@@ -436,17 +436,7 @@ class ClockTable(Commands):
         return self._changed(now, only_if_changed=True)
 
     def _journal_faults(self, now: float) -> tuple[Fault, ...]:
-        """The journal's fault as a `Fault`, as every table has it; a change goes to the
-        outputs (the hall, the display) as the carrom table's faults do."""
-        held = self.journal.fault
-        changed = (
-            self._faults.raise_("journal", held, now)
-            if held is not None
-            else self._faults.clear("journal")
-        )
-        if changed is not None:
-            self.outputs.fault(changed, held is not None)
-        return self._faults.faults
+        return journal_faults(self.journal, self._faults, self.outputs, now)
 
     def version_key(self) -> object:
         """What a command here acts on: the match, its events, a flag that fell."""

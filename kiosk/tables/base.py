@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from kiosk.authority import Role, needs
+from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import Outputs
 from kiosk.tables.commands import ROLE_REFUSALS, NotAllowed
@@ -52,6 +53,18 @@ def write_and_tell(journal: Journal, outputs: Outputs) -> None:
     journal.write()
     for confirmed in journal.take_confirmed():
         outputs.confirmed(confirmed)
+
+
+def journal_faults(
+    journal: Journal, board: FaultBoard, outputs: Outputs, now: float
+) -> tuple[Fault, ...]:
+    """The journal's "not saved" fault on a table's fault board, as every table has it; a
+    change goes to the outputs (the hall, the display) as any part's fault does."""
+    held = journal.fault
+    changed = board.raise_("journal", held, now) if held is not None else board.clear("journal")
+    if changed is not None:
+        outputs.fault(changed, held is not None)
+    return board.faults
 
 
 def close_unfinished(journal: Journal, kind: str, role: Role, wall: float) -> None:

@@ -48,7 +48,7 @@ from kiosk.rules.bhukhar.record import (
 )
 from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
-from kiosk.tables.base import write_and_tell
+from kiosk.tables.base import journal_faults, write_and_tell
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
 from kiosk.tables.commands import Commands, ViewVersion, command, source
 
@@ -294,17 +294,7 @@ class BhukharTable(Commands):
         return self._emit(now)
 
     def _journal_faults(self, now: float) -> tuple[Fault, ...]:
-        """The journal's fault as a `Fault`, as every table has it; a change goes to the
-        outputs (the hall, the display) as the carrom table's faults do."""
-        held = self.journal.fault
-        changed = (
-            self._faults.raise_("journal", held, now)
-            if held is not None
-            else self._faults.clear("journal")
-        )
-        if changed is not None:
-            self.outputs.fault(changed, held is not None)
-        return self._faults.faults
+        return journal_faults(self.journal, self._faults, self.outputs, now)
 
     def version_key(self) -> object:
         """What a command here acts on: the session's entries, the round and its timer's
