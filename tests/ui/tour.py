@@ -174,6 +174,7 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     yield "carrom/refusal"
     players = kiosk.screen("players")
+    look()
     carrom._edit(pocketed=[carrom.colours[0], "queen"])
     look()
     carrom.confirm()  # the breaker pockets the queen: to cover
@@ -185,20 +186,25 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     yield "players/queen"
     app.show("carrom")
     own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
+    look()
     carrom._edit(pocketed=[own], striker=True)
     look()
     carrom.confirm()  # own coin with the striker: "it goes back with one due" (law 73)
     pump(4)
     yield "carrom/rulings"
-    while not any(carrom.games):  # boards won until a game is: the change of sides
+    for _board in range(40):  # boards won until a game is: the change of sides
+        if any(carrom.games):
+            break
         own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
         if carrom.placing:
             look()
             carrom.dues_placed()
+        look()
         carrom._edit(pocketed=[own] * 9 + (["queen"] if "queen" in carrom.on_board else []))
         look()
         carrom.confirm()
         pump(2)
+    assert any(carrom.games), f"the story's boards won no game: {carrom.error}"
     pump(4)
     yield "carrom/change_sides"
     carrom.ids.sheet_panel.shown = True
