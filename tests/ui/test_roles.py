@@ -228,10 +228,8 @@ def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
 ) -> None:
     gate = kiosk.app.gate
     kiosk.tap("backgammon")
-    kiosk.tap("start")
-    assert gate.is_open  # a new match is the umpire's
-    type_pin(kiosk, UMPIRE)
-    assert kiosk.current == "backgammon"
+    kiosk.tap("start")  # the players start their own match (RULES.md, 2026-12-01)
+    assert not gate.is_open and kiosk.current == "backgammon"
     screen = kiosk.screen()
     kiosk.tap("start_0")
     assert not gate.is_open and screen.running
