@@ -341,7 +341,7 @@ class TablesideApp(App):
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
         start = ClockStart(
-            (setup.names[0], setup.names[1]),
+            setup.players(),
             int(setup.match_length),
             (int(setup.score[0]), int(setup.score[1])),
             **setup.clock_options(),
