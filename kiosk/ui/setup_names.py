@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from kiosk.ui.i18n import tr
 
+#: The seats' letters, as the hints name them.
+SEAT_LETTERS = "ABCD"
+
 
 def default_name(seat: int) -> str:
     """Seat `seat`'s name when none was typed: "Player A", "Player B", ..."""
-    return tr._("Player {letter}", letter="ABCD"[seat])
+    return tr._("Player {letter}", letter=SEAT_LETTERS[seat])
