@@ -523,6 +523,10 @@ def type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
     for digit in pin:
         kiosk.tap(pad.ids[f"pad_{digit}"])
     kiosk.tap(pad.ids.pad_ok)
+    for _ in range(100):  # the gate checks it once "checking" is drawn (kiosk/ui/lock.py)
+        if not getattr(pad, "checking", False):
+            break
+        pump(1)
 
 
 def tap_cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:
