@@ -1,7 +1,9 @@
 """The PIN pad answers OK at once, and the idle lock closes what a role left open.
-checked, and no key counts until the answer. The check itself (two PBKDF2 hashes, the
-journal's note written through, then the tap it unlocks) took 2-3 s on a Pi inside the
-touch, with nothing moving, which invited a second OK."""
+
+"Checking the PIN" is on the screen before the PIN is checked, and no key counts until the
+answer. The check itself (two PBKDF2 hashes, the journal's note written through, then the
+tap it unlocks) ran inside the touch, 2-3 s on a Pi with nothing moving, which invited a
+second OK."""
 
 from __future__ import annotations
 
