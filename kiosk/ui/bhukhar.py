@@ -32,6 +32,7 @@ from kiosk.errors import Refused
 from kiosk.rules.bhukhar.scoresheet import End, GameResult, PenaltyKind, ScoreError
 from kiosk.tables.bhukhar_draft import SECTIONS, CardsEntry, Draft
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
+from kiosk.tables.commands import StaleView
 from kiosk.ui import bhukhar_cards_panel as _cards_panel  # noqa: F401  (the .kv's panels)
 from kiosk.ui import bhukhar_penalty_panel as _penalty_panel  # noqa: F401
 from kiosk.ui import bhukhar_totals_panel as _totals_panel  # noqa: F401
@@ -123,6 +124,9 @@ class BhukharScreen(Screen):
         tr.on_switch(self.reword)
         self._said = Said(self)  # "Not entered": worded again on a language switch
         self._why: Refusal = ""  # the last refusal, for _said
+        #: The view the last command carried out here was made from: a tap refused as made
+        #: from it is the second tap of a double tap, and the first one's answer stays.
+        self._acted: int | None = None
 
     def on_kv_post(self, base_widget: Any) -> None:
         # The panels' buttons are reached by id from the screen, as when they were inline.
@@ -259,11 +263,19 @@ class BhukharScreen(Screen):
             view = self.seen.newest() if action == "edit" else self.seen.version()
             sent = send(self.table, action, retry, view=view, **args)
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
-            self._refused(exc)
+            if not self._repeated(exc, view):
+                self._refused(exc)
             return False
         if sent:
             self.refused = False
+            self._acted = view
         return sent
+
+    def _repeated(self, exc: Exception, view: int | None) -> bool:
+        """`exc` refuses a tap made from the very view a tap before it acted on: the second
+        tap of a double tap. Nothing was done, as it should be; the first tap's answer
+        stays on the screen rather than a "not entered" that would be untrue."""
+        return isinstance(exc, StaleView) and view is not None and view == self._acted
 
     def _refused(self, exc: Exception) -> None:
         self.refused = True
@@ -423,9 +435,12 @@ class BhukharScreen(Screen):
     def enter(self) -> None:
         """Enter the draft; the message gives each team's total and master points."""
         table_no = int(self.table_no)
+        view = self.seen.version()
         try:
-            sent = send(self.table, "enter_draft", self.enter, view=self.seen.version())
+            sent = send(self.table, "enter_draft", self.enter, view=view)
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
+            if self._repeated(exc, view):
+                return
             self._refused(exc)
             # Nothing was written; what the umpire entered stays on screen to be put right.
             self._said.say(NOT_ENTERED, reason=self._why)
@@ -433,6 +448,7 @@ class BhukharScreen(Screen):
         if not sent or self.table is None:
             return
         self.refused = False
+        self._acted = view
         result = self.table.view().entered
         assert result is not None
         self.message = result_words(table_no, result, tr._)
