@@ -28,7 +28,7 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
-from kiosk.errors import Refused
+from kiosk.errors import Reason, Refused
 from kiosk.rules.bhukhar.scoresheet import End, GameResult, PenaltyKind, ScoreError
 from kiosk.tables.bhukhar_draft import SECTIONS, CardsEntry, Draft
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
@@ -42,6 +42,7 @@ from kiosk.ui.bhukhar_words import (
     ENDS,
     NOT_ENTERED,
     Refusal,
+    named,
     penalty_line,
     penalty_short,
     refusal,
@@ -154,8 +155,8 @@ class BhukharScreen(Screen):
 
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
-        if table is not self.table:  # another session: nothing of the last one's game
-            self._last_result = None
+        if table is not self.table:  # another table: its own last game (after a restart too)
+            self._last_result = table.view().entered
             self.totals_lines = ""
         old = self.table.outputs if self.table is not None else None
         self._output.follow(old, table.outputs)
@@ -223,7 +224,8 @@ class BhukharScreen(Screen):
             self.totals_lines = "\n".join(added)
 
     def _show_penalties(self) -> None:
-        ids = [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
+        # The teams by their names (as typed at the setup), as everywhere on the screen.
+        ids = [self.team_labels[i] for i in self.pair] if self.team_labels else ["", ""]
         players = self.side_players
         parts = [
             (ids[side], ids[1 - side], PenaltyKind(kind), players[side][p] if p >= 0 else None)
@@ -267,6 +269,8 @@ class BhukharScreen(Screen):
                 self._refused(exc)
             return False
         if sent:
+            if self.refused:  # the draft changed: the refusal was of what it was before
+                self.message = ""
             self.refused = False
             self._acted = view
         return sent
@@ -277,9 +281,14 @@ class BhukharScreen(Screen):
         stays on the screen rather than a "not entered" that would be untrue."""
         return isinstance(exc, StaleView) and view is not None and view == self._acted
 
+    def _names(self) -> dict[str, str]:
+        """Each team's name as typed at the setup (its id if none), by id."""
+        return dict(zip(self.team_ids, self.team_labels, strict=False))
+
     def _refused(self, exc: Exception) -> None:
         self.refused = True
-        self._why = refusal(exc)
+        why = refusal(exc)
+        self._why = named(why, self._names()) if isinstance(why, Reason) else why
         self.message = word_refusal(self._why, tr._)
 
     def _edit(self, change: Callable[[Draft], Draft]) -> None:
@@ -426,7 +435,7 @@ class BhukharScreen(Screen):
             view = self.seen.newest()
             sent = send(self.table, "edit_cards", retry, view=view, side=side, change=change)
         except (Refused, ValueError) as exc:
-            self.cards_message = word_refusal(refusal(exc), tr._)
+            self.cards_message = word_refusal(refusal(exc), tr._, self._names())
             return
         if sent:
             self.cards_message = ""
@@ -451,7 +460,7 @@ class BhukharScreen(Screen):
         self._acted = view
         result = self.table.view().entered
         assert result is not None
-        self.message = result_words(table_no, result, tr._)
+        self.message = result_words(table_no, result, tr._, self._names())
         self._last_result = result
         self._redraw_now()
 
