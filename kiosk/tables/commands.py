@@ -19,6 +19,7 @@ looks and pops), so a screen never builds an event or runs the rules itself.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
@@ -79,6 +80,11 @@ class Command:
         return dict(self.args).get(name, default)
 
 
+#: Versions are numbered across every table of the process, so a command made from one
+#: table's view never matches another's (a console that moved to a new match).
+_VERSIONS = itertools.count(1)
+
+
 class ViewVersion:
     """The version of a table's view: it moves on when what a command acts on changes (the
     match, the proposal, the phase), not when only a clock moves, so a tap is never refused
@@ -89,9 +95,9 @@ class ViewVersion:
         self._key: object = None
 
     def of(self, key: object) -> int:
-        if key != self._key:
+        if self.version == 0 or key != self._key:
             self._key = key
-            self.version += 1
+            self.version = next(_VERSIONS)
         return self.version
 
 

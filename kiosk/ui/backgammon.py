@@ -116,6 +116,8 @@ class BackgammonScreen(Screen):
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         old = self.table.outputs if self.table is not None else None
         joined = self._output.follow(old, table.outputs)
+        if table is not self.table:
+            self.seen.forget()  # nothing of another table's views was seen of this one
         self.table = table
         self.message = ""
         self.end_open = False

@@ -156,6 +156,7 @@ class BhukharScreen(Screen):
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         if table is not self.table:  # another table: its own last game (after a restart too)
+            self.seen.forget()
             self._last_result = table.view().entered
             self.totals_lines = ""
         old = self.table.outputs if self.table is not None else None

@@ -188,6 +188,8 @@ class CarromScreen(CarromCalls):
         session; every view it gives its outputs comes to `changed`)."""
         old = self.session.outputs if self.session is not None else None
         joined = self._output.follow(old, session.outputs)
+        if session is not self.session:
+            self.seen.forget()  # nothing of another table's views was seen of this one
         self.session = session
         self.pick_action = ""
         if joined:

@@ -275,14 +275,16 @@ from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.scoresheet import PenaltyKind
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
+from kiosk.authority import Role
 from tests.engine.test_bhukhar_table import START
 table = BhukharTable.create(Journal({str(tmp_path / "journal.db")!r}), START)
-table.start_round()
-table.edit(lambda d: d.step_table(1))
-table.edit(lambda d: d.step("points", 0, 215))
-table.edit(lambda d: d.toggle_full(1))
-table.edit_cards(1, lambda c: c.add("10C", "licence"))
-table.edit(lambda d: d.add_penalty(1, PenaltyKind.ASK, 1))
+U = Role.UMPIRE
+table.start_round(role=U)
+table.edit(lambda d: d.step_table(1), role=U)
+table.edit(lambda d: d.step("points", 0, 215), role=U)
+table.edit(lambda d: d.toggle_full(1), role=U)
+table.edit_cards(1, lambda c: c.add("10C", "licence"), role=U)
+table.edit(lambda d: d.add_penalty(1, PenaltyKind.ASK, 1), role=U)
 print(repr(table.draft.to_dict()), flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """

@@ -26,6 +26,7 @@ from kiosk.tables.carrom_inputs import (
     RecordedGone,
 )
 from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.commands import NotAllowed
 from kiosk.tables.health import CAMERA_TIMEOUT_S
 
 from .conftest import FakeClock
@@ -409,10 +410,29 @@ def test_session_new_match_closes_the_unfinished_one(
     s = session(path, clock, wall)
     s.start_match(START, role=Role.UMPIRE)
     first = s.match_id
-    s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"), role=Role.UMPIRE)
+    s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"), role=Role.DIRECTOR)
     assert s.match_id != first
     rows = s.journal.matches("carrom")
     assert [r.finished for r in rows] == [True, False]
+    closed = s.journal.entries(first, ["closed"])
+    assert [(e.source, e.data) for e in closed] == [("director", {"why": "new_match"})]
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.UMPIRE])
+def test_role_a_new_match_over_an_unfinished_one_is_the_directors(
+    path: Path, clock: FakeClock, wall: FakeClock, role: Role
+) -> None:
+    """Closing an unfinished match is the director's (DESIGN.md, "Roles"): a new match over it
+    started by anyone else is refused at the table, and nothing is written."""
+    s = session(path, clock, wall)
+    s.start_match(START, role=Role.UMPIRE)
+    first = s.match_id
+    before = s.journal.entries(first)
+    with pytest.raises(NotAllowed) as refused:
+        s.start_match(MatchStart("club", ("A", "B", "C", "D"), "C"), role=role)
+    assert refused.value.reason is not None and refused.value.reason.code == "role"
+    assert [r.id for r in s.journal.matches("carrom")] == [first]
+    assert s.journal.entries(first) == before
 
 
 def test_session_bad_start_is_refused_and_nothing_written(

@@ -19,7 +19,7 @@ from kiosk.tables.backgammon_table import ClockTable, ClockView
 from kiosk.tables.base import Table
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView
 from kiosk.tables.carrom_table import CarromSession
-from kiosk.tables.commands import Command, NotAllowed
+from kiosk.tables.commands import Command, NotAllowed, StaleView
 from kiosk.tables.registry import CarromStart, ClockStart, Fitted, Start
 from kiosk.wiring import Tables
 from tests.media import fill, tmpfs
@@ -46,6 +46,14 @@ COMMANDS = {
         Command.of("start_round", Role.UMPIRE),
         Command.of("start_round", Role.PLAYER),
     ),
+}
+
+
+#: A command each table carries out at a match's start, which changes what the next acts on.
+CHANGES = {
+    "carrom": Command.of("confirm", Role.UMPIRE),
+    "backgammon": Command.of("start", Role.PLAYER, player="Nikos"),
+    "bhukhar": Command.of("start_round", Role.UMPIRE),
 }
 
 
@@ -204,4 +212,75 @@ def test_tables_carrom_preview_and_what_an_undo_needs_come_from_the_table(
         s.send(undo)
     s.send(Command.of("undo", Role.DIRECTOR))
     assert [e.source for e in s.journal.entries(s.match_id, ["undo"])] == ["director"]
+    tables.close_all()
+
+
+@pytest.mark.parametrize("role", [Role.PLAYER, Role.UMPIRE])
+@pytest.mark.parametrize("kind", sorted(STARTS))
+def test_role_closing_or_starting_over_an_unfinished_table_is_the_directors(
+    kind: str, role: Role, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Closing an unfinished table is the director's (DESIGN.md, "Roles"), checked by the
+    tables, not only by the screen: `close` and a new match over it by anyone else are
+    refused, and the journal is as it was."""
+    tables = _tables(tmp_path, clock, MemoryOutput())
+    table = tables.create(STARTS[kind], Role.UMPIRE)
+    assert table.match_id is not None
+    journal = tables.journal()
+    before = journal.entries(table.match_id)
+    with pytest.raises(NotAllowed):
+        tables.close(table.match_id, role)
+    with pytest.raises(NotAllowed):
+        tables.create(STARTS[kind], role)
+    assert journal.entries(table.match_id) == before
+    assert [m.id for m in journal.matches(kind)] == [table.match_id]
+    assert not journal.match(table.match_id).finished
+    tables.close(table.match_id, Role.DIRECTOR)
+    assert journal.match(table.match_id).finished
+    tables.close_all()
+
+
+@pytest.mark.parametrize("kind", sorted(STARTS))
+def test_role_every_command_needs_a_role_even_called_directly(
+    kind: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    """There is no trusted caller: a command method called without a role is a TypeError,
+    and one called directly with too low a role is refused like one sent, nothing written."""
+    tables = _tables(tmp_path, clock, MemoryOutput())
+    table = tables.create(STARTS[kind], Role.UMPIRE)
+    allowed, refused = CHANGES[kind], COMMANDS[kind][1]
+    assert table.match_id is not None
+    before = tables.journal().entries(table.match_id)
+    method = getattr(table, allowed.action)
+    with pytest.raises(TypeError, match="role"):
+        method(**allowed.kwargs())
+    with pytest.raises(NotAllowed):
+        getattr(table, refused.action)(**refused.kwargs(), role=refused.by)
+    assert tables.journal().entries(table.match_id) == before
+    method(**allowed.kwargs(), role=allowed.by)
+    assert tables.journal().entries(table.match_id) != before
+    tables.close_all()
+
+
+@pytest.mark.parametrize("kind", sorted(STARTS))
+def test_view_a_command_made_from_a_view_gone_by_is_refused(
+    kind: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Every command carries the version of the view it was made from: a second command made
+    from the same view as one carried out (the second tap of a double tap) is refused as
+    stale, and nothing is written; made from the new view it goes through."""
+    tables = _tables(tmp_path, clock, MemoryOutput())
+    table = tables.create(STARTS[kind], Role.UMPIRE)
+    allowed = CHANGES[kind]
+    assert table.match_id is not None
+    shown = table.view().version
+    table.send(Command(allowed.action, allowed.by, allowed.args, shown))
+    after = tables.journal().entries(table.match_id)
+    assert table.view().version != shown
+    with pytest.raises(StaleView) as stale:
+        table.send(Command(allowed.action, allowed.by, allowed.args, shown))
+    assert stale.value.reason is not None and stale.value.reason.code == "stale_view"
+    assert tables.journal().entries(table.match_id) == after
+    clock.advance(1.0)  # the clocks moving on do not change the view a command acts on
+    assert table.version == table.view().version
     tables.close_all()

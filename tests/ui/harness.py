@@ -110,7 +110,7 @@ Clock.time = _frame_time
 
 class _PersonTime:
     """The clock a console's `Seen` reads (kiosk/ui/seen.py): a person's time, moved on by
-    `SEEN_S` at each deliberate tap or key, so a tap is made from the view the last step drew;
+    twice `SEEN_S` at each deliberate tap or key, so a tap is made from the view the last step drew;
     never moved between the two taps of a double tap, whatever the real time between them."""
 
     def __init__(self) -> None:
@@ -120,13 +120,18 @@ class _PersonTime:
         return self.now
 
     def step(self) -> None:
-        # A hair more than SEEN_S: summed in floats, SEEN_S steps drift below it (0.9 - 0.6
-        # is 0.2999...), and a deliberate tap would be taken for the second of a double tap.
-        self.now += SEEN_S + 1e-6
+        self.now += 2 * SEEN_S  # a deliberate tap comes well after the last change was seen
 
 
 _person = _PersonTime()
 Seen.clock = _person
+
+
+def look() -> None:
+    """A person looks at the screen before acting on it without a tap (a story that calls a
+    screen's method): what changed is drawn, and seen."""
+    pump(1, draw=False)
+    _person.step()
 
 
 def pump(frames: int = 6, draw: bool = True) -> None:

@@ -5,6 +5,8 @@ for (the director's)."""
 
 from __future__ import annotations
 
+from kiosk.authority import Role
+
 from .harness import Kiosk, start_backgammon
 
 
@@ -33,7 +35,7 @@ def test_home_backgammon_match_decided_on_time_is_not_listed_unfinished(kiosk: K
 def test_home_backgammon_match_won_on_points_is_not_listed_unfinished(kiosk: Kiosk) -> None:
     screen = start_backgammon(kiosk, length_steps=-3)  # a 1-point match
     kiosk.tap("start_0")
-    screen.table.game_end("Player A", 1)  # the game's end by the table (tested elsewhere)
+    screen.table.game_end("Player A", 1, role=Role.PLAYER)  # by the table (tested elsewhere)
     kiosk.advance(0.5)
     assert screen.winner == "Player A"
     kiosk.tap("home")

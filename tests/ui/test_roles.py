@@ -426,6 +426,32 @@ def test_roles_a_new_match_over_an_unfinished_one_is_the_directors(kiosk: Kiosk)
     assert journal.match(old).finished
 
 
+def test_roles_the_directors_settings_session_ends_when_settings_close(kiosk: Kiosk) -> None:
+    """The director's PIN typed for Settings (to calibrate the camera) served every later tap
+    too: the strokes the umpire confirmed afterwards were journaled as the director's
+    corrections. Leaving Settings ends the director's window; the console stays the umpire's."""
+    screen = _start_carrom(kiosk)
+    kiosk.tap("home")
+    kiosk.tap("settings")
+    type_pin(kiosk, DIRECTOR)
+    assert kiosk.current == "settings"
+    kiosk.tap("back")
+    assert kiosk.current == "home"
+    kiosk.tap("resume")
+    assert kiosk.current == "carrom" and not kiosk.app.gate.is_open  # still the umpire's
+    kiosk.tap("white_plus")
+    kiosk.tap("confirm")
+    journal = kiosk.services.journal()
+    match_id = screen.session.match_id
+    strokes = [e for e in journal.entries(match_id, ["event"]) if e.data["event"] == "stroke"]
+    assert [e.source for e in strokes] == ["umpire"]
+    notes = [n["what"] for n in _notes(kiosk.services)]
+    assert "director_done" in notes
+    kiosk.tap("void")  # a director's act asks for the director's PIN again
+    assert kiosk.app.gate.is_open
+    assert kiosk.app.gate.pad.message == "This needs the director's PIN"
+
+
 def test_roles_settings_saves_and_pin_changes_are_journaled_with_the_role(
     kiosk: Kiosk,
 ) -> None:

@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.ui.widgets import Overlay
 
-from .harness import Kiosk
+from .harness import Kiosk, look
 from .harness import pump as _draw
 
 
@@ -169,11 +169,13 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     carrom = kiosk.screen("carrom")
     assert carrom.ids.side_0.children[-1].children[1].text.startswith("Dimitris"), "no name"
     yield "carrom/doubles"
+    look()
     carrom.command("pass_turn")  # refused on the break (law 46): the refusal's line
     pump(4)
     yield "carrom/refusal"
     players = kiosk.screen("players")
-    carrom._do("edit", pocketed=[carrom.colours[0], "queen"])
+    carrom._edit(pocketed=[carrom.colours[0], "queen"])
+    look()
     carrom.confirm()  # the breaker pockets the queen: to cover
     pump(4)
     yield "carrom/queen"
@@ -183,15 +185,18 @@ def _carrom_story(kiosk: Kiosk) -> Iterator[str]:
     yield "players/queen"
     app.show("carrom")
     own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
-    carrom._do("edit", pocketed=[own], striker=True)
+    carrom._edit(pocketed=[own], striker=True)
+    look()
     carrom.confirm()  # own coin with the striker: "it goes back with one due" (law 73)
     pump(4)
     yield "carrom/rulings"
     while not any(carrom.games):  # boards won until a game is: the change of sides
         own = carrom.colours[0] if carrom.at_turn[0] else carrom.colours[1]
         if carrom.placing:
+            look()
             carrom.dues_placed()
-        carrom._do("edit", pocketed=[own] * 9 + (["queen"] if "queen" in carrom.on_board else []))
+        carrom._edit(pocketed=[own] * 9 + (["queen"] if "queen" in carrom.on_board else []))
+        look()
         carrom.confirm()
         pump(2)
     pump(4)
@@ -219,10 +224,13 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     app.start_backgammon(setup)
     pump(4)
     clock = kiosk.screen("backgammon")
+    look()
     clock.start_side(0)
     pump(2)  # the screen draws each view at its next frame: a half's tap asks who runs
+    look()
     clock.early_pickup(1)  # the other player picked up the dice: waits the delay out
     pump(2)
+    look()
     clock.tap_half(0)
     pump(4)
     assert clock.waits[1], "the story's early pickup did not take"
@@ -231,6 +239,7 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     yield "players/wait"
     app.show("backgammon")
+    look()
     clock.pause_or_resume()
     pump(4)
     yield "backgammon/paused"
@@ -238,9 +247,11 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     pump(4)
     yield "players/paused"
     app.show("backgammon")
+    look()
     clock.early_pickup(1)  # refused: that side's clock runs
     pump(4)
     yield "backgammon/refusal"
+    look()
     clock.pause_or_resume()
     clock.end_open = True
     clock.end_points = 12
@@ -269,12 +280,14 @@ def _bhukhar_story(kiosk: Kiosk) -> Iterator[str]:
     yield "bhukhar/names"
     sheet.toggle_licence(1)  # team B has no licence, yet B1 is named as its layer
     sheet.choose_licence_by(1, 0)
+    look()
     sheet.enter()
     pump(4)
     yield "bhukhar/refused"
     sheet.choose_licence_by(1, 0)
     sheet.choose_end("stock")
     sheet.step("points", 0, 100)
+    look()
     sheet.enter()
     pump(4)
     assert not sheet.refused, sheet.message
@@ -323,6 +336,7 @@ def _home_story(kiosk: Kiosk) -> Iterator[str]:
     app.resume("backgammon")  # in play again (paused by the resume): its clock runs on
     clock = kiosk.screen("backgammon")
     pump(2)
+    look()
     clock.pause_or_resume()
     pump(2)
     app.show("home")

@@ -96,7 +96,7 @@ def test_law_144_protest_record_shows_the_stills_of_each_stroke(
     clock, wall = ManualClock(0.0), ManualClock(1.7e9)
     session = CarromSession(Journal(path), clock=clock, wall=wall, camera=True)
     session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
-    session.play()
+    session.play(role=Role.UMPIRE)
     board = SimulatedBoard()
     empty = board.empty_frame()
     watcher = BoardWatcher.from_empty_board(auto_calibrate(empty), [empty])
