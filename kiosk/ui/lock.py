@@ -65,8 +65,7 @@ class PinPad(BoxLayout):
         elif key == "ok":
             entered, self.digits = self.digits, ""
             if entered:
-                self.checking = True
-                self.dispatch("on_pin", entered)
+                self.dispatch("on_pin", entered)  # the gate sets `checking` at once
         elif key == "cancel":
             self.digits = ""
             self.dispatch("on_cancel")

@@ -528,7 +528,13 @@ def type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
     for digit in pin:
         kiosk.tap(pad.ids[f"pad_{digit}"])
     kiosk.tap(pad.ids.pad_ok)
-    for _ in range(100):  # the gate checks it once "checking" is drawn (kiosk/ui/lock.py)
+    answered(pad)
+
+
+def answered(pad: Any) -> None:
+    """Frames until the gate has answered the PIN given: it checks it once "Checking the PIN"
+    is drawn (kiosk/ui/lock.py)."""
+    for _ in range(100):
         if not getattr(pad, "checking", False):
             break
         pump(1)

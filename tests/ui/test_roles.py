@@ -23,6 +23,7 @@ from .harness import (
     FakeClock,
     Kiosk,
     Services,
+    answered,
     confirmed_events,
     make_kiosk,
     pinned,
@@ -204,6 +205,7 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     assert gate.pad.message == "Wrong PIN: nothing was changed"
     for _ in range(3):
         gate.pad.dispatch("on_pin", "0000")
+        answered(gate.pad)
         assert gate.pad.message == "Wrong PIN: nothing was changed"
     type_pin(kiosk, "0000")  # the fifth: 30 s to wait
     assert gate.pad.message == f"Too many wrong PINs: try again in {BACKOFF_S:.0f} s"
@@ -214,7 +216,7 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     assert gate.pad.message == "Too many wrong PINs: try again in 20 s"  # the countdown
     kiosk.advance(20.0)
     gate.pad.dispatch("on_pin", "0000")  # the sixth: twice as long
-    pump(2)
+    answered(gate.pad)
     assert gate.pad.message == f"Too many wrong PINs: try again in {2 * BACKOFF_S:.0f} s"
     kiosk.advance(2 * BACKOFF_S)
     type_pin(kiosk, UMPIRE)
