@@ -27,7 +27,6 @@ from .harness import (
     confirmed_events,
     make_kiosk,
     pinned,
-    pump,
     type_pin,
     win_board,
 )
