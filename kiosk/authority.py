@@ -78,15 +78,17 @@ ACTIONS: dict[str, Role] = {
     "bhukhar_round": Role.UMPIRE,
     "bhukhar_entry": Role.UMPIRE,
     "bhukhar_enter": Role.UMPIRE,
-    # the kiosk's own acts (KIOSK_ACTIONS): a new match is the umpire's; closing an
-    # unfinished one, the settings and the records, the director's
+    # the kiosk's own acts (KIOSK_ACTIONS): a new match is the umpire's, but a backgammon
+    # table has no umpire: its players set up and start their own match (RULES.md, rulings
+    # of 2026-12-01); closing an unfinished one, the settings and the records, the director's
     "start_match": Role.UMPIRE,
+    "start_backgammon": Role.PLAYER,
     "close_table": Role.DIRECTOR,
     "settings": Role.DIRECTOR,
     "records": Role.DIRECTOR,
 }
 #: The kiosk's own acts, not a table's commands: never a change of the match in play.
-KIOSK_ACTIONS = frozenset({"start_match", "close_table", "settings", "records"})
+KIOSK_ACTIONS = frozenset({"start_match", "start_backgammon", "close_table", "settings", "records"})
 
 #: How long the director's PIN typed for one action serves that action (seconds), when the
 #: director's window is shorter: the confirmation it opens must be tapped within it.

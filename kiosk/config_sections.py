@@ -194,6 +194,9 @@ class PlayersSettings:
     #: The carrom score under the ICF laws: off, as law 128 has it (a player learns the score
     #: only from the umpire, during his own turn); club rules always show it.
     icf_score: bool = field(default=False, metadata=checked_by(boolean))
+    #: The panel's diagonal in inches (the kiosk's own 7-inch by default): the display sizes
+    #: its text in millimetres on it, to read from 3 m.
+    panel_in: float = field(default=7.0, metadata=checked_by(seconds(3.0, 32.0)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,3 +272,16 @@ def test_config_rule_sets_are_the_registrys(tmp_path: Path) -> None:
     (problem,) = check_settings(write(tmp_path, '[rules]\nset = "pro"\n'))
     assert problem.key == "rules.set"
     assert all(f'"{name}"' in problem.message for name in rule_set_names())
+
+
+def test_config_players_panel_size_is_checked_and_its_error_names_the_key(
+    tmp_path: Path,
+) -> None:
+    """The player display's panel (its diagonal in inches, 7 by default) sizes its text in mm."""
+    assert Settings().players.panel_in == 7.0
+    assert load_settings(write(tmp_path, "[players]\npanel_in = 10.1\n")).players.panel_in == 10.1
+    (problem,) = check_settings(write(tmp_path, "[players]\npanel_in = 1\n"))
+    assert problem.key == "players.panel_in" and problem.line == 2
+    assert str(problem).endswith("players.panel_in: must be at least 3 and at most 32, not 1")
+    (problem,) = check_settings(write(tmp_path, '[players]\npanel_in = "7"\n'))
+    assert problem.key == "players.panel_in" and "must be a number" in problem.message

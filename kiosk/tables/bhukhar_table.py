@@ -144,6 +144,14 @@ class BhukharTable(Commands):
         self.draft = draft or Draft((ids[0], ids[1]))
         self._entered: GameResult | None = None
         self._entered_game: Game | None = None
+        # Reopened (a restart): the last game entered that still stands, so its totals
+        # can be shown as they were added up.
+        standing = {(e.round, e.table): (e, r) for e, r in session.games()}
+        for event in reversed(session.events):
+            if isinstance(event, GameEntry) and (event.round, event.table) in standing:
+                entry, self._entered = standing[(event.round, event.table)]
+                self._entered_game = entry.game
+                break
         #: Earlier states of each side's cards, for "Take back" (newest last; not journaled).
         self._history: tuple[list[CardsEntry], list[CardsEntry]] = ([], [])
         self.timer = RoundTimer(session.start.round_minutes, session.start.warn_minutes)

@@ -297,15 +297,19 @@ class TablesideApp(App):
 
     def start(self, start: Start, setup: Screen) -> None:
         """A setup's Start: a new table of the start's kind. Over an unfinished table of that
-        game it is the director's (closing a table; home asked first), else the umpire's. A
+        game it is the director's (closing a table; home asked first), else the umpire's (the
+        players' at a backgammon table). A
         refusal is worded on the setup screen; nothing changed."""
         retry = lambda: self.start(start, setup)  # noqa: E731
+        kind = self.tables.kind_of(start)
         try:
-            over = self.tables.has_unfinished(self.tables.kind_of(start))
+            over = self.tables.has_unfinished(kind)
         except JournalError as exc:  # a damaged journal, or one held by another kiosk
             setup.message = error_words(exc, tr._)
             return
-        role = role_for("close_table" if over else "start_match", retry)  # roles
+        # Backgammon players start their own match (no umpire at that table).
+        fresh = "start_backgammon" if kind == "backgammon" else "start_match"
+        role = role_for("close_table" if over else fresh, retry)  # roles
         if role is None:
             return
         try:
@@ -337,7 +341,7 @@ class TablesideApp(App):
     def start_backgammon(self, setup: BackgammonSetupScreen) -> None:
         """The setup's Start: a new clocked match (3.5 (vi) banks from the score)."""
         start = ClockStart(
-            (setup.names[0], setup.names[1]),
+            setup.players(),
             int(setup.match_length),
             (int(setup.score[0]), int(setup.score[1])),
             **setup.clock_options(),

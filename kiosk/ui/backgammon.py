@@ -32,6 +32,7 @@ from kiosk.rules.backgammon.match import (
     penalty_points_to_win,
 )
 from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.commands import StaleView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -105,6 +106,9 @@ class BackgammonScreen(Screen):
         self._latest: ClockView | None = None
         #: The views drawn, for the version a tap is made from (kiosk/ui/seen.py).
         self.seen = Seen()
+        #: The view the last command carried out here was made from: a tap refused as made
+        #: from it is the second tap of a double tap (the first one's answer stays).
+        self._acted: int | None = None
         tr.on_switch(self._redraw)
 
     # -- following the table ---------------------------------------------------------
@@ -160,10 +164,17 @@ class BackgammonScreen(Screen):
             view = self.seen.version()
             sent = send(self.table, action, lambda: self._do(action, **args), view=view, **args)
         except Refused as exc:
-            self.message = error_words(exc, tr._)
+            if not self._repeated(exc, view):
+                self.message = error_words(exc, tr._)
             return
         if sent:
             self.message = ""
+            self._acted = view
+
+    def _repeated(self, exc: Refused, view: int | None) -> bool:
+        """`exc` refuses a tap made from the very view a tap before it acted on: the second
+        tap of a double tap. Nothing was done, as it should be, and nothing is said."""
+        return isinstance(exc, StaleView) and view is not None and view == self._acted
 
     def locked(self) -> None:
         """The console locked: the director's panel, its corrections and the game-over panel
@@ -291,10 +302,12 @@ class BackgammonScreen(Screen):
             view = self.seen.version()
             sent = send(self.table, action, lambda: self._fix(action, **args), view=view, **args)
         except Refused as exc:
-            self.message = error_words(exc, tr._)
+            if not self._repeated(exc, view):
+                self.message = error_words(exc, tr._)
             return
         if sent:
             self.message = ""
+            self._acted = view
             self.fix_open = False
 
     def open_end(self) -> None:

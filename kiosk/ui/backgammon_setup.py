@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.config import BackgammonSettings
 from kiosk.rules.backgammon.match import breaks_due
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.setup_names import default_name
 
 
 def _settings() -> BackgammonSettings:
@@ -40,7 +41,8 @@ class BackgammonSetupScreen(Screen):
     best-of-three series (2.2 (ii)). -/+ step by two (the odd lengths most matches use),
     -1/+1 by one."""
 
-    names = ListProperty(["Player A", "Player B"])
+    #: As typed; a blank one plays under its hint (`players`).
+    names = ListProperty(["", ""])
     match_length = NumericProperty(7)
     score = ListProperty([0, 0])
     message = StringProperty("")
@@ -94,6 +96,11 @@ class BackgammonSetupScreen(Screen):
             "breaks_taken": (int(self.breaks_taken[0]), int(self.breaks_taken[1])),
             "penalty_points": (int(self.penalty_points[0]), int(self.penalty_points[1])),
         }
+
+    def players(self) -> tuple[str, str]:
+        """The players' names: as typed, or the hint a blank field shows."""
+        a, b = (name or default_name(seat) for seat, name in enumerate(self.names))
+        return a, b
 
     def set_name(self, seat: int, text: str) -> None:
         names = list(self.names)

@@ -28,10 +28,11 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from kiosk.engine.outputs import CallbackOutput
-from kiosk.errors import Refused
+from kiosk.errors import Reason, Refused
 from kiosk.rules.bhukhar.scoresheet import End, GameResult, PenaltyKind, ScoreError
 from kiosk.tables.bhukhar_draft import SECTIONS, CardsEntry, Draft
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
+from kiosk.tables.commands import StaleView
 from kiosk.ui import bhukhar_cards_panel as _cards_panel  # noqa: F401  (the .kv's panels)
 from kiosk.ui import bhukhar_penalty_panel as _penalty_panel  # noqa: F401
 from kiosk.ui import bhukhar_totals_panel as _totals_panel  # noqa: F401
@@ -41,6 +42,7 @@ from kiosk.ui.bhukhar_words import (
     ENDS,
     NOT_ENTERED,
     Refusal,
+    named,
     penalty_line,
     penalty_short,
     refusal,
@@ -123,6 +125,9 @@ class BhukharScreen(Screen):
         tr.on_switch(self.reword)
         self._said = Said(self)  # "Not entered": worded again on a language switch
         self._why: Refusal = ""  # the last refusal, for _said
+        #: The view the last command carried out here was made from: a tap refused as made
+        #: from it is the second tap of a double tap, and the first one's answer stays.
+        self._acted: int | None = None
 
     def on_kv_post(self, base_widget: Any) -> None:
         # The panels' buttons are reached by id from the screen, as when they were inline.
@@ -150,9 +155,9 @@ class BhukharScreen(Screen):
 
     def attach(self, table: BhukharTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
-        if table is not self.table:  # another session: nothing of the last one's game
+        if table is not self.table:  # another table: its own last game (after a restart too)
             self.seen.forget()
-            self._last_result = None
+            self._last_result = table.view().entered
             self.totals_lines = ""
         old = self.table.outputs if self.table is not None else None
         self._output.follow(old, table.outputs)
@@ -220,7 +225,8 @@ class BhukharScreen(Screen):
             self.totals_lines = "\n".join(added)
 
     def _show_penalties(self) -> None:
-        ids = [self.team_ids[i] for i in self.pair] if self.team_ids else ["", ""]
+        # The teams by their names (as typed at the setup), as everywhere on the screen.
+        ids = [self.team_labels[i] for i in self.pair] if self.team_labels else ["", ""]
         players = self.side_players
         parts = [
             (ids[side], ids[1 - side], PenaltyKind(kind), players[side][p] if p >= 0 else None)
@@ -260,15 +266,30 @@ class BhukharScreen(Screen):
             view = self.seen.newest() if action == "edit" else self.seen.version()
             sent = send(self.table, action, retry, view=view, **args)
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
-            self._refused(exc)
+            if not self._repeated(exc, view):
+                self._refused(exc)
             return False
         if sent:
+            if self.refused:  # the draft changed: the refusal was of what it was before
+                self.message = ""
             self.refused = False
+            self._acted = view
         return sent
+
+    def _repeated(self, exc: Exception, view: int | None) -> bool:
+        """`exc` refuses a tap made from the very view a tap before it acted on: the second
+        tap of a double tap. Nothing was done, as it should be; the first tap's answer
+        stays on the screen rather than a "not entered" that would be untrue."""
+        return isinstance(exc, StaleView) and view is not None and view == self._acted
+
+    def _names(self) -> dict[str, str]:
+        """Each team's name as typed at the setup (its id if none), by id."""
+        return dict(zip(self.team_ids, self.team_labels, strict=False))
 
     def _refused(self, exc: Exception) -> None:
         self.refused = True
-        self._why = refusal(exc)
+        why = refusal(exc)
+        self._why = named(why, self._names()) if isinstance(why, Reason) else why
         self.message = word_refusal(self._why, tr._)
 
     def _edit(self, change: Callable[[Draft], Draft]) -> None:
@@ -415,7 +436,7 @@ class BhukharScreen(Screen):
             view = self.seen.newest()
             sent = send(self.table, "edit_cards", retry, view=view, side=side, change=change)
         except (Refused, ValueError) as exc:
-            self.cards_message = word_refusal(refusal(exc), tr._)
+            self.cards_message = word_refusal(refusal(exc), tr._, self._names())
             return
         if sent:
             self.cards_message = ""
@@ -424,9 +445,12 @@ class BhukharScreen(Screen):
     def enter(self) -> None:
         """Enter the draft; the message gives each team's total and master points."""
         table_no = int(self.table_no)
+        view = self.seen.version()
         try:
-            sent = send(self.table, "enter_draft", self.enter, view=self.seen.version())
+            sent = send(self.table, "enter_draft", self.enter, view=view)
         except (Refused, ScoreError, TableFileError, ValueError) as exc:
+            if self._repeated(exc, view):
+                return
             self._refused(exc)
             # Nothing was written; what the umpire entered stays on screen to be put right.
             self._said.say(NOT_ENTERED, reason=self._why)
@@ -434,9 +458,10 @@ class BhukharScreen(Screen):
         if not sent or self.table is None:
             return
         self.refused = False
+        self._acted = view
         result = self.table.view().entered
         assert result is not None
-        self.message = result_words(table_no, result, tr._)
+        self.message = result_words(table_no, result, tr._, self._names())
         self._last_result = result
         self._redraw_now()
 

@@ -4,6 +4,8 @@ function `_` of the language in use (kiosk/ui/words.py); English by default."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kiosk.errors import Reason, reason_of
 from kiosk.rules.bhukhar.melds import MeldError
 from kiosk.rules.bhukhar.scoresheet import (
@@ -63,15 +65,19 @@ def penalty_short(
     return f"{team} {_(PENALTY_SHORT[kind])}{who} {penalty_points(kind, other, _)}"
 
 
-def result_words(table_no: int, result: GameResult, _: Words = english) -> str:
-    """The entered game's line: each team's total, its penalties when any, master points."""
+def result_words(
+    table_no: int, result: GameResult, _: Words = english, names: dict[str, str] | None = None
+) -> str:
+    """The entered game's line: each team's total, its penalties when any, master points;
+    each team by the name typed at the setup (`names`: id -> name), else its id."""
+    names = names or {}
     parts = []
     for s in result.scores:
         pen = _(" (penalties {n})", n=f"{s.penalties:+d}") if s.penalties else ""
         parts.append(
             _(
                 "{team}: {total} pts{penalties}, {master} master",
-                team=s.team,
+                team=names.get(s.team, s.team),
                 total=s.total,
                 penalties=pen,
                 master=s.master,
@@ -115,8 +121,8 @@ def spoiled_words(game: Game, names: dict[str, str], _: Words = english) -> list
     (17.2): that the meld is void, its cards not counted, and the licence stands."""
     return [
         _(
-            "{team}: a licence meld spoiled later is void, its cards not counted; the licence "
-            "stands (17.2)",
+            "{team}: a licence meld spoiled later is void: its table points are not counted, "
+            "its cards go back into the hand and may be laid again; the licence stands (17.2)",
             team=names.get(team, team),
         )
         for team, sheet in game.sheets.items()
@@ -144,5 +150,19 @@ def refusal(exc: Exception) -> Refusal:
     return reason_of(exc) or str(exc)
 
 
-def word_refusal(why: Refusal, _: Words = english) -> str:
-    return why if isinstance(why, str) else reason_words(why, _)
+def word_refusal(why: Refusal, _: Words = english, names: dict[str, str] | None = None) -> str:
+    """A refusal worded, each team in it by the name typed at the setup (`names`)."""
+    if isinstance(why, str):
+        return why
+    return reason_words(named(why, names or {}), _)
+
+
+def named(reason: Reason, names: dict[str, str]) -> Reason:
+    """`reason` with its teams (the facts `team`, `other`) by their names, not their ids: a
+    refusal says "Shah family", as the screen does, not "team A"."""
+    facts = tuple(
+        (k, names.get(v, v) if k in ("team", "other") and isinstance(v, str) else v)
+        for k, v in reason.facts
+    )
+    facts = tuple((k, named(v, names) if isinstance(v, Reason) else v) for k, v in facts)
+    return replace(reason, facts=facts)

@@ -22,8 +22,8 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.variants import rule_set_names
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.setup_names import default_name
 
-DEFAULT_NAMES = ("Player A", "Player B", "Player C", "Player D")
 #: The timer lengths the umpire can pick at setup (law 50: 15 s; some events use 10 s).
 STROKE_CHOICES = (10.0, 15.0)
 
@@ -37,7 +37,8 @@ class CarromSetupScreen(Screen):
 
     rules = OptionProperty("icf", options=list(rule_set_names()))
     doubles = BooleanProperty(False)
-    names = ListProperty(list(DEFAULT_NAMES))
+    #: As typed; a blank one plays under its hint (`default_name`).
+    names = ListProperty(["", "", "", ""])
     first_break = NumericProperty(0)
     #: 0: no board limit (quarter-final onward, law 56); else boards per game.
     board_limit = NumericProperty(8)
@@ -59,7 +60,7 @@ class CarromSetupScreen(Screen):
 
     def match_start(self) -> MatchStart:
         """The record's first line for these choices; raises SetupError naming the field."""
-        players = tuple(self.names[: self.seats()])
+        players = tuple(n or default_name(i) for i, n in enumerate(self.names[: self.seats()]))
         for seat, name in enumerate(players, start=1):
             if not name:
                 raise SetupError(tr._("player {seat} has no name", seat=seat))

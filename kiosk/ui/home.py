@@ -159,6 +159,12 @@ class HomeScreen(Screen):
         if game:
             App.get_running_app().choose_game(game)
 
+    def locked(self) -> None:
+        """The console locked (idle, the player display): the questions close; a close
+        asked by the director is asked again, with the PIN, next time."""
+        self.ask_game = ""
+        self.closing = -1
+
     # -- closing a table ------------------------------------------------------------------
     def ask_close(self, row: int) -> None:
         if row >= len(self.tables) or self.tables[row].match_id is None:

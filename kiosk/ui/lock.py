@@ -47,20 +47,25 @@ DIRECTORS_SCREENS = ("settings", "pins", "calibration", "pin")
 
 class PinPad(BoxLayout):
     """Digits shown as dots, 0-9, Clear, OK and Cancel; fires on_pin(digits) and on_cancel.
-    `message` is already worded (the gate words it in the console's language)."""
+    `message` is already worded (the gate words it in the console's language). From OK until
+    the gate has answered (`checking`) every key is ignored: a second OK, or digits typed
+    while the PIN is checked, must not count as another try."""
 
     message = StringProperty("")
     digits = StringProperty("")
     refused = BooleanProperty(False)
+    checking = BooleanProperty(False)
     __events__ = ("on_pin", "on_cancel")
 
     def press(self, key: str) -> None:
+        if self.checking:
+            return
         if key == "clear":
             self.digits = ""
         elif key == "ok":
             entered, self.digits = self.digits, ""
             if entered:
-                self.dispatch("on_pin", entered)
+                self.dispatch("on_pin", entered)  # the gate sets `checking` at once
         elif key == "cancel":
             self.digits = ""
             self.dispatch("on_cancel")
@@ -87,7 +92,9 @@ class Gate:
         authority.note = self._journal
         self.overlay = LockOverlay()
         self.pad: PinPad = self.overlay.ids.pad
-        self.pad.bind(on_pin=lambda _pad, pin: self.submit(pin), on_cancel=lambda _p: self.close())
+        self.pad.bind(on_pin=lambda _pad, pin: self.check(pin), on_cancel=lambda _p: self.close())
+        self._checking: ClockEvent | None = None
+        self._pin = ""  # typed, to be checked once the pad says so
         self._wanted = Role.UMPIRE
         self._action = ""
         self._retry: Callable[[], object] | None = None
@@ -121,7 +128,33 @@ class Gate:
         self._open()
         self.refresh()
 
+    def check(self, pin: str) -> None:
+        """OK: the pad says at once that the PIN is being checked, and the check (two PBKDF2
+        hashes, the journal's note written through, then the tap it unlocks: a new match, a
+        screen built) runs from the next frame, once that is on the screen. Done in the
+        touch itself, nothing moved on a Pi for 2-3 s, and a second OK seemed called for."""
+        self.pad.checking, self.pad.refused = True, False
+        self.pad.message = tr._("Checking the PIN")
+        self._pin = pin
+        Window.unbind(on_flip=self._shown)
+        Window.bind(on_flip=self._shown)
+
+    def _shown(self, *_: object) -> None:
+        """The frame that says "checking" is drawn: the check runs at the next one."""
+        Window.unbind(on_flip=self._shown)
+        pin, self._pin = self._pin, ""
+        if self._checking is not None:
+            self._checking.cancel()
+        self._checking = Clock.schedule_once(lambda _dt: self.submit(pin), 0)
+
     def submit(self, pin: str) -> None:
+        self._checking = None
+        try:
+            self._submit(pin)
+        finally:
+            self.pad.checking = False
+
+    def _submit(self, pin: str) -> None:
         attempt = self.authority.enter(pin, self._wanted, self.now(), self._action)
         if attempt.role is None:
             self.pad.refused = True
@@ -152,6 +185,11 @@ class Gate:
 
     def close(self) -> None:
         self._retry = None
+        Window.unbind(on_flip=self._shown)
+        if self._checking is not None:  # the pad closed (a lock) while a PIN waited
+            self._checking.cancel()
+            self._checking = None
+        self.pad.checking = False
         if self._countdown is not None:
             self._countdown.cancel()
             self._countdown = None

@@ -17,6 +17,7 @@ score shows only if `[players] icf_score` allows it (club rules always show it).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kivy.app import App
@@ -46,6 +47,20 @@ DIGIT_EM = 0.714
 ROW_EM = 1.1
 #: The narrowest a score is taken to be (ems): one digit.
 CHAR_EM = 0.6
+#: Read from 3 m (issue: the display must read at a tournament table's distance): the cap
+#: height of the names and of the digits (the clock, the score), in millimetres.
+NAME_CAP_MM = 12.0
+DIGIT_CAP_MM = 25.0
+MM_PER_INCH = 25.4
+#: A capital's ink as drawn (Noto Sans, anti-aliasing's faint edge left out), in ems: a bit
+#: under the font's 0.714 cap height, so a size from it is never short of the millimetres.
+CAP_INK_EM = 0.68
+
+
+def px_per_mm(width: float, height: float, panel_in: float) -> float:
+    """Pixels per millimetre of a `width` x `height` window filling a panel of `panel_in`
+    inches diagonal (square pixels)."""
+    return math.hypot(width, height) / (panel_in * MM_PER_INCH)
 
 
 def score_shown(rules: str, icf_score: bool) -> bool:
@@ -67,8 +82,9 @@ class PlayersScreen(Screen):
     """Big digits: `big` (the timer), each side's name and score, a status line (or the
     banner over it)."""
 
-    TOP_UNITS = 8
-    NAMES_UNITS = 6
+    TOP_UNITS = 6
+    #: The delay's row under the banks, as a share of theirs (its digits as much smaller).
+    LOW_SHARE = 0.4
 
     big = StringProperty("")
     caption = StringProperty("")
@@ -79,6 +95,8 @@ class PlayersScreen(Screen):
     left_turn = BooleanProperty(False)
     right_turn = BooleanProperty(False)
     banner = StringProperty("")
+    #: What leads the top line, a banner or not: the backgammon match score ("4-2 to 5").
+    lead = StringProperty("")
     urgent = BooleanProperty(False)
     #: The clock stands (paused, stopped): no side is shown running, the turn stays marked.
     paused = BooleanProperty(False)
@@ -93,6 +111,13 @@ class PlayersScreen(Screen):
     icf_score = BooleanProperty(False)
     #: The font size of the digit rows (pixels), from the window and the rows shown.
     digit_font = NumericProperty(100.0)
+    #: The names' font size (pixels): a 12 mm cap height on the panel.
+    name_font = NumericProperty(40.0)
+    #: [players] panel_in: the panel's diagonal (inches).
+    panel_in = NumericProperty(7.0)
+    #: Carrom: the scores and the timer on one row of digits (there is room for three
+    #: two-digit numbers); backgammon: the banks on one, the delay under them.
+    one_row = BooleanProperty(True)
 
     def _scores_shown(self) -> bool:
         return bool(self.show_score and (self.left_score or self.right_score))
@@ -112,6 +137,9 @@ class PlayersScreen(Screen):
         ptr.on_switch(self.on_pre_enter)  # held weakly: a method of the screen
         Window.bind(size=self._fit_digits)
         self.bind(
+            panel_in=self._fit_digits,
+            one_row=self._fit_digits,
+            big=self._fit_digits,
             digits=self._fit_digits,
             scores_shown=self._fit_digits,
             timer_shown=self._fit_digits,
@@ -121,16 +149,26 @@ class PlayersScreen(Screen):
         self._fit_digits()
 
     def _fit_digits(self, *_: object) -> None:
-        """The digits at `digits` percent of the window's height, or smaller if the rows
-        shown or the widest score would not fit."""
+        """The names at a 12 mm cap height and the digits at 25 mm on the panel (or at
+        `digits` percent of the window's height, if more), smaller only if the rows shown or
+        the widest number would not fit."""
         width, height = Window.size
         unit = float(getattr(App.get_running_app(), "unit", height / 60))
-        wanted = height * float(self.digits) / 100 / DIGIT_EM
-        rows = int(self.scores_shown) + int(self.timer_shown) or 1
-        free = height - unit * (self.TOP_UNITS + self.NAMES_UNITS + 3)
-        high = free / rows / ROW_EM
-        ems = max(_ems(self.left_score), _ems(self.right_score), CHAR_EM)
-        wide = (width - unit * 4) / 2 / ems
+        mm = px_per_mm(width, height, float(self.panel_in))
+        self.name_font = NAME_CAP_MM * mm / CAP_INK_EM
+        wanted = max(DIGIT_CAP_MM * mm / CAP_INK_EM, height * float(self.digits) / 100 / DIGIT_EM)
+        free = height - unit * (self.TOP_UNITS + 3) - self.name_font * 1.32
+        if self.one_row and self.timer_shown:
+            free *= 0.8  # the timer's caption over its digits
+        elif not self.one_row and self.scores_shown and self.timer_shown:
+            free /= 1 + self.LOW_SHARE  # the delay's row under the banks
+        high = free / ROW_EM
+        numbers = [self.left_score, self.right_score]
+        if self.one_row and self.timer_shown:
+            numbers.append(self.big)
+        ems = sum(max(_ems(n), CHAR_EM) for n in numbers if n) or CHAR_EM
+        count = max(1, sum(1 for n in numbers if n))
+        wide = (width - unit * 2 * (count + 1)) / ems
         self.digit_font = max(1.0, min(wanted, high, wide))
 
     def configure(self, players: PlayersSettings) -> None:
@@ -140,6 +178,7 @@ class PlayersScreen(Screen):
         self.show_score = players.show_score
         self.show_timer = players.show_timer
         self.show_status = players.show_status
+        self.panel_in = players.panel_in
 
     def show_game(self, table: AnyTable | None) -> None:
         """Follow the table in play, from its own view (never another screen's); None:
@@ -155,7 +194,7 @@ class PlayersScreen(Screen):
         if players is not None:
             self.configure(players)
         if self._table is None:
-            self.big, self.banner = "", ""
+            self.big, self.banner, self.lead = "", "", ""
             self.status = ptr._("No table running")
             self.left_name = self.right_name = self.left_score = self.right_score = ""
             self.left_turn = self.right_turn = self.paused = False
@@ -173,6 +212,8 @@ class PlayersScreen(Screen):
     def _carrom(self, view: CarromView) -> None:
         if view.state is None:
             return
+        self.lead = ""
+        self.one_row = True
         board = scoreboard(view.state, ptr._)  # in the players' own language
         scored = score_shown(view.state.rules, self.icf_score)
         self.left_name, self.right_name = (side.name for side in board.sides)
@@ -206,6 +247,7 @@ class PlayersScreen(Screen):
 
     def _backgammon(self, view: ClockView) -> None:
         face = view.face
+        self.one_row = False
         left, right = face.sides
         self.left_name, self.right_name = left.player, right.player
         self.left_score, self.right_score = left.bank, right.bank
@@ -228,10 +270,20 @@ class PlayersScreen(Screen):
             words = ptr._("PAUSED: the clock stands")
         elif waiting and side is not None:
             words = ptr._("{name} waits: no move until the delay has run", name=side.player)
+        # The match score, as the players say it: "4-2 to 5", first on the top line whether
+        # a banner (the Crawford game, PAUSED) or the match line follows it.
+        score = ptr._(
+            "{left}-{right} to {length}",
+            left=left.score,
+            right=right.score,
+            length=view.match_length,
+        )
+        self.lead = score
         self.banner = words
-        self.status = line
+        self.status = f"{score} · {line}" if line else score
 
     def _bhukhar(self, view: BhukharView) -> None:
+        self.lead = ""
         # The last game entered at this table, and a licence meld spoiled later (17.2).
         self.status = ""
         if view.entered is not None:
@@ -243,6 +295,7 @@ class PlayersScreen(Screen):
         self.left_name = self.right_name = ""
         self.left_score = self.right_score = ""
         self.left_turn = self.right_turn = False
+        self.one_row = False
         self.big = view.face
         self.caption = ptr._("Round {n}", n=view.round) if view.round else ""
         self.urgent = view.time_called

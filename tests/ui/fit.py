@@ -6,8 +6,8 @@ A problem is named by the screen's state, the widget's id (or class) and its tex
   width, never shortened and never cut to a height, then drawn (Pillow, as the kiosk draws
   it) and its ink placed where the label would put its texture. Ink cut off by the texture
   (a text_size too small: a line or a descender lost), ink outside the label's box (drawn
-  over its neighbours), a text shortened with "…" and a word broken across two lines are
-  each a problem;
+  over its neighbours), a text shortened with "…" (Kivy's "...", read from the lines the
+  label laid out itself) and a word broken across two lines are each a problem;
 - a widget that reaches outside the window (the contents of a scroll view may: they scroll);
 - at the smallest screen, text drawn under MIN_TEXT_PX, or a tap target (a button, a text
   field) under MIN_TAP_PX on a side.
@@ -134,9 +134,17 @@ def ink(label: Label) -> Ink:
     x0, y0, x1, y1 = box
     where = (left + x0, top - offset - y1 + pad_top, left + x1, top - offset - y0 + pad_top)
     shortened = bool(label.shorten) and tw is not None and w > tw + SLACK
-    return Ink(
-        where, texture, shortened or bool(getattr(label._label, "is_shortened", False)), broken
-    )
+    return Ink(where, texture, shortened or cut_short(label), broken)
+
+
+def cut_short(label: Label) -> bool:
+    """Whether Kivy drew `label` shortened: its lines as laid out (by the real shaper, at the
+    label's own size and options) hold a "…" that its text does not. A shortened label lays
+    out one line of the width it is given, so the whole-text layout above does not see it."""
+    if not label.shorten:
+        return False
+    drawn = "".join(w.text for line in label._label._cached_lines for w in line.words)
+    return any(drawn.count(mark) > label.text.count(mark) for mark in ("…", "..."))
 
 
 def seen(root: Widget) -> Iterator[tuple[Widget, bool]]:

@@ -528,6 +528,16 @@ def type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
     for digit in pin:
         kiosk.tap(pad.ids[f"pad_{digit}"])
     kiosk.tap(pad.ids.pad_ok)
+    answered(pad)
+
+
+def answered(pad: Any) -> None:
+    """Frames until the gate has answered the PIN given: it checks it once "Checking the PIN"
+    is drawn (kiosk/ui/lock.py)."""
+    for _ in range(100):
+        if not getattr(pad, "checking", False):
+            break
+        pump(1)
 
 
 def tap_cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:

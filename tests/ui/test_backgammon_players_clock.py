@@ -47,16 +47,34 @@ def _sources(screen: Any) -> list[tuple[str, str]]:
 
 
 def _locked_clock(kiosk: Kiosk) -> Any:
-    """A 7-point match started (a new match is the umpire's), then the console left idle
-    until it locks: the players are alone at it."""
-    kiosk.tap("backgammon")
-    kiosk.tap("start")
-    type_pin(kiosk, UMPIRE)
-    assert kiosk.current == "backgammon"
-    kiosk.advance(6 * 60.0)
+    """A 7-point match the players started themselves at a locked console."""
     gate = kiosk.app.gate
     assert gate.authority.role(kiosk.clock()) is Role.PLAYER
+    kiosk.tap("backgammon")
+    kiosk.tap("start")
+    assert kiosk.current == "backgammon" and not gate.is_open
     return kiosk.screen()
+
+
+def test_ruling_2026_12_01_players_set_up_and_start_their_match_without_a_pin(
+    kiosk: Kiosk,
+) -> None:
+    """RULES.md, rulings of 2026-12-01 (4.1 (v)-(vi), 4.3, 5.1): at a backgammon table with
+    no umpire the players set up and start the match and its clock; no PIN is asked, and the
+    start is journaled as theirs."""
+    gate = kiosk.app.gate
+    kiosk.tap("backgammon")
+    kiosk.tap("length_minus")  # a 5-point match
+    kiosk.tap("score_0_plus")
+    kiosk.tap("start")
+    assert not gate.is_open, gate.pad.message
+    assert kiosk.current == "backgammon"
+    screen = kiosk.screen()
+    assert screen.view is not None and screen.view.match_length == 5
+    kiosk.tap("start_0")  # the match clock
+    assert not gate.is_open and screen.running
+    assert gate.authority.role(kiosk.clock()) is Role.PLAYER  # nobody unlocked it
+    assert _sources(screen) == [("start", "player")]
 
 
 def test_4_4_iii_4_5_4_7_players_pause_on_a_passed_double_and_end_the_game_at_a_locked_console(

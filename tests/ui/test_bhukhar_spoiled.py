@@ -66,8 +66,9 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     assert line["teams"]["B"]["licence_spoiled"] is True
     kiosk.tap("totals")
     assert (
-        "A: a licence meld spoiled later is void, its cards not counted; the licence stands "
-        "(17.2)" in screen.totals_lines
+        "A: a licence meld spoiled later is void: its table points are not counted, its cards "
+        "go back into the hand and may be laid again; the licence stands (17.2)"
+        in screen.totals_lines
     )
     kiosk.tap("totals_done")
     kiosk.tap("home")
@@ -75,8 +76,11 @@ def test_17_2_a_spoiled_licence_meld_in_full_and_as_totals_ace_low_shown(kiosk: 
     players = kiosk.screen()
     assert players.status.splitlines() == [
         "Last game: A 350 · B 90",
-        "A: a licence meld spoiled later is void, its cards not counted; the licence stands (17.2)",
-        "B: a licence meld spoiled later is void, its cards not counted; the licence stands (17.2)",
+        *(
+            f"{team}: a licence meld spoiled later is void: its table points are not counted, its "
+            "cards go back into the hand and may be laid again; the licence stands (17.2)"
+            for team in "AB"
+        ),
     ]
     kiosk.shot("players_bhukhar_spoiled")
 

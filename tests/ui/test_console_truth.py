@@ -50,7 +50,7 @@ def test_player_display_shows_the_backgammon_clock_paused_rule_4_3_ii(kiosk: Kio
     kiosk.tap("pause")
     players = _players(kiosk, "home")
     assert players.banner == "PAUSED: the clock stands"
-    assert players.ids.banner.text == "PAUSED: the clock stands"
+    assert players.ids.banner.text == "0-0 to 3  ·  PAUSED: the clock stands"  # the score leads
     # the side on turn stays marked, but not in the running side's green
     assert players.left_turn and players.ids.left_name.text.startswith("> ")
     assert tuple(players.ids.left_name.color) != GREEN
@@ -103,7 +103,7 @@ def test_law_128_the_player_display_hides_the_icf_score_by_default(kiosk: Kiosk)
     assert players.left_name == "Player A" and players.left_turn
     assert players.ids.left_name.text == "> Player A"  # drawn, not only known
     assert (players.left_score, players.right_score) == ("", "")
-    assert not players.scores_shown and players.ids.scores.opacity == 0
+    assert not players.scores_shown and players.ids.left.text == players.ids.right.text == ""
     assert "Games" not in players.status and "Board 1/8" in players.status
 
 

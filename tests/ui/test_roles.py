@@ -25,10 +25,10 @@ from .harness import (
     FakeClock,
     Kiosk,
     Services,
+    answered,
     confirmed_events,
     make_kiosk,
     pinned,
-    pump,
     type_pin,
     win_board,
 )
@@ -206,6 +206,7 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     assert gate.pad.message == "Wrong PIN: nothing was changed"
     for _ in range(3):
         gate.pad.dispatch("on_pin", "0000")
+        answered(gate.pad)
         assert gate.pad.message == "Wrong PIN: nothing was changed"
     type_pin(kiosk, "0000")  # the fifth: 30 s to wait
     assert gate.pad.message == f"Too many wrong PINs: try again in {BACKOFF_S:.0f} s"
@@ -216,7 +217,7 @@ def test_roles_backoff_after_five_wrong_pins_doubles_with_a_countdown(kiosk: Kio
     assert gate.pad.message == "Too many wrong PINs: try again in 20 s"  # the countdown
     kiosk.advance(20.0)
     gate.pad.dispatch("on_pin", "0000")  # the sixth: twice as long
-    pump(2)
+    answered(gate.pad)
     assert gate.pad.message == f"Too many wrong PINs: try again in {2 * BACKOFF_S:.0f} s"
     kiosk.advance(2 * BACKOFF_S)
     type_pin(kiosk, UMPIRE)
@@ -230,10 +231,8 @@ def test_roles_backgammon_players_press_their_clock_the_director_adjusts_it(
 ) -> None:
     gate = kiosk.app.gate
     kiosk.tap("backgammon")
-    kiosk.tap("start")
-    assert gate.is_open  # a new match is the umpire's
-    type_pin(kiosk, UMPIRE)
-    assert kiosk.current == "backgammon"
+    kiosk.tap("start")  # the players start their own match (RULES.md, 2026-12-01)
+    assert not gate.is_open and kiosk.current == "backgammon"
     screen = kiosk.screen()
     kiosk.tap("start_0")
     assert not gate.is_open and screen.running

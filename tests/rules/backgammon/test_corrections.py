@@ -23,6 +23,7 @@ from kiosk.clocks.record import (
     MatchLength,
     Penalty,
     Press,
+    Resume,
     Start,
     parse_clock_record,
     write_clock_record,
@@ -391,3 +392,28 @@ def test_replay_of_the_new_events_names_the_refused_line() -> None:
     with pytest.raises(ClockRecordError) as err:
         replay_clock(parse_clock_record(text))
     assert err.value.line == 4
+
+
+@pytest.mark.parametrize("running", [A, B])
+def test_2_2_v_an_emergency_break_stops_both_clocks_the_running_one_starts_again(
+    running: str,
+) -> None:
+    """RULES.md, rulings of 2026-12-01: nobody's time runs during a break, an emergency one
+    (2.2 (v), beyond the allowance) included; the clock that ran starts again after it."""
+    cm = clocked(7)
+    cm.apply(Start(0.0, A))
+    if running == B:
+        cm.apply(Press(2.0, A))
+    cm.apply(Break(5.0, B, emergency=True))  # the allowance: a break
+    cm.apply(Resume(6.0))
+    cm.apply(Break(10.0, B, emergency=True))  # beyond it: an emergency
+    assert cm.match.emergencies[B] == 1
+    before = cm.snapshot(10.0)
+    during = cm.snapshot(10.0 + 900.0)  # a quarter of an hour away
+    assert during.running is None and cm.clock.paused == running
+    assert during.banks == before.banks and during.delay_left == before.delay_left
+    cm.apply(Resume(910.0))
+    after = cm.snapshot(910.0 + 30.0)
+    assert after.running == running
+    other = B if running == A else A
+    assert after.banks[other] == before.banks[other]
