@@ -889,11 +889,12 @@ class CarromSession(Commands):
 
     def version_key(self) -> object:
         """What a command here acts on: the match's events, the proposal, the phase, and the
-        umpire's taps on the count (dues placed, a stop, the timer that runs, a time-out):
-        a second "Dues placed" is not a second placing. Not the seconds left."""
+        umpire's taps on the count (dues placed, a stop, the striker lifted): a second "Dues
+        placed" is not a second placing. Nothing the clock alone changes (the seconds left, a
+        count running out): a dialog stays good while a timer runs down."""
         events = None if self.match is None else self.match.events
         timers = self.timers
-        count = (self._dues_said, timers.active, timers.held, timers.awaiting_lift, self._expired)
+        count = (self._dues_said, timers.held, timers.awaiting_lift)
         return (self.match_id, events, self.proposal, self._phase(), count)
 
     def _view(self, now: float) -> CarromView:
