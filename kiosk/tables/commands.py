@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
@@ -120,7 +121,7 @@ def command(method: F) -> F:
     return cast(F, checked)
 
 
-class Commands:
+class Commands(ABC):
     """The command side every table shares. A table lists its commands in `COMMANDS`
     (command -> the action of kiosk/authority.py's table it counts as); each command is a
     method of that name, marked `@command`, taking its arguments and `role`. `versions`: the
@@ -134,9 +135,9 @@ class Commands:
         """The version of the view the table shows now (its views carry it)."""
         return self.versions.of(self.version_key())
 
+    @abstractmethod
     def version_key(self) -> object:
         """What a command acts on, summed up: the view's version moves on when it changes."""
-        raise NotImplementedError
 
     def needs(self, command: Command) -> Role:
         """The role `command` needs (a table may ask more from what its state says)."""
