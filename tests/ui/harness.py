@@ -281,22 +281,46 @@ class Kiosk:
         """The pointer moved to (x, y), pressed and released by one xdotool (`taps` times,
         `gap_s` apart): the X server queues them in order. Waits until Kivy has seen every
         press and release, however slowly the X server delivers them. The person's clock
-        moves on first: the tap is made from the view the last step drew."""
+        moves on first: the tap is made from the view the last step drew.
+
+        Kivy's loop runs while xdotool does, as the kiosk's runs while a finger taps: the
+        first tap is taken, and what it changed laid out, before the second comes, so the
+        second lands on what the screen shows by then (a dialog the first tap closed is gone,
+        and the widget under it takes the tap). xdotool once ran to its end before the loop
+        went on, and both taps came in one frame: the second still hit the closing dialog."""
         _person.step()
         clicks: list[str] = []
         for n in range(taps):
             if n:
                 clicks += ["sleep", str(gap_s)]
             clicks += ["mousedown", "1", "mouseup", "1"]
-        with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
-            _xdotool(
-                "mousemove",
-                str(round(Window.left + x)),
-                str(round(Window.top + Window.height - y)),
-                *clicks,
-            )
-            down.wait(count=taps)
-            up.wait(count=taps)
+        frames: list[int] = []
+
+        def frame_of(*_: object) -> bool:
+            frames.append(Clock.frames)
+            return False
+
+        Window.fbind("on_touch_down", frame_of)
+        try:
+            with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
+                xdotool = subprocess.Popen(
+                    [
+                        "xdotool",
+                        "mousemove",
+                        str(round(Window.left + x)),
+                        str(round(Window.top + Window.height - y)),
+                        *clicks,
+                    ]
+                )
+                down.wait(count=taps)
+                up.wait(count=taps)
+                assert xdotool.wait(timeout=10) == 0, "xdotool failed"
+        finally:
+            Window.funbind("on_touch_down", frame_of)
+        assert len(set(frames)) == len(frames), (
+            f"the taps {gap_s} s apart came in one frame of Kivy's ({frames}): "
+            "the machine was too busy to deliver them as a finger does"
+        )
         pump(3)
 
     def tap_text(self, text: str) -> None:

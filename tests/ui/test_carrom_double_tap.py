@@ -98,13 +98,21 @@ def test_a_double_tap_on_the_foul_picker_calls_one_foul(kiosk: Kiosk) -> None:
     kiosk.tap("confirm")  # Sita plays on
     kiosk.tap("foul")
     assert screen.pick_action == "foul"
-    kiosk.double_tap("pick_1")  # Gita, not at turn: a technical foul (law 63 b)
+    pick = screen.ids.pick_1
+    where = pick.to_window(*pick.center)
+    kiosk.double_tap(pick)  # Gita, not at turn: a technical foul (law 63 b)
     kiosk.advance(0.5)
     assert screen.pick_action == ""
     assert [e.data["event"] for e in _entries(screen, "event")] == ["stroke", "foul"]
     assert confirmed_events(screen.session)[-1] == {"event": "foul", "by": "Gita"}
-    # The second tap, landing where the picker was, changed nothing under it either.
+    # The second tap comes frames after the first (harness.py `_press`): the picker is gone
+    # and it lands on "Queen in" under it. It reached that widget and the table refused it as
+    # made from the view before the foul; the queen is not proposed (before the view
+    # versions it was: the proposal held the queen nobody pocketed).
+    assert screen.ids.queen_in.collide_point(*screen.ids.queen_in.to_widget(*where))
     assert screen.session.proposal.pocketed == () and screen.session.stroke.edit is None
+    assert screen.error == "Second tap not taken: the first one did it" and screen.error_quiet
+    assert not [e for e in _entries(screen, "tap") if e.data["action"] == "edit"][1:]
     _quiet(screen)
 
 
@@ -138,4 +146,9 @@ def test_a_double_tap_on_the_protest_decision_decides_once(kiosk: Kiosk, decisio
     assert len(decided) == 1 and decided[0].data["upheld"] is (decision == "decide_uphold")
     assert not screen.decision.asking and not kiosk.app.gate.is_open
     assert screen.protests.error == ""
+    # The second tap, frames after the first, lands where the box was: on the console
+    # (before the view versions a coin's "+" stood under Reject and proposed a white).
+    assert screen.session.proposal.pocketed == ()
+    edits = [e for e in _entries(screen, "tap") if e.data["action"] == "edit"]
+    assert len(edits) == 2  # win_board's two, none from the second tap
     _quiet(screen)
