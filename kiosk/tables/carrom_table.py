@@ -650,7 +650,8 @@ class CarromSession(Commands):
                     self._arm_auto(now)
             case CameraDiff():
                 self._camera_alive(t, now)
-                kept = self._live and self.stroke.seen(item.diff)
+                calibrated = bool(self.settings.camera.calibration)  # else it adds nothing
+                kept = self._live and calibrated and self.stroke.seen(item.diff)
                 if kept and self.stroke.phase == "at_rest" and not self._replaying:
                     self._arm_auto(now)
             case CameraAlive():

@@ -57,6 +57,8 @@ def source_of(view: CarromView) -> str:
         return "camera"
     if source == "beams" and not view.beams:
         return "manual"
+    if source == "beams" and view.camera and not view.calibrated:
+        return "uncalibrated"  # a camera that works, but adds nothing until it is calibrated
     return source
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from drivers.hits import BeamHit
 from kiosk.authority import Role
-from kiosk.config import Settings
+from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import StrokeConfirmations, start_camera, translate
 from kiosk.parts.hardware import Parts
@@ -37,7 +37,10 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     board, watcher = SimulatedBoard(), BoardWatcher()
-    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, camera=True)
+    # The board calibrated (the watcher found the pockets in its first frame): the camera
+    # adds nothing to a proposal until it is.
+    calibrated = with_values(Settings(), camera={"calibration": [[0, 0], [1, 0], [1, 1], [0, 1]]})
+    s = CarromSession(Journal(tmp_path / "j.db"), calibrated, clock=clock, wall=wall, camera=True)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     t0 = clock.now
     seen: list[object] = []

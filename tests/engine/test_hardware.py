@@ -136,7 +136,13 @@ def test_camera_feed_heartbeat_loss_and_return() -> None:
 
 
 def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_path: Path) -> None:
-    settings = with_values(Settings(), camera={"source": "synthetic"})
+    # The synthetic board calibrated as the calibration screen's taps would: an uncalibrated
+    # camera adds nothing to the proposal.
+    from vision.capture import default_board
+    from vision.sim.render import pocket_centres_image
+
+    pockets = [list(p) for p in pocket_centres_image(default_board().look)]
+    settings = with_values(Settings(), camera={"source": "synthetic", "calibration": pockets})
     s = CarromSession(Journal(tmp_path / "j.db"), settings)
     parts = build_parts(settings, s.post, simulate=True)
     try:

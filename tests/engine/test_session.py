@@ -32,6 +32,8 @@ from kiosk.tables.health import CAMERA_TIMEOUT_S
 from .conftest import FakeClock
 
 START = MatchStart("icf", ("Asha", "Bina"), "Asha")
+#: The four pockets' centres in the camera's picture.
+CALIBRATION = [[0, 0], [100, 0], [100, 100], [0, 100]]
 
 
 def session(
@@ -42,6 +44,8 @@ def session(
     settings: Settings | None = None,
     camera: bool = False,
 ) -> CarromSession:
+    if camera:  # a camera fitted, its board calibrated: until it is, it adds nothing
+        settings = with_values(settings or Settings(), camera={"calibration": CALIBRATION})
     return CarromSession(
         Journal(path),
         settings,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.config import with_values
 from kiosk.hall.views import carrom_tile
 from kiosk.tables.carrom_inputs import (
     CameraDiff,
@@ -21,6 +22,9 @@ from kiosk.ui.carrom_rulings import RulingLog
 from kiosk.ui.keyboard import NameField, shared_keyboard
 
 from .harness import Kiosk, confirmed_events, name_players, pump
+
+#: The four pockets' centres in the camera's picture (a calibrated board).
+CALIBRATION = [[0, 0], [100, 0], [100, 100], [0, 100]]
 
 
 def _setup(kiosk: Kiosk) -> Any:
@@ -92,7 +96,10 @@ def test_beams_and_camera_disagree_out_loud_and_the_header_names_working_sources
 ) -> None:
     screen = _setup(kiosk)
     session = screen.session
-    session.fit((1, 2, 3, 4), True)  # a camera fitted, its board not calibrated
+    # A camera fitted and calibrated (an uncalibrated one adds nothing to the proposal:
+    # tests/ui/test_camera_uncalibrated.py).
+    session.settings = with_values(session.settings, camera={"calibration": CALIBRATION})
+    session.fit((1, 2, 3, 4), True)
     clock, press = kiosk.clock, kiosk.services.press_pocket
     assert press is not None
     session.post(CameraMotion(clock()))
@@ -107,7 +114,7 @@ def test_beams_and_camera_disagree_out_loud_and_the_header_names_working_sources
     assert screen.ids.pockets.text == (
         "Beams and camera disagree: pocket 1: beam 7, camera 0; the stroke holds 5: set the count"
     )
-    assert screen.prop_source == "beams only, the camera is not calibrated: check the colours"
+    assert screen.prop_source == "beams + camera"
     kiosk.shot("carrom_disagree")
     kiosk.tap("pockets")
     assert screen.counting == 1

@@ -5,11 +5,13 @@ break; the change of sides stops asking for Play once the break's count runs."""
 
 from __future__ import annotations
 
+from kiosk.config import with_values
 from kiosk.tables.carrom_inputs import CameraDiff, CameraMotion, CameraRest
 from vision.diff import GoneCoin, StrokeDiff
 
 from .harness import Kiosk, win_board
 from .test_carrom import _setup
+from .test_carrom_round_four import CALIBRATION
 
 
 def test_stale_banner_time_clears_when_the_next_timer_runs(kiosk: Kiosk) -> None:
@@ -24,6 +26,7 @@ def test_stale_banner_time_clears_when_the_next_timer_runs(kiosk: Kiosk) -> None
     # Bina strikes late and pockets her own coin: the camera sees the coins move and come
     # to rest, and her next stroke's count starts at once (law 124 a).
     now = kiosk.clock()
+    table.settings = with_values(table.settings, camera={"calibration": CALIBRATION})
     table.post(CameraMotion(now))
     table.post(
         CameraDiff(now + 0.9, StrokeDiff((GoneCoin("black", 10.0, 10.0, 1, 5.0),), False, ()))
