@@ -72,9 +72,9 @@ typecheck: $(STAMP)
 
 # The slowest tests are listed at the end. A run that goes on past 40 minutes is interrupted
 # as Ctrl-C would: pytest still prints what passed, what failed and the slowest tests so far,
-# rather than being killed without a word by CI's own limit. Two workers (pytest-xdist), each
+# rather than being killed without a word by CI's own limit. Three workers (pytest-xdist: the Kivy tests leave a core idle between frames), each
 # on an X display of its own (tests/conftest.py).
-PYTEST = timeout -s INT 2400 $(BIN)/pytest --durations=15 -n 2
+PYTEST = timeout -s INT 2400 $(BIN)/pytest --durations=15 -n 3
 pytest: $(STAMP) debs
 	@if [ -n "$$DISPLAY" ]; then $(PYTEST); \
 	else xvfb-run -a -s "-screen 0 1024x600x24" $(PYTEST); fi
