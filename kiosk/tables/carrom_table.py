@@ -180,6 +180,11 @@ class CarromSession(Commands):
     def camera_fitted(self) -> bool:
         return self.health.camera_fitted
 
+    @property
+    def camera_calibrated(self) -> bool:
+        """The camera's board is calibrated: until it is, its diff adds nothing to a stroke."""
+        return bool(self.settings.camera.calibration)
+
     # -- sensors (any thread) -------------------------------------------------------
     def post(self, item: object) -> None:
         """Queue a sensor's input (BeamHit, BeamFault, Camera*, PartFault); never blocks."""
@@ -650,8 +655,7 @@ class CarromSession(Commands):
                     self._arm_auto(now)
             case CameraDiff():
                 self._camera_alive(t, now)
-                calibrated = bool(self.settings.camera.calibration)  # else it adds nothing
-                kept = self._live and calibrated and self.stroke.seen(item.diff)
+                kept = self._live and self.camera_calibrated and self.stroke.seen(item.diff)
                 if kept and self.stroke.phase == "at_rest" and not self._replaying:
                     self._arm_auto(now)
             case CameraAlive():
@@ -922,7 +926,7 @@ class CarromSession(Commands):
             refusal=self._error if isinstance(self._error, Reason) else None,
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
-            calibrated=bool(self.settings.camera.calibration),
+            calibrated=self.camera_calibrated,
             protest_texts=self._texts_shown(match),
             recent_calls=tuple(c for calls in self._recent for c in calls),
         )
