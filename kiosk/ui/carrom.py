@@ -51,14 +51,17 @@ def source_of(view: CarromView) -> str:
     source = view.proposal.source
     if source in ("beams+camera", "camera", "unsure") and not view.camera:
         return "beams" if view.beams else "manual"
-    if source in ("beams+camera", "camera", "unsure") and not view.calibrated:
+    if (
+        source in ("beams+camera", "camera", "unsure", "beams")
+        and view.camera
+        and not view.calibrated
+    ):
+        # a camera that works, but adds nothing until it is calibrated
         return "uncalibrated" if view.beams else "manual"
     if source == "beams+camera" and not view.beams:
         return "camera"
     if source == "beams" and not view.beams:
         return "manual"
-    if source == "beams" and view.camera and not view.calibrated:
-        return "uncalibrated"  # a camera that works, but adds nothing until it is calibrated
     return source
 
 
