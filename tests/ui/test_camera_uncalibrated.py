@@ -1,12 +1,10 @@
-"""Issue 44, item 5: before its board is calibrated the camera adds nothing to the proposed
+"""Before its board is calibrated the camera adds nothing to the proposed
 stroke, and the header does not name it. The tap trial found "beams + camera" over a stroke
 whose count the uncalibrated camera had cut from the beams' 7 to its own 5; Confirm recorded
 5. Real keys on the simulated beams, real taps on the pocket line and Confirm; the camera's
 events are posted as kiosk/parts/camera.py posts them."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from kiosk.tables.carrom_inputs import (
     CameraDiff,
@@ -16,16 +14,8 @@ from kiosk.tables.carrom_inputs import (
     RecordedGone,
 )
 
-from .harness import Kiosk, confirmed_events, name_players
-
-
-def _setup(kiosk: Kiosk) -> Any:
-    kiosk.tap("carrom_icf")
-    name_players(kiosk, "Sita", "Gita")
-    kiosk.tap("break_0")
-    kiosk.tap("start")
-    assert kiosk.current == "carrom"
-    return kiosk.screen()
+from .harness import Kiosk, confirmed_events
+from .test_carrom_round_four import _setup
 
 
 def test_an_uncalibrated_camera_adds_nothing_to_the_proposal(kiosk: Kiosk) -> None:
