@@ -44,7 +44,7 @@ run: setup
 	else echo "no display: running on a virtual screen (Xvfb)"; \
 	  xvfb-run -a -s "-screen 0 1024x600x24" $(BIN)/tableside run --simulate; fi
 
-# Ruff and mypy run beside pytest, not before it (pytest's two workers leave part of a core
+# Ruff and mypy run beside pytest, not before it (pytest's workers leave part of a core
 # idle; mypy alone takes about 40 s of a fresh clone's time), mypy at a lower priority so the
 # tests keep their CPU. Their output is held and printed after pytest's; the target fails if
 # any of the three did, and names each that did. `make lint`, `make typecheck` and `make
@@ -72,8 +72,9 @@ typecheck: $(STAMP)
 
 # The slowest tests are listed at the end. A run that goes on past 40 minutes is interrupted
 # as Ctrl-C would: pytest still prints what passed, what failed and the slowest tests so far,
-# rather than being killed without a word by CI's own limit. Three workers (pytest-xdist: the Kivy tests leave a core idle between frames), each
-# on an X display of its own (tests/conftest.py).
+# rather than being killed without a word by CI's own limit. Three workers (pytest-xdist) on
+# two cores: the Kivy tests wait on frames, and two workers kept only 1.3 cores busy (9:26
+# against 6:52 for three). Each worker draws on an X display of its own (tests/conftest.py).
 PYTEST = timeout -s INT 2400 $(BIN)/pytest --durations=15 -n 3
 pytest: $(STAMP) debs
 	@if [ -n "$$DISPLAY" ]; then $(PYTEST); \

@@ -3,7 +3,7 @@ tests import it outside tests/ui): Kivy set up as the kiosk sets it up (kiosk/ui
 and as tests/ui/harness.py expects, whichever test module is collected first. Without this
 the whole suite stops at collection ("before_kivy() must run before Kivy is imported").
 
-With `-n 2` (make test, pytest-xdist) each worker draws on an X display of its own."""
+With `-n 3` (make test, pytest-xdist) each worker draws on an X display of its own."""
 
 from __future__ import annotations
 
