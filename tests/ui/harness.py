@@ -267,61 +267,47 @@ class Kiosk:
         self._press(x, y)
 
     def double_tap(
-        self, target: Widget | str, gap_s: float = 0.05, screen: str | None = None
+        self, target: Widget | str, frames_between: int = 3, screen: str | None = None
     ) -> None:
-        """Tap a widget twice, `gap_s` apart, as a finger's double tap: one xdotool call,
-        and the person's clock is not moved between the two (kiosk/ui/seen.py)."""
+        """Tap a widget twice, as a finger's double tap 50 ms apart: Kivy runs
+        `frames_between` frames (3 at 60 frames/s) between the two, so the first tap is taken,
+        and what it changed laid out, before the second comes; the second lands on what the
+        screen shows by then (a dialog the first tap closed is gone, and the widget under it
+        takes the tap). Counted in frames, not in seconds, so that a busy machine cannot put
+        both taps in one frame. The person's clock is not moved between the two
+        (kiosk/ui/seen.py)."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
         pump(2, draw=False)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         x, y = widget.to_window(*widget.center)
-        self._press(x, y, taps=2, gap_s=gap_s)
-
-    def _press(self, x: float, y: float, taps: int = 1, gap_s: float = 0.0) -> None:
-        """The pointer moved to (x, y), pressed and released by one xdotool (`taps` times,
-        `gap_s` apart): the X server queues them in order. Waits until Kivy has seen every
-        press and release, however slowly the X server delivers them. The person's clock
-        moves on first: the tap is made from the view the last step drew.
-
-        Kivy's loop runs while xdotool does, as the kiosk's runs while a finger taps: the
-        first tap is taken, and what it changed laid out, before the second comes, so the
-        second lands on what the screen shows by then (a dialog the first tap closed is gone,
-        and the widget under it takes the tap). xdotool once ran to its end before the loop
-        went on, and both taps came in one frame: the second still hit the closing dialog."""
         _person.step()
-        clicks: list[str] = []
-        for n in range(taps):
-            if n:
-                clicks += ["sleep", str(gap_s)]
-            clicks += ["mousedown", "1", "mouseup", "1"]
-        frames: list[int] = []
-
-        def frame_of(*_: object) -> bool:
-            frames.append(Clock.frames)
-            return False
-
-        Window.fbind("on_touch_down", frame_of)
-        try:
-            with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
-                xdotool = subprocess.Popen(
-                    [
-                        "xdotool",
-                        "mousemove",
-                        str(round(Window.left + x)),
-                        str(round(Window.top + Window.height - y)),
-                        *clicks,
-                    ]
-                )
-                down.wait(count=taps)
-                up.wait(count=taps)
-                assert xdotool.wait(timeout=10) == 0, "xdotool failed"
-        finally:
-            Window.funbind("on_touch_down", frame_of)
-        assert len(set(frames)) == len(frames), (
-            f"the taps {gap_s} s apart came in one frame of Kivy's ({frames}): "
-            "the machine was too busy to deliver them as a finger does"
-        )
+        self._click(x, y)
+        pump(frames_between, draw=False)
+        self._click(x, y)
         pump(3)
+
+    def _press(self, x: float, y: float) -> None:
+        """One tap at (x, y), made from the view the last step drew: the person's clock
+        moves on first."""
+        _person.step()
+        self._click(x, y)
+        pump(3)
+
+    def _click(self, x: float, y: float) -> None:
+        """The pointer moved to (x, y), pressed and released by xdotool. Waits until Kivy has
+        seen the press and the release, however slowly the X server delivers them."""
+        with _Seen("on_touch_down") as down, _Seen("on_touch_up") as up:
+            _xdotool(
+                "mousemove",
+                str(round(Window.left + x)),
+                str(round(Window.top + Window.height - y)),
+                "mousedown",
+                "1",
+                "mouseup",
+                "1",
+            )
+            down.wait(count=1)
+            up.wait(count=1)
 
     def tap_text(self, text: str) -> None:
         """Tap the visible button whose text is `text` on the current screen."""
