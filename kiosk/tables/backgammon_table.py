@@ -21,7 +21,7 @@ import copy
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kiosk.authority import Role
@@ -51,15 +51,15 @@ from kiosk.clocks.record import (
     write_clock_record,
 )
 from kiosk.config import BackgammonSettings
-from kiosk.engine.faults import Fault, FaultBoard
+from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal
-from kiosk.engine.outputs import Output, Outputs
+from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
-from kiosk.tables.base import close_unfinished, journal_faults, write_and_tell
-from kiosk.tables.commands import Commands, ViewVersion, command, source
+from kiosk.tables.base import TableBase, all_but, close_unfinished
+from kiosk.tables.commands import command, source
 
 KIND = "backgammon"
 
@@ -161,7 +161,7 @@ def header_to_dict(header: ClockHeader) -> dict[str, Any]:
     return data
 
 
-class ClockTable(Commands):
+class ClockTable(TableBase[ClockView]):
     """One backgammon match on the clock, on a journal.
 
     `clock` is the monotonic clock (tests inject a fake one) and `wall` the wall clock used
@@ -189,10 +189,7 @@ class ClockTable(Commands):
         outputs: Iterable[Output] = (),
         settings: BackgammonSettings | None = None,
     ) -> None:
-        self.journal = journal
-        self.clock = clock
-        self.wall = wall
-        self.outputs = Outputs(outputs)
+        super().__init__(journal, clock=clock, wall=wall, outputs=outputs)
         self.settings = settings or BackgammonSettings()
         self.match_id: int | None = None
         self.cm: ClockedMatch | None = None
@@ -200,12 +197,9 @@ class ClockTable(Commands):
         self.events: list[ClockEvent] = []
         self._time = MatchTime(clock())
         self._flag_seen: str | None = None
-        self._last_view: ClockView | None = None
         #: The journal has the match finished: its winner is declared (points, time, a
         #: penalty), so home no longer offers it for resuming.
         self._finished = False
-        self._faults = FaultBoard()
-        self.versions = ViewVersion()
 
     # -- starting --------------------------------------------------------------------
 
@@ -266,7 +260,7 @@ class ClockTable(Commands):
         self._time = MatchTime(now)
         self._flag_seen = None
         self._finished = False
-        self._changed(now)
+        self._tell(now)
 
     def resume(self) -> ClockView | None:
         """Resume the unfinished match in the journal; None if there is none."""
@@ -292,7 +286,7 @@ class ClockTable(Commands):
             self._note_flag(t)  # a flag that fell while the kiosk was down falls first
             if cm.clock.running is not None:
                 self._apply(Pause(t), source="system")
-        return self._changed(now)
+        return self._tell(now)
 
     # -- the presses -----------------------------------------------------------------
 
@@ -384,7 +378,7 @@ class ClockTable(Commands):
         t = self._time.t(now)
         self._note_flag(t)  # a flag that fell before this press is recorded first
         self._apply(make(t), source=source(role))
-        self._changed(now)
+        self._tell(now)
 
     def _note_flag(self, t: float) -> None:
         """Let a flag that fell by `t` fall: journal its moment as a `query`, buzz once."""
@@ -413,10 +407,6 @@ class ClockTable(Commands):
 
     # -- the loop's side -------------------------------------------------------------
 
-    def post(self, item: object) -> None:
-        """A backgammon clock has no sensors: its inputs are the umpire's presses."""
-        raise TypeError(f"a backgammon clock takes no sensor input: {item!r}")
-
     def next_deadline(self) -> float | None:
         """Monotonic time of the next flag fall, or None."""
         if self.cm is None:
@@ -426,17 +416,15 @@ class ClockTable(Commands):
             return None
         return self.clock() + max(0.0, deadline - self._time.t(self.clock()))
 
-    def poll(self, now: float | None = None) -> ClockView | None:
-        """Let a flag fall that fell by `now`: the long buzz, a journal note, a new view."""
-        if self.cm is None or self.match_id is None:
-            return None
-        now = self.clock() if now is None else now
-        self.journal.retry()  # held entries are written once the disk takes them (paced)
-        self._note_flag(self._time.t(now))
-        return self._changed(now, only_if_changed=True)
+    def _showing(self) -> bool:
+        return self.cm is not None and self.match_id is not None
 
-    def _journal_faults(self, now: float) -> tuple[Fault, ...]:
-        return journal_faults(self.journal, self._faults, self.outputs, now)
+    def _step(self, now: float) -> None:
+        """A backgammon clock has no sensors (an input is a fault); a flag that fell by `now`
+        falls: the long buzz, a journal note."""
+        super()._step(now)
+        if self._showing():
+            self._note_flag(self._time.t(now))
 
     def version_key(self) -> object:
         """What a command here acts on: the match, its events, a flag that fell."""
@@ -444,9 +432,8 @@ class ClockTable(Commands):
         flagged = None if cm is None else cm.clock.flagged
         return (self.match_id, len(self.events), flagged, self._finished)
 
-    def view(self, now: float | None = None) -> ClockView:
+    def _view(self, now: float) -> ClockView:
         cm, _ = self._need()
-        now = self.clock() if now is None else now
         t = self._time.t(now)
         snapshot = cm.snapshot(t)
         assert self.header is not None
@@ -463,7 +450,7 @@ class ClockTable(Commands):
             in_game=cm.match.in_game,
             crawford=cm.match.crawford,
             events=len(self.events),
-            faults=self._journal_faults(now),
+            faults=self.faults,
             post_crawford=cm.match.post_crawford,
             breaks_left=(
                 cm.match.breaks_left(self.header.players[0]),
@@ -491,20 +478,13 @@ class ClockTable(Commands):
         """The clock record (shared/spec/clock-record.md) of a match in the journal."""
         return export_clock_record(self.journal, match_id or self.match_id)
 
-    def _changed(self, now: float, *, only_if_changed: bool = False) -> ClockView:
-        """The view to the outputs: after a command always; from `poll` only when something
-        visible changed (the face: whole seconds, tenths below 20 s), not the raw banks that
-        move at every poll. The journal's kept rows are written and the confirmed entries told
-        first (kiosk/tables/base.py `write_and_tell`)."""
+    def _visible(self, view: ClockView) -> object:
+        """The face (whole seconds, tenths below 20 s) and the rest, not the raw banks that
+        move at every poll."""
+        return all_but(view, "snapshot")
+
+    def _before_tell(self) -> None:
         self._finish_when_decided()
-        write_and_tell(self.journal, self.outputs)
-        view = self.view(now)
-        last = self._last_view
-        if only_if_changed and last is not None and replace(view, snapshot=last.snapshot) == last:
-            return view
-        self._last_view = view
-        self.outputs.state_changed(view)
-        return view
 
     def _finish_when_decided(self) -> None:
         """A match with a winner (on points, penalty points, the director's overrule) is

@@ -11,13 +11,18 @@ buzzer and the hall publisher alike, so that what the screen draws is what every
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+import dataclasses
+import queue
+from abc import abstractmethod
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from kiosk.authority import Role, needs
 from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import Journal
-from kiosk.engine.outputs import Outputs
-from kiosk.tables.commands import ROLE_REFUSALS, NotAllowed
+from kiosk.engine.journal_faults import labelled
+from kiosk.engine.outputs import Output, Outputs
+from kiosk.tables.commands import ROLE_REFUSALS, Commands, NotAllowed, ViewVersion
 
 if TYPE_CHECKING:
     from kiosk.tables.commands import Command
@@ -53,18 +58,6 @@ def write_and_tell(journal: Journal, outputs: Outputs) -> None:
     journal.write()
     for confirmed in journal.take_confirmed():
         outputs.confirmed(confirmed)
-
-
-def journal_faults(
-    journal: Journal, board: FaultBoard, outputs: Outputs, now: float
-) -> tuple[Fault, ...]:
-    """The journal's "not saved" fault on a table's fault board, as every table has it; a
-    change goes to the outputs (the hall, the display) as any part's fault does."""
-    held = journal.fault
-    changed = board.raise_("journal", held, now) if held is not None else board.clear("journal")
-    if changed is not None:
-        outputs.fault(changed, held is not None)
-    return board.faults
 
 
 def close_unfinished(journal: Journal, kind: str, role: Role, wall: float) -> None:
@@ -107,3 +100,167 @@ class Table(Protocol):
 
     def match_t(self, now: float) -> float:
         """Match seconds at monotonic `now` (the record's "t")."""
+
+
+def all_but(view: object, *names: str) -> tuple[object, ...]:
+    """A view's fields but `names` (a dataclass): what must change for a poll to say so."""
+    return tuple(
+        getattr(view, f.name)
+        for f in dataclasses.fields(view)
+        if f.name not in names  # type: ignore[arg-type]
+    )
+
+
+V = TypeVar("V")
+
+
+class TableBase(Commands, Generic[V]):
+    """What every table does one way: the input queue (`post`, any thread), the loop's turn
+    (`poll`: the inputs, what fell due, the journal's held writes, then the view), the fault
+    board with the journal's "not saved" fault on it, and the view to the outputs on a change
+    (`_tell`). A table gives its own `_view(now)`, `version_key()` and commands, and the hooks
+    below where its game differs: `_step` (its inputs and deadlines), `_visible` (what of a
+    view must change for the outputs to be told; not a clock that moves at every poll)."""
+
+    kind: ClassVar[str]
+
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        clock: Callable[[], float],
+        wall: Callable[[], float],
+        outputs: Iterable[Output],
+    ) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.wall = wall
+        self.outputs = Outputs(outputs)
+        #: The faults active now: the parts', the inputs' and the journal's.
+        self.fault_board = FaultBoard()
+        self.versions = ViewVersion()
+        self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._last_view: V | None = None
+
+    # -- inputs (any thread) -----------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """Queue an input (a sensor's, a command from afar); never blocks."""
+        self._inbox.put(item)
+
+    def wait(self, timeout: float | None) -> bool:
+        """Block until an input is queued or `timeout` passes; True if one is waiting."""
+        try:
+            item = self._inbox.get(timeout=None if timeout is None else max(0.0, timeout))
+        except queue.Empty:
+            return False
+        self._inbox.put(item)  # order among inputs is kept by their timestamps, not the queue
+        return True
+
+    def _take_inbox(self, now: float) -> list[object]:
+        """The inputs queued since the last poll, in the order of their stamps."""
+        items: list[object] = []
+        while True:
+            try:
+                items.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        items.sort(key=lambda item: float(getattr(item, "t", now)))
+        return items
+
+    # -- the loop's side ---------------------------------------------------------------
+
+    def _now(self, now: float | None = None) -> float:
+        """The time a command or a poll acts at: `now`, or the clock read now."""
+        return self.clock() if now is None else now
+
+    def _poll_time(self, now: float | None) -> float:
+        return self._now(now)
+
+    def poll(self, now: float | None = None) -> V | None:
+        """Take the queued inputs, fire what fell due by `now` (the runner's one clock), write
+        what the journal held if the disk takes it again, and tell the outputs if anything
+        visible changed. Returns the view, or None while the table has none to show."""
+        now = self._poll_time(now)
+        self._step(now)
+        if self.journal.fault is not None or self.fault_board.active("journal"):
+            self.journal.retry()  # held entries are written once the disk takes them (paced)
+            self._journal_works(now)
+        if not self._showing():
+            return None
+        return self._tell(now, only_if_changed=True)
+
+    def _showing(self) -> bool:
+        """Whether the table has a view to show (a clock has none before its match)."""
+        return True
+
+    def _step(self, now: float) -> None:
+        """One turn of the loop before the view: by default a table has no sensors, so an
+        input is a fault on the board, never a crash of the thread that posted it."""
+        for item in self._take_inbox(now):
+            self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+
+    def view(self, now: float | None = None) -> V:
+        """What the table shows now (the same view every output was last given, its clock
+        read at `now`)."""
+        return self._view(self._now(now))
+
+    @abstractmethod
+    def _view(self, now: float) -> V:
+        """The view at monotonic `now`."""
+
+    def _visible(self, view: V) -> object:
+        """What of a view must change for a poll to tell the outputs (default: all of it)."""
+        return view
+
+    def _before_tell(self) -> None:
+        """What a table settles before its view goes out (a match decided is finished)."""
+
+    def _tell(self, now: float, *, only_if_changed: bool = False) -> V:
+        """The view to the outputs: after a command always, from `poll` only when something
+        visible changed. First the journal's kept rows are written and the confirmed entries
+        told (`write_and_tell`: nothing confirmed reaches an output before it is on disk), and
+        the journal's fault is raised or cleared."""
+        self._before_tell()
+        write_and_tell(self.journal, self.outputs)
+        self._journal_works(now)
+        view = self._view(now)
+        last = self._last_view
+        if not only_if_changed or last is None or self._visible(view) != self._visible(last):
+            self._last_view = view
+            self.outputs.state_changed(view)
+        return view
+
+    # -- the fault board ---------------------------------------------------------------
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        return self.fault_board.faults
+
+    def _raise_fault(self, part: str, message: str, now: float) -> None:
+        """A part's fault, new or changed, goes on the board and to the outputs."""
+        fault = self.fault_board.raise_(part, message, now)
+        if fault is not None and self._says():
+            self._fault_noted(part, message, now)
+            self.outputs.fault(fault, True)
+
+    def _clear_fault(self, part: str, now: float) -> None:
+        fault = self.fault_board.clear(part)
+        if fault is not None and self._says():
+            self._fault_noted(part, None, now)
+            self.outputs.fault(fault, False)
+
+    def _says(self) -> bool:
+        """False while a table replays its journal: nothing is said to the world."""
+        return True
+
+    def _fault_noted(self, part: str, message: str | None, now: float) -> None:
+        """A fault raised (`message`) or cleared (None), for a table that journals them."""
+
+    def _journal_works(self, now: float) -> None:
+        """The journal's "not saved" fault while it holds writes; cleared once written."""
+        held = self.journal.fault
+        if held is not None:
+            self._raise_fault("journal", labelled("journal", held), now)
+        elif self.fault_board.active("journal"):
+            self._clear_fault("journal", now)

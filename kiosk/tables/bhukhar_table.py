@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kiosk.authority import Role
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
-from kiosk.engine.faults import Fault, FaultBoard
+from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal, JournalError, MatchRow
-from kiosk.engine.outputs import Output, Outputs
+from kiosk.engine.outputs import Output
 from kiosk.errors import N_, TablesideError
 from kiosk.rules.bhukhar.record import (
     Cancel,
@@ -48,9 +48,9 @@ from kiosk.rules.bhukhar.record import (
 )
 from kiosk.rules.bhukhar.scoresheet import Game, GameResult
 from kiosk.rules.bhukhar.standings import Standing
-from kiosk.tables.base import journal_faults, write_and_tell
+from kiosk.tables.base import TableBase, all_but
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
-from kiosk.tables.commands import Commands, ViewVersion, command, source
+from kiosk.tables.commands import command, source
 
 KIND = "bhukhar"
 #: The journal entry holding the game being entered (never part of the session record).
@@ -99,7 +99,7 @@ class BhukharView:
         return next((f.message for f in self.faults if f.part == "journal"), "")
 
 
-class BhukharTable(Commands):
+class BhukharTable(TableBase[BhukharView]):
     """One session on the journal: its round timer, its scoresheet and its draft.
 
     Build it with `create` (a new session) or `open` (resume). `clock` is the monotonic
@@ -130,16 +130,10 @@ class BhukharTable(Commands):
         wall: Callable[[], float] = time.time,
         outputs: Iterable[Output] = (),
     ) -> None:
-        self.journal = journal
+        super().__init__(journal, clock=clock, wall=wall, outputs=outputs)
         self.match_id = match_id
         self.session = session
-        self.clock = clock
-        self.wall = wall
-        self.outputs = Outputs(outputs)
         self._started = started  # the session's wall start: journal times count from it
-        self._last_view: BhukharView | None = None
-        self._faults = FaultBoard()
-        self.versions = ViewVersion()
         ids = session.team_ids
         self.draft = draft or Draft((ids[0], ids[1]))
         self._entered: GameResult | None = None
@@ -237,35 +231,35 @@ class BhukharTable(Commands):
     @command
     def start_round(self, now: float | None = None, *, role: Role) -> int:
         """Start the next round from the full length (rule 10); returns its number."""
-        now = self.clock() if now is None else now
+        now = self._now(now)
         entry = TimerEntry(self.round + 1, "start", self.timer.length, self.wall())
         self._append(entry, source(role))
         self.round = entry.round
         self.timer.start(now)
-        self._emit(now)
+        self._tell(now, only_if_changed=True)
         return self.round
 
     @command
     def pause_round(self, now: float | None = None, *, role: Role) -> None:
         """Hold the round's clock; SessionError when it is not running."""
-        now = self.clock() if now is None else now
+        now = self._now(now)
         if not self.timer.running or self.timer.time_called(now):
             raise SessionError.of("round_not_running", N_("the round's clock is not running"))
         entry = TimerEntry(self.round, "pause", self.timer.remaining(now), self.wall())
         self._append(entry, source(role))
         self.timer.pause(now)
-        self._emit(now)
+        self._tell(now, only_if_changed=True)
 
     @command
     def resume_round(self, now: float | None = None, *, role: Role) -> None:
         """Go on with the round; SessionError when it is not paused."""
-        now = self.clock() if now is None else now
+        now = self._now(now)
         if not self.timer.paused:
             raise SessionError.of("round_not_paused", N_("the round's clock is not paused"))
         entry = TimerEntry(self.round, "resume", self.timer.remaining(now), self.wall())
         self._append(entry, source(role))
         self.timer.resume(now)
-        self._emit(now)
+        self._tell(now, only_if_changed=True)
 
     def remaining(self, now: float) -> float:
         """Seconds left in the round (the full length before the first round)."""
@@ -288,21 +282,12 @@ class BhukharTable(Commands):
 
     # -- the loop's side (kiosk/tables/base.py) ----------------------------------------
 
-    def post(self, item: object) -> None:
-        """A Bhukhar table has no sensors: its inputs are the umpire's entries."""
-        raise TypeError(f"a Bhukhar table takes no sensor input: {item!r}")
-
-    def poll(self, now: float | None = None) -> BhukharView:
-        """The buzzer patterns that fell due by `now` go to the outputs (the buzzer plays
-        them), then the view if it changed."""
-        now = self.clock() if now is None else now
+    def _step(self, now: float) -> None:
+        """A Bhukhar table has no sensors (an input is a fault); the buzzer patterns that fell
+        due by `now` go to the outputs (the buzzer plays them)."""
+        super()._step(now)
         for pattern in self.due(now):
             self.outputs.sound(pattern)
-        self.journal.retry()  # held entries are written once the disk takes them (paced)
-        return self._emit(now)
-
-    def _journal_faults(self, now: float) -> tuple[Fault, ...]:
-        return journal_faults(self.journal, self._faults, self.outputs, now)
 
     def version_key(self) -> object:
         """What a command here acts on: the session's entries, the round and its timer's
@@ -311,8 +296,7 @@ class BhukharTable(Commands):
         timer = (self.timer.running, self.timer.paused)
         return (self.match_id, len(self.session.events), self.round, timer, self.draft, history)
 
-    def view(self, now: float | None = None) -> BhukharView:
-        now = self.clock() if now is None else now
+    def _view(self, now: float) -> BhukharView:
         return BhukharView(
             self.version,
             self.face(now),
@@ -328,22 +312,14 @@ class BhukharTable(Commands):
             standings=self.standings(),
             draft=self.draft,
             can_take_back=(bool(self._history[0]), bool(self._history[1])),
-            faults=self._journal_faults(now),
+            faults=self.faults,
             entered=self._entered,
             entered_game=self._entered_game,
         )
 
-    def _emit(self, now: float) -> BhukharView:
-        """Tell the outputs when the view changed visibly: the face (whole seconds), not the
-        seconds left that move at every poll. The confirmed entries are told first
-        (kiosk/tables/base.py `write_and_tell`)."""
-        write_and_tell(self.journal, self.outputs)
-        view = self.view(now)
-        last = self._last_view
-        if last is None or replace(view, left=last.left) != last:
-            self._last_view = view
-            self.outputs.state_changed(view)
-        return view
+    def _visible(self, view: BhukharView) -> object:
+        """The face (whole seconds), not the seconds left that move at every poll."""
+        return all_but(view, "left")
 
     # -- the game being entered ----------------------------------------------------------
 
@@ -393,7 +369,7 @@ class BhukharTable(Commands):
             return
         self.journal.append(self.match_id, self._t(), self.wall(), who, DRAFT, draft.to_dict())
         self.draft = draft
-        self._emit(self.clock())
+        self._tell(self.clock(), only_if_changed=True)
 
     # -- the scoresheet --------------------------------------------------------------
 
@@ -446,7 +422,7 @@ class BhukharTable(Commands):
         result = self.session.push(event)
         if isinstance(event, GameEntry):
             self.round = max(self.round, event.round)
-        self._emit(self.clock())
+        self._tell(self.clock(), only_if_changed=True)
         return result
 
 

@@ -21,7 +21,6 @@ progress by feeding the journaled inputs back through the same `_take()` as at r
 from __future__ import annotations
 
 import logging
-import queue
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -33,8 +32,7 @@ from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
 from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
-from kiosk.engine.journal_faults import labelled
-from kiosk.engine.outputs import Output, Outputs
+from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
 from kiosk.errors import Refused, reason_of
 from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
@@ -60,7 +58,7 @@ from kiosk.rules.carrom.events import (
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.state import Now
 from kiosk.rules.carrom.timing import dues_refusal, timer_after, turn_goes_on
-from kiosk.tables.base import close_unfinished, write_and_tell
+from kiosk.tables.base import TableBase, all_but, close_unfinished
 from kiosk.tables.carrom_inputs import (
     INPUT_TYPES,
     CameraAlive,
@@ -82,8 +80,6 @@ from kiosk.tables.commands import (
     NO_PREVIEW,
     NOTHING_TO_UNDO,
     Command,
-    Commands,
-    ViewVersion,
     command,
     source,
 )
@@ -101,7 +97,7 @@ KIND = "carrom"
 log = logging.getLogger(__name__)
 
 
-class CarromSession(Commands):
+class CarromSession(TableBase[CarromView]):
     """One carrom table on a journal: inputs in (each through `_take`, at run time and on
     resume alike), the rules core's events, the timers as the rules call them, the journal of
     it all, the view to the outputs; starting, resuming and the umpire's and the director's
@@ -138,17 +134,13 @@ class CarromSession(Commands):
         beams: Iterable[int] = POCKETS,
         camera: bool = False,
     ) -> None:
-        self.journal = journal
+        super().__init__(journal, clock=clock, wall=wall, outputs=outputs)
         self.settings = settings or Settings()
-        self.clock = clock
-        self.wall = wall
-        self.outputs = Outputs(outputs)
         self.timers = TurnTimers(self.settings.timers)
         self.match: Match | None = None
         self.match_id: int | None = None
-        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         started = clock()
-        self.health = PartsHealth(beams, camera, started)
+        self.health = PartsHealth(beams, camera, started, self.fault_board)
         self.stroke = StrokeTracker()
         # The latest time seen (clock reads, polls, times handed to the timers): the timers
         # refuse time going backwards, so nothing acts before it.
@@ -158,7 +150,6 @@ class CarromSession(Commands):
         self._expired: str | None = None
         self._error: str | Reason | None = None  # the core's reason, or the table's words
         self._auto_at: float | None = None
-        self._last_view: CarromView | None = None
         self._dues_said = False  # "dues placed" taken since the last event (law 50)
         #: The beams the table itself found at fault in this stroke (chatter, too many coins):
         #: their faults end with the stroke.
@@ -169,7 +160,8 @@ class CarromSession(Commands):
         #: The core's calls on each of the last events, oldest first: the ruling strip
         #: of a console that starts again (a restart) begins with them.
         self._recent: list[tuple[Reason, ...]] = []
-        self.versions = ViewVersion()
+        #: The time of the last poll: an input stamped before it acts at that time.
+        self._floor = started
 
     def fit(self, beams: Iterable[int], camera: bool) -> None:
         """Say which parts started (kiosk/parts/hardware.py builds them after the session,
@@ -184,20 +176,6 @@ class CarromSession(Commands):
     def camera_calibrated(self) -> bool:
         """The camera's board is calibrated: until it is, its diff adds nothing to a stroke."""
         return bool(self.settings.camera.calibration)
-
-    # -- sensors (any thread) -------------------------------------------------------
-    def post(self, item: object) -> None:
-        """Queue a sensor's input (BeamHit, BeamFault, Camera*, PartFault); never blocks."""
-        self._inbox.put(item)
-
-    def wait(self, timeout: float | None) -> bool:
-        """Block until an input is queued or `timeout` passes; True if one is waiting."""
-        try:
-            item = self._inbox.get(timeout=None if timeout is None else max(0.0, timeout))
-        except queue.Empty:
-            return False
-        self._inbox.put(item)  # order among inputs is kept by their timestamps, not the queue
-        return True
 
     @property
     def proposal(self) -> Proposal:
@@ -233,7 +211,7 @@ class CarromSession(Commands):
         self._time = MatchTime(now)
         self._reset_after_change()
         self.timers.cancel(now)
-        self._emit(now)
+        self._tell(now)
 
     def resume(self) -> CarromView | None:
         """Go on with the unfinished match in the journal, exactly where it was (None: there
@@ -252,7 +230,7 @@ class CarromSession(Commands):
         self.timers.cancel(now)
         self._replay(row.id, now)
         self._doubt_beams(now)
-        return self._emit(now)
+        return self._tell(now)
 
     def _replay(self, match_id: int, now: float) -> None:
         """The stroke in progress at the stop: the journaled inputs fed back through `_take`,
@@ -290,7 +268,7 @@ class CarromSession(Commands):
         now = self._now()
         changes = {k: _jsonable(v) for k, v in changes.items()}
         self._take(ProposalEdit(now, changes, source(role)), now, now)
-        self._emit(now)
+        self._tell(now)
 
     @command
     def confirm(self, proposal: Proposal | None = None, *, role: Role) -> None:
@@ -343,7 +321,7 @@ class CarromSession(Commands):
         now = self._now()
         if not match.events:
             self._error = NOTHING_TO_UNDO
-            self._emit(now)
+            self._tell(now)
             return
         who = source(role)
         self._refuse_while_proposed("undo", who, now)
@@ -362,7 +340,7 @@ class CarromSession(Commands):
         self.timers.cancel(now)
         self._recent = self._recent[:-1]
         self._count_as_after_last(match, now)
-        self._emit(now)
+        self._tell(now)
 
     def _count_as_after_last(self, match: Match, now: float) -> None:
         """After an undo the count runs as it did after the event that is last again (law
@@ -386,7 +364,7 @@ class CarromSession(Commands):
             self.timers.umpire_play(now)
         elif state_now is not None and state_now.is_break:
             self.timers.play_called(now)
-        self._emit(now)
+        self._tell(now)
 
     @command
     def striker_lifted(self, *, role: Role) -> None:
@@ -394,7 +372,7 @@ class CarromSession(Commands):
         now = self._now()
         self._tap(now, "striker_lifted", role)
         self.timers.striker_lifted(now)
-        self._emit(now)
+        self._tell(now)
 
     @command
     def dues_placed(self, *, role: Role) -> None:
@@ -407,12 +385,12 @@ class CarromSession(Commands):
             self._error = refusal
             who = source(role)
             self._raw(now, who, "refused", {"action": "dues_placed", "reason": refusal.english()})
-            self._emit(now)
+            self._tell(now)
             raise IllegalEvent(refusal)
         self._tap(now, "dues_placed", role)
         self.timers.dues_done(now)
         self._dues_said = True
-        self._emit(now)
+        self._tell(now)
 
     @command
     def ask_waive(self, *, role: Role) -> None:
@@ -420,7 +398,7 @@ class CarromSession(Commands):
         now = self._now()
         self._tap(now, "ask_waive", role)
         self.timers.waive_called(now)
-        self._emit(now)
+        self._tell(now)
 
     @command
     def stop_clock(self, *, role: Role) -> None:
@@ -428,7 +406,7 @@ class CarromSession(Commands):
         now = self._now()
         self._tap(now, "stop_clock", role)
         self.timers.umpire_stop(now)
-        self._emit(now)
+        self._tell(now)
 
     @command
     def restart_clock(self, *, role: Role) -> None:
@@ -439,7 +417,7 @@ class CarromSession(Commands):
             self.timers.umpire_restart(now)
         except ClockError as exc:  # its Reason, worded by the screen
             self._error = exc.reason or str(exc)
-        self._emit(now)
+        self._tell(now)
 
     # -- protests (laws 144-151) ---------------------------------------------------------
 
@@ -463,11 +441,11 @@ class CarromSession(Commands):
         missing = PROTEST_NO_FEE if not paid else PROTEST_NO_WORDS if not text else None
         if missing is not None and self.protest_refusal(event.board) is None:
             self._error = missing  # the core's own refusal comes first (too late, twice)
-            self._emit(self._now())
+            self._tell(self._now())
             raise IllegalEvent(missing)
         self._commit(event, source(role), {"words": text, "receipt": paid})
         self._protest_texts[event.board] = (text, paid)
-        self._emit(self._now())
+        self._tell(self._now())
 
     @command
     def decide_protest(
@@ -551,20 +529,16 @@ class CarromSession(Commands):
         candidates = [self.timers.next_deadline(), self._auto_at, self.health.camera_deadline()]
         return min((c for c in candidates if c is not None), default=None)
 
-    def poll(self, now: float | None = None) -> CarromView:
-        """Take the queued inputs, fire what fell due by `now`, and tell the outputs if
-        anything visible changed. Returns the view."""
-        floor = self._seen  # nothing acts before what was already seen
-        now = self._now() if now is None else max(now, self._seen)
-        self._seen = now
-        items: list[Any] = []
-        while True:
-            try:
-                items.append(self._inbox.get_nowait())
-            except queue.Empty:
-                break
-        items.sort(key=lambda item: float(getattr(item, "t", now)))
-        for item in items:
+    def _poll_time(self, now: float | None) -> float:
+        self._floor = self._seen  # nothing acts before what was already seen
+        return self._now(now)
+
+    def _step(self, now: float) -> None:
+        """The sensors' inputs (BeamHit, BeamFault, Camera*, PartFault) and the commands from
+        afar, in the order of their stamps; the parts watched; the timers and the
+        auto-confirm that fell due by `now`."""
+        floor = self._floor
+        for item in self._take_inbox(now):
             if isinstance(item, Command):  # a command from afar (the hall's director)
                 self._remote(item)
                 continue
@@ -578,9 +552,6 @@ class CarromSession(Commands):
             floor = at
             self._take(item, at, now)
         self._watch_parts(now)
-        if self.journal.fault is not None or self.health.faults.active("journal"):
-            self.journal.retry()
-            self._journal_works()
         for due in self.timers.advance(now):
             self._timer_event(due, now)
         if self._auto_at is not None and now >= self._auto_at:
@@ -590,7 +561,6 @@ class CarromSession(Commands):
                     self._commit(self.proposal.to_stroke(), "auto")
                 except IllegalEvent as exc:  # the core's Reason, worded by the screen
                     self._error = exc.reason or f"auto-confirm refused: {exc}"
-        return self._emit(now, only_if_changed=True)
 
     def _remote(self, command: Command) -> None:
         """A command posted from another thread (the hall's decision on a protest: kiosk/hall/
@@ -616,10 +586,6 @@ class CarromSession(Commands):
             log.warning("%s from afar refused: %s", command.action, exc)
             if not isinstance(self._error, Reason):
                 self._error = reason_of(exc) or str(exc)
-
-    def view(self) -> CarromView:
-        """The table now: the same view every output was last given (its `t` read now)."""
-        return self._view(self._now())
 
     # -- inside: inputs --------------------------------------------------------------
 
@@ -717,7 +683,7 @@ class CarromSession(Commands):
         reason = (FOUL_WHILE_PROPOSED if action == "foul" else CALL_WHILE_PROPOSED).with_n(held)
         self._error = reason
         self._raw(now, who, "refused", {"action": action, "reason": reason.english()})
-        self._emit(now)
+        self._tell(now)
         raise IllegalEvent(reason)
 
     def _journal_input(self, item: Input) -> None:
@@ -753,17 +719,16 @@ class CarromSession(Commands):
             else:
                 self._raise_fault(name, problem, now)
 
-    def _raise_fault(self, part: str, message: str, now: float) -> None:
-        fault = self.health.raise_(part, message, now)
-        if fault is not None and not self._replaying:
-            self._raw(now, "system", "fault", {"part": part, "message": message})
-            self.outputs.fault(fault, True)
+    def _says(self) -> bool:
+        return not self._replaying
 
-    def _clear_fault(self, part: str, now: float) -> None:
-        fault = self.health.clear(part)
-        if fault is not None and not self._replaying:
+    def _fault_noted(self, part: str, message: str | None, now: float) -> None:
+        """A part's fault is a raw input of the journal (the journal's own "not saved" is not
+        written to the journal that holds it)."""
+        if message is None:
             self._raw(now, "system", "fault_cleared", {"part": part})
-            self.outputs.fault(fault, False)
+        elif part != "journal":
+            self._raw(now, "system", "fault", {"part": part, "message": message})
 
     def _timer_event(self, due: WarningDue | Expired, now: float) -> None:
         kind = "expired" if isinstance(due, Expired) else "warning"
@@ -783,15 +748,6 @@ class CarromSession(Commands):
             return
         at = self._time.at(t) if self.match_id is not None else round(t, 6)
         self.journal.append(self.match_id, at, self.wall(), source, kind, data, sync=False)
-
-    def _journal_works(self) -> None:
-        """Show the journal's "not saved" fault while it holds writes; clear it once written."""
-        if (fault := self.journal.fault) is not None:
-            raised = self.health.raise_("journal", labelled("journal", fault), self._seen)
-            if raised is not None:
-                self.outputs.fault(raised, True)
-        elif self.health.faults.active("journal"):
-            self._clear_fault("journal", self._seen)
 
     def _tap(self, now: float, action: str, role: Role) -> None:
         self._expired = None
@@ -820,7 +776,7 @@ class CarromSession(Commands):
         except IllegalEvent as exc:
             self._error = exc.reason or str(exc)
             self._raw(now, who, "refused", {**event_to_dict(event), "reason": str(exc)})
-            self._emit(now)
+            self._tell(now)
             raise
         try:  # a disk that refuses does not raise: the journal holds the event (its fault)
             data = {**event_to_dict(event), **(extra or {})}
@@ -828,9 +784,9 @@ class CarromSession(Commands):
         except BaseException as exc:
             match.pop()  # not journaled at all: not in the match either
             self._error = f"not recorded: {exc}"
-            self._emit(now)
+            self._tell(now)
             raise
-        self._journal_works()
+        self._journal_works(now)
         self._error = None
         self._recent = [*self._recent, match.state.calls][-RECENT_KEPT:]
         # Finished once the result is declared (no protest waits, 150): until then a late
@@ -850,7 +806,7 @@ class CarromSession(Commands):
             awaiting_lift=self.timers.awaiting_lift,
         )
         follow_call(self.timers, call, now)
-        self._emit(now)
+        self._tell(now)
 
     def _turn_goes_on(self) -> bool:
         """At rest, before the umpire confirms: the core's answer for the proposal (law 124 a);
@@ -881,8 +837,10 @@ class CarromSession(Commands):
     def _state_now(self) -> Now | None:
         return None if self.match is None else self.match.state.now
 
-    def _now(self) -> float:
-        now = max(self.clock(), self._seen)
+    def _now(self, now: float | None = None) -> float:
+        """`now` (or the clock) but never before the latest time seen: the timers refuse
+        time going backwards."""
+        now = max(self.clock() if now is None else now, self._seen)
         self._seen = now
         return now
 
@@ -915,7 +873,7 @@ class CarromSession(Commands):
             timer=timer_view(self.timers, now),
             awaiting_lift=self.timers.awaiting_lift,
             expired=self._expired,
-            faults=self.health.faults.faults,
+            faults=self.faults,
             last_error=self._error.english() if isinstance(self._error, Reason) else self._error,
             events=0 if match is None else len(match.events),
             can_undo=match is not None and bool(match.events),
@@ -940,17 +898,8 @@ class CarromSession(Commands):
             (b[0], b[1], *self._protest_texts[b]) for b in boards if b in self._protest_texts
         )
 
-    def _emit(self, now: float, *, only_if_changed: bool = False) -> CarromView:
-        """The raw inputs written, the confirmed entries told, then the view to the outputs
-        (from `poll`: only a visible change)."""
-        write_and_tell(self.journal, self.outputs)
-        self._journal_works()
-        view = self._view(now)
-        last = self._last_view
-        if not only_if_changed or last is None or replace(view, t=0.0) != replace(last, t=0.0):
-            self._last_view = view
-            self.outputs.state_changed(view)
-        return view
+    def _visible(self, view: CarromView) -> object:
+        return all_but(view, "t")
 
 
 def _jsonable(value: Any) -> Any:

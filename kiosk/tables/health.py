@@ -95,8 +95,11 @@ def beam_doubt(times: Sequence[float], pocket: int, most: int) -> ReasonedText |
 class PartsHealth:
     """Fitted parts, their faults and the camera's last frame (times on the monotonic clock)."""
 
-    def __init__(self, beams: Iterable[int], camera: bool, started: float) -> None:
-        self.faults = FaultBoard()
+    def __init__(
+        self, beams: Iterable[int], camera: bool, started: float, faults: FaultBoard | None = None
+    ) -> None:
+        #: The table's fault board (kiosk/tables/base.py): the parts' faults are on it.
+        self.faults = FaultBoard() if faults is None else faults
         self.fit(beams, camera, started)
 
     def fit(self, beams: Iterable[int], camera: bool, started: float) -> None:
