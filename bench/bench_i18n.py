@@ -1,6 +1,6 @@
 """The kiosk in four languages: start to home, memory after a full match, a language switch.
 
-Goals (issue 17): the home screen within 3 s of start with the interface in Hindi; at most
+Goals: the home screen within 3 s of start with the interface in Hindi; at most
 200 MB resident after a full match with all four scripts' fonts loaded; a language switch
 redrawn in under 1 s. Run with the venv's python (`make bench`); without a display it
 re-runs itself under xvfb-run.

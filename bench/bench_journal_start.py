@@ -1,4 +1,4 @@
-"""Benchmark: what the journal's start-up check costs (issue 32).
+"""Benchmark: what the journal's start-up check costs.
 
 For journals of 1,000, 10,000 and 100,000 entries (a day at one table is a few thousand:
 beam hits, camera events, taps and strokes), on the disk the checkout is on:

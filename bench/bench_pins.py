@@ -1,7 +1,7 @@
 """Benchmark: one PIN check (PBKDF2-HMAC-SHA256, kiosk.config.check_pin) at the iteration
 counts the settings allow, and what a wrong PIN costs at the console (both hashes checked).
 
-Goal (issue 15): one check under 100 ms on a Pi at the largest count the settings accept
+Goal: one check under 100 ms on a Pi at the largest count the settings accept
 (MAX_PIN_ITERATIONS). This machine is not a Pi: the script also prints what that count
 costs at a Raspberry Pi 4's published PBKDF2-SHA256 rate (`cryptsetup benchmark`: about
 230,000 iterations a second, docs/benchmarks.md), and what it costs here per iteration.

@@ -1,4 +1,4 @@
-"""Who may do what at the console: players, the umpire, the director (issue 15).
+"""Who may do what at the console: players, the umpire, the director.
 
 A pure model (standard library only; every time is passed in, never read): the console is
 locked (a player's role) until the umpire's PIN unlocks it; it locks itself again after

@@ -55,8 +55,8 @@ _RAN_HERE = ("journal.db", ".journals")
 
 def _ran_here(folder: Path) -> bool:
     """Whether a kiosk that makes the back-off file ran in `folder`: its journal (or the
-    journal's marker) is there, and the journal's seal is not one written before issue 43 (a
-    kiosk upgraded from then made the file only after a wrong PIN: its first start makes it)."""
+    journal's marker) is there, and the journal's seal names its journal (a seal that does
+    not is from a kiosk that made the file only after a wrong PIN: its first start makes it)."""
     if not any((folder / name).exists() for name in _RAN_HERE):
         return False
     try:
@@ -234,7 +234,7 @@ def describe(data: dict[str, Any]) -> tuple[str, str]:
         return "tap", f"console locked: {_LOCKS.get(reason, reason)}"
     if what == "director_done":
         return "tap", "the director's window ends: the console is the umpire's again"
-    if what == "allowed":  # journals before issue 30
+    if what == "allowed":  # journals from before commands carried roles
         if action in KIOSK_ACTIONS:  # the kiosk's own act, not a change of the match
             return "tap", f"{role}'s PIN allows {action}"
         return "edit", f"correction by the {role}: {action}"

@@ -1,4 +1,4 @@
-"""PINs in the settings (issue 15): no default PIN outside --simulate, the PBKDF2 iteration
+"""PINs in the settings: no default PIN outside --simulate, the PBKDF2 iteration
 count within bounds, the director's PIN and the lock's limits checked like every key."""
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ def _what(entry: Entry) -> tuple[str, str]:
         who = f"by {entry.source}"  # the kiosk itself (auto, system, timer)
         if entry.source == "umpire":
             who = "confirmed by the umpire"
-        elif entry.source in ("director", "player"):  # a role's command (issue 30)
+        elif entry.source in ("director", "player"):  # a role's command
             who = f"by the {entry.source}"
         body = {k: v for k, v in d.items() if k != "t"}
         return "event", f"{d.get('event', 'event')} {who}: {_json(body)}"

@@ -302,7 +302,7 @@ def _marker_data(path: Path) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
-#: The marker's id of a journal noted before journals had ids (issue 32's first markers).
+#: The marker's id of a journal noted before journals had ids (the first markers).
 NO_ID = "before-markers"
 
 

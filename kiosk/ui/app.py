@@ -188,7 +188,7 @@ class TablesideApp(App):
 
     def _keep_settings(self, settings: Settings) -> None:
         """Write the settings (OSError: not written) and keep them; the save is journaled
-        with the director's role (issue 32: the settings are the director's), naming the keys
+        with the director's role (the settings are the director's), naming the keys
         that changed, never their values (a PIN's hash among them)."""
         before = self.services.settings
         self.services.save_settings(settings)

@@ -357,7 +357,7 @@ class CarromScreen(CarromCalls):
         self.auto_confirm = "" if wait is None else f"{wait:.0f} s"
 
     def locked(self) -> None:
-        """The console locked: the protest panel and the decision close too (issue 32)."""
+        """The console locked: the protest panel and the decision close too."""
         super().locked()
         self.protests.close()
         self.decision.close()

@@ -7,7 +7,7 @@
   picker button was), names its consequence as the table's `preview(command)` works it out
   (the core pushes, looks and pops), "Κώστας concedes the match: Rajesh wins, games 1-0".
   The director's PIN opens it; its Yes is checked again when tapped, and a lock in between
-  closes it (issue 32).
+  closes it.
 
 The screen only draws views and sends commands (kiosk/ui/lock.py `send`): it builds no event,
 reads no match, and words every refusal from its Reason.
@@ -185,7 +185,7 @@ class CarromCalls(Screen):
         return sent
 
     def locked(self) -> None:
-        """The console locked: the picker and the confirmation close (issue 32)."""
+        """The console locked: the picker and the confirmation close."""
         self.pick_action = ""
         self.confirm_action = ""
 

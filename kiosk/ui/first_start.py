@@ -89,7 +89,7 @@ class PinsScreen(Screen):
 
     def _save(self, umpire: str, director: str) -> None:
         """Keep the two PINs' hashes. A change (not the first start) is the director's,
-        checked again at this moment (issue 32); either is journaled with the role, never
+        checked again at this moment; either is journaled with the role, never
         the PINs."""
         app = App.get_running_app()
         services = app.services

@@ -1,4 +1,4 @@
-"""The one gate every console action passes (issues 15, 30): it only unlocks.
+"""The one gate every console action passes: it only unlocks.
 
 A screen sends a table's command with `send(table, action, retry, **args)`: the table says
 what role the command needs (`table.needs`: an undo past a board's end is the director's),
@@ -13,7 +13,7 @@ taps.
 
 When the console locks (idle, the player display shown, the umpire's own tap) every screen's
 open dialog closes (`locked()`), and a director's screen (settings, PINs, calibration) goes
-home: nothing the director opened stays open for a player (issue 32).
+home: nothing the director opened stays open for a player.
 
 A kiosk without an authority (`Services.authority` None: tests and benches that build the
 services themselves) allows everything, as before roles existed: a command carries the role
@@ -239,7 +239,7 @@ class Gate:
             self._locked()
 
     def _locked(self) -> None:
-        """The console locked: what a role opened closes (issue 32). Each screen's dialogs
+        """The console locked: what a role opened closes. Each screen's dialogs
         (its `locked()`), the PIN pad's pending retry, and a director's screen goes home."""
         self.close()
         manager = getattr(self.app, "manager", None)

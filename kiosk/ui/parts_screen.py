@@ -1,4 +1,4 @@
-"""The parts that did not start, said plainly at start (issue 16: the kiosk started with its
+"""The parts that did not start, said plainly at start (the kiosk started with its
 beams dead and showed only a tiny truncated red line).
 
 Shown before home when `Services.startup_faults` is not empty: a row per missing part (the

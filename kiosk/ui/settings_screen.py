@@ -172,7 +172,7 @@ class SettingsScreen(Screen):
 
     def save(self) -> bool:
         """Check and keep the edited settings; the message names every bad key. The
-        director's, checked again at the tap (issue 32: the director's window may be over):
+        director's, checked again at the tap (the director's window may be over):
         else the PIN pad asks, and the save runs once the PIN is given."""
         if not allowed("settings", self.save):
             return False

@@ -1,4 +1,4 @@
-"""Protests at the carrom table (laws 144-151, issue 35): the table's `protest` (the umpire's:
+"""Protests at the carrom table (laws 144-151): the table's `protest` (the umpire's:
 the side, the board, the protest's words and the fee's receipt journaled with it) and
 `decide_protest` (the director's), the match kept open until the result is declared, and
 the officials' hour in the view. Real journal on disk, fake clock."""

@@ -1,4 +1,4 @@
-"""Law 88: "dues placed" only when the core owes something to place (issue 34, item 10). The
+"""Law 88: "dues placed" only when the core owes something to place. The
 core's answer (kiosk/rules/carrom/timing.py `dues_refusal`), and the table's: a refusal is
 journaled and leaves the running timer as it was."""
 

@@ -1,4 +1,4 @@
-"""The hot path (issue 30): raw inputs are written once per poll, not synced; a confirmed
+"""The hot path: raw inputs are written once per poll, not synced; a confirmed
 event is synced before any output hears of it, and the outputs hear of it (the hall's
 publisher sends what it hears)."""
 

@@ -94,7 +94,7 @@ def test_simulated_pins_never_reach_a_settings_file_a_real_start_reads(tmp_path:
     assert needs_pins(settings)  # a real start on the folder asks for the PINs
 
 
-# -- issue 43: a missing, unreadable or absurd back-off file fails closed -------------------------
+# -- a missing, unreadable or absurd back-off file fails closed ----------------------------------
 
 
 def used_folder(tmp_path: Path) -> Path:
@@ -172,7 +172,7 @@ def test_pin_backoff_file_unreadable_fails_closed(
 
 
 def test_pin_backoff_file_missing_after_an_upgrade_is_made(tmp_path: Path) -> None:
-    """A kiosk from before issue 43 made the file only after a wrong PIN: its seal (written
+    """A kiosk of an older version made the file only after a wrong PIN: its seal (written
     before seals named their journal) says so, and the first start makes the file."""
     state = used_folder(tmp_path)
     seal = json.loads((tmp_path / "journal.db.seal").read_text())

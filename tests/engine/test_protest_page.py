@@ -1,4 +1,4 @@
-"""`tableside protest` for a protested board (laws 144-151, issue 35): the page starts with
+"""`tableside protest` for a protested board (laws 144-151): the page starts with
 the protest (who, when, its words and the fee's receipt), the decision (by whom, from where,
 when), and the board before and after from the camera's stills, or says there are none."""
 

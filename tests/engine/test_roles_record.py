@@ -1,4 +1,4 @@
-"""Every correction with its role (issue 15, issue 30): a command carries its role, the table
+"""Every correction with its role: a command carries its role, the table
 checks it and journals ONE entry with it (no note paired up later); the console's unlocks,
 locks and refused taps are notes of their own. Shown in `tableside protest`, and in the carrom
 match record's comment lines (the spec lets readers skip `#` lines; the clock record has no
@@ -134,7 +134,7 @@ def test_roles_clock_record_has_no_comment_lines(
 
 def test_roles_old_journal_settings_allowed_is_not_worded_as_a_correction() -> None:
     """Journals written before commands carried their role hold "allowed" notes for the
-    director's own acts too; a settings save is not a correction of the match (issue 34)."""
+    director's own acts too; a settings save is not a correction of the match."""
     from kiosk.roles import describe
 
     settings = {"what": "allowed", "role": "director", "action": "settings"}

@@ -1,4 +1,4 @@
-"""One lifecycle for every table kind (issue 30): `Tables` (kiosk/wiring.py) creates, resumes
+"""One lifecycle for every table kind: `Tables` (kiosk/wiring.py) creates, resumes
 and closes a carrom, a backgammon and a Bhukhar table by the same path; each checks the role
 a command carries and journals the command once with it; each sends its view to the outputs
 on a visible change only; a journal fault is a `Fault` at every table."""
@@ -190,7 +190,7 @@ def test_tables_a_journal_fault_is_a_fault_at_every_table(
 def test_tables_carrom_preview_and_what_an_undo_needs_come_from_the_table(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    """Screens ask the table (issue 30): `preview(command)` gives the core's answer, or its
+    """Screens ask the table: `preview(command)` gives the core's answer, or its
     Reason for a refusal (not English words); `needs` says an undo of a board's end is the
     director's (laws 137-143), from the table's own state."""
     tables = _tables(tmp_path, clock, MemoryOutput())

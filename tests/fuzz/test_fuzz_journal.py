@@ -323,7 +323,7 @@ def fuzz_journals(
 
 
 #: Journal inputs in make test (each through verify, the start and two more readers): the
-#: thousands are bench/bench_fuzz.py's (issue 30: the suite's time).
+#: thousands are bench/bench_fuzz.py's (the suite's time).
 INPUTS = 400
 
 

@@ -37,7 +37,7 @@ COMMANDS = {
     "config": ["config", "check"],
 }
 
-#: What broke the readers before (issue 14), spliced in anywhere.
+#: What broke the readers before, spliced in anywhere.
 POISON = [
     b"[" * 1000 + b"]" * 1000,
     b'{"a":' * 600 + b"1" + b"}" * 600,

@@ -1,4 +1,4 @@
-"""The publisher sends the confirmed events its table's outputs hear of (issue 30), reading
+"""The publisher sends the confirmed events its table's outputs hear of, reading
 the journal only for a gap: what came before it started, or one it did not hear of."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Protests in the hall (laws 144-151, issue 35): the tile shows a protest waiting with the
+"""Protests in the hall (laws 144-151): the tile shows a protest waiting with the
 minutes left of the officials' hour (151 c) and the result under protest (150); the director,
 logged in on the board, decides it; the decision goes to the kiosk on the table's own
 `protest/decide` topic, which only the director may write (the ACL), is checked there like

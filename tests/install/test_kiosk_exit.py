@@ -1,4 +1,4 @@
-"""The kiosk stops cleanly, every time (issue 43: under load `tableside run` aborted at exit,
+"""The kiosk stops cleanly, every time (under load `tableside run` aborted at exit,
 "terminate called without an active exception", exit status 134: the camera's thread was
 still inside OpenCV when the interpreter finalized). `tableside run --simulate` is started and
 stopped several times, by its window closing and by SIGTERM (systemd's stop), with the

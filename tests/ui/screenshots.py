@@ -139,7 +139,7 @@ def write_tables(doc: Path, toured: list[str], told: list[str]) -> None:
     parts = []
     for what, states in (
         ("Every screen and dialog of the tour", toured),
-        ("The states of the story (issue 34's cases)", told),
+        ("The states of the story the tour does not tell", told),
     ):
         for size in SIZES:
             parts.append(f"{what} at {size[0]}x{size[1]}:\n\n{table(states, size)}")

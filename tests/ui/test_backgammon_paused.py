@@ -1,4 +1,4 @@
-"""Backgammon round two (issue 16), real taps under Xvfb: PAUSED is unmistakable (large, on
+"""Backgammon round two, real taps under Xvfb: PAUSED is unmistakable (large, on
 both halves, the side on turn still marked) and the delay and the bank read as two things."""
 
 from __future__ import annotations

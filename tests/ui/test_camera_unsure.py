@@ -1,5 +1,5 @@
 """Issue 31, honest doubt at the console: a stroke the camera doubts shows "camera unsure",
-flagged for the umpire, in the console's language, its note too (issue 34: every message
+flagged for the umpire, in the console's language, its note too (every message
 translated)."""
 
 from __future__ import annotations

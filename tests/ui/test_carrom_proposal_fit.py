@@ -1,4 +1,4 @@
-"""The carrom proposal panel at 800x480 (issue 16): every tap target at least 48 px, also
+"""The carrom proposal panel at 800x480: every tap target at least 48 px, also
 with the pocket line a camera's miss adds (a state the fit test's tour never reaches), in
 every language; and the coin counts read on coins of their colour."""
 

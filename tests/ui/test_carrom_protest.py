@@ -1,4 +1,4 @@
-"""Protests at the carrom console by real taps (laws 144-151, issue 35): a player cannot
+"""Protests at the carrom console by real taps (laws 144-151): a player cannot
 protest at a locked console; the umpire lodges one (the side, the board, the words, the
 fee's receipt); play goes on and the result line says "under protest"; the umpire cannot
 decide it; the director upholds it and the table goes back to the start of the protested

@@ -1,4 +1,4 @@
-"""Where the tap was made (issue 34, item 4), real taps under Xvfb at 800x480: Bhukhar's "Enter
+"""Where the tap was made, real taps under Xvfb at 800x480: Bhukhar's "Enter
 the game" answers beside the button, in sight, its refusal whole; the side buttons show the
 team's whole name and the players' names unbroken, in Latin and in Greek."""
 

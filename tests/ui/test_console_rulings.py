@@ -1,4 +1,4 @@
-"""The carrom console round two (issue 16), with real taps under Xvfb: a destructive call
+"""The carrom console round two, with real taps under Xvfb: a destructive call
 asks again with its consequence from the core, in a place apart; the foul dialog says law 63
 or 64; the ruling strip words the core's rulings and undo; a timer that runs out flashes
 and says the buzzer sounded and what to do; the proposal reads pocket by pocket, with a

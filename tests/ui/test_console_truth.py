@@ -1,4 +1,4 @@
-"""What the screens say is true (issue 34, items 1-3), with real taps under Xvfb: the player
+"""What the screens say is true, with real taps under Xvfb: the player
 display follows the table's whole state (paused, a fallen flag, waiting out the delay, the
 turn; the carrom score only as law 128 and `[players] icf_score` allow), "Buzzer sounded"
 only when a buzzer played, and the backgammon "on turn" highlight follows the turn."""

@@ -1,4 +1,4 @@
-""" "Dues placed" with nothing owed is refused (issue 34, item 10), with real taps under Xvfb:
+""" "Dues placed" with nothing owed is refused, with real taps under Xvfb:
 before, it was taken, its line went to the strip and the stroke's 15 s replaced the break's
 count. The rules core says whether anything is to place (law 88)."""
 

@@ -1,7 +1,7 @@
 """The harness lets a stopped kiosk go (harness.py `_let_go`). What Kivy's globals held of a
 test's app (the last touches, the last text field typed in, a running animation) kept its
 whole widget tree alive into the next tests, where each language switch worded its labels
-again: the fit story at its second size took 2.4 times as long as alone (issue 30)."""
+again: the fit story at its second size took 2.4 times as long as alone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Home lists every unfinished table (issue 16), with real taps under Xvfb: before, starting
+"""Home lists every unfinished table, with real taps under Xvfb: before, starting
 a backgammon clock made the unfinished carrom match vanish from home, a running Bhukhar
 round could not be reached, and nothing warned before a new game set a table aside."""
 

@@ -1,4 +1,4 @@
-"""Home says what is true (issue 34, item 9), with real taps under Xvfb: a backgammon match
+"""Home says what is true, with real taps under Xvfb: a backgammon match
 decided (on time) is no longer listed as unfinished "0-0"; a new game warns about a running
 backgammon clock as it does about a carrom match; the Settings button names the PIN it asks
 for (the director's)."""

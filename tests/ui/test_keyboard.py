@@ -1,4 +1,4 @@
-"""The on-screen keyboard (issue 34, item 6), real taps under Xvfb at 800x480: names typed in
+"""The on-screen keyboard, real taps under Xvfb at 800x480: names typed in
 English, Hindi (InScript), Gujarati (InScript) and Greek reach the fields, shaped by the
 real shaper, and the field being typed stays in sight above the keyboard."""
 

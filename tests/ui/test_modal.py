@@ -1,4 +1,4 @@
-"""Dialogs are modal (issue 16): with a dialog open, a tap anywhere behind it acts on
+"""Dialogs are modal: with a dialog open, a tap anywhere behind it acts on
 nothing. Before, "Who concedes the match?" left Void board and Foul live behind it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A dead part's details in the umpire's language (issue 16), real parts and real taps under
+"""A dead part's details in the umpire's language, real parts and real taps under
 Xvfb: the kiosk is started as `tableside run` starts it (kiosk/startup.py). On this machine no
 GPIO pin factory loads, so the beams and the buzzer do not start: after a switch to Hindi the
 start screen words why from the drivers' facts. A player display on a serial port that does

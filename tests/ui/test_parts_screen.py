@@ -1,4 +1,4 @@
-"""Dead parts at start (issue 16), real parts and real taps under Xvfb: the kiosk started with
+"""Dead parts at start, real parts and real taps under Xvfb: the kiosk started with
 its beams dead and showed only a tiny truncated red line. Here the kiosk is started as
 `tableside run` starts it (kiosk/startup.py) on a machine with no GPIO: the beams and the
 buzzer do not start. A clear screen names them with the choices to go on by hand or retry;

@@ -1,4 +1,4 @@
-"""The PIN pad's back-off counts down and then gives way (issue 34, item 10), with real taps
+"""The PIN pad's back-off counts down and then gives way, with real taps
 under Xvfb: before, the pad said "try again in 1 s" for ever once the wait was over."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The refusals that reached the screen in English (issue 17): the backgammon doubling, the
+"""The refusals that reached the screen in English: the backgammon doubling, the
 Bhukhar scoresheet's checks and the carrom record's lines. Each keeps its English words byte
 for byte (journals, `tableside replay`, logs) and gives its facts, worded by the interface in
 the language switched to (kiosk/ui/words.py)."""

@@ -1,4 +1,4 @@
-"""Roles and PINs by real taps (issue 15): each role's actions refused on a locked console
+"""Roles and PINs by real taps: each role's actions refused on a locked console
 and allowed after its PIN, the lock after idle minutes (fake clock) and when the player
 display is shown, the doubling back-off after five wrong PINs, the first start's PINs.
 Every refusal, unlock and director action is in the journal."""
@@ -125,7 +125,7 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
     assert confirmed_events(screen.session) == before
     type_pin(kiosk, DIRECTOR)
     assert not gate.is_open
-    kiosk.tap("confirm_yes")  # the second confirmation, naming the consequence (issue 16)
+    kiosk.tap("confirm_yes")  # the second confirmation, naming the consequence
     assert confirmed_events(screen.session)[-1] == {"event": "void_board"}
     # The director's window (2 min): a forfeit needs no PIN again...
     kiosk.advance(60.0)
@@ -144,7 +144,7 @@ def test_roles_director_actions_refused_to_the_umpire_then_allowed_after_directo
     assert confirmed_events(screen.session)[-1]["event"] == "forfeit_board"
     notes = _notes(kiosk.services)
     assert not [n for n in notes if n["what"] == "allowed"]  # no note paired up later:
-    session = screen.session  # each command's one entry carries its role (issue 30)
+    session = screen.session  # each command's one entry carries its role
     made = [
         (e.data["event"], e.source) for e in session.journal.entries(session.match_id, ["event"])
     ]
@@ -388,7 +388,7 @@ def test_roles_bhukhar_scoresheet_is_the_umpires_locked_after_idle(kiosk: Kiosk)
     assert screen.paused
 
 
-# -- issue 32: the role bypasses, by taps ----------------------------------------------------
+# -- the role bypasses, by taps -------------------------------------------------------------
 
 
 def _void_asked(kiosk: Kiosk) -> Any:

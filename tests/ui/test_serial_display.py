@@ -1,4 +1,4 @@
-"""The serial player display shows what the screen's player display shows (issues 16, 17):
+"""The serial player display shows what the screen's player display shows:
 the kiosk is started as `tableside run --simulate` starts it, so its player display is the
 simulated board on a pseudo-terminal, fed frames by the real driver over pyserial. A carrom
 match is played with real taps; at each step the frame the board acknowledged holds the

@@ -1,6 +1,6 @@
 """Settings' buzzer test and volume, the player display's size and contents (saved in a real
 settings.toml), and the player display's digits: at least a fifth of the screen's height, so
-they read from 3 m (issue 16). Real taps under Xvfb; the buzzer is the real driver on a
+they read from 3 m. Real taps under Xvfb; the buzzer is the real driver on a
 gpiozero mock PWM pin."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Banners belong to a state and clear when it ends (issue 34, item 6), with real taps under
+"""Banners belong to a state and clear when it ends, with real taps under
 Xvfb: the stroke timer's "Time!" with its red flash and buzzer sign goes once the next count
 runs (the strip keeps it); the board's result and its "tap Play" go once Play starts the
 break; the change of sides stops asking for Play once the break's count runs."""

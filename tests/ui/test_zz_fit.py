@@ -1,10 +1,10 @@
-"""Every screen and dialog fits every screen size, in every language (issues 16 and 17).
+"""Every screen and dialog fits every screen size, in every language.
 
 A kiosk for each screen size of kiosk/ui/scale.py, its window resized once: the tour
 (tour.py) lays out each screen and dialog in each language, the story (tour.py) brings about
 the states the tour does not reach, each checked in each language, and fit.py lists what does
 not fit. A resize lays out every screen again (0.7 s a resize at 1920x1080 here): a story
-told once at each size instead of resizing at each of its states (issue 30: the suite's time).
+told once at each size instead of resizing at each of its states (the suite's time).
 The seeded test shows that the check fails on a clipped label, a widget off the window and a
 small tap target.
 """
@@ -109,7 +109,7 @@ def test_the_check_finds_a_clipped_label(sized: Kiosk) -> None:
 
 @pytest.mark.parametrize("sized", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}", indirect=True)
 def test_every_state_of_the_story_fits_in_every_language(sized: Kiosk) -> None:
-    """The states the issues found text cut or over its neighbours in (issue 34: the change of
+    """The states the issues found text cut or over its neighbours in (the change of
     sides, the queen's line, the scoresheet's columns, a doubles name, the board's points, the
     ruling strip's descenders, the PINs' problems, names wrapped mid-word, PAUSED and WAIT in
     Greek, a refusal), each checked in every language; the story is told at each size."""

@@ -147,10 +147,10 @@ def tour(kiosk: Kiosk, settle: Callable[[int], None] = _draw) -> Iterator[str]:
     pump(2)
 
 
-# -- the states the issues found wanting (issue 34): a story the tour does not tell ----------
+# -- the states the issues found wanting: a story the tour does not tell ----------
 
 #: A doubles match named in the four scripts, long enough to wrap: the side boxes, the
-#: player display, the scoresheet (issue 34: "a doubles name cut", "Dimitri/s").
+#: player display, the scoresheet ("a doubles name cut", "Dimitri/s").
 CARROM_NAMES = ("Dimitris Papadopoulos", "अमित शाह", "Ελένη Παπαδοπούλου", "ભાવિન પટેલ")
 BACKGAMMON_NAMES = ("Dimitris Papadopoulos", "Ελένη Παπαδοπούλου")
 BHUKHAR_TEAM = "Lions of Surat"
@@ -223,7 +223,7 @@ def _backgammon_story(kiosk: Kiosk) -> Iterator[str]:
     for seat, name in enumerate(BACKGAMMON_NAMES):
         setup.set_name(seat, name)
     length = setup.match_length
-    setup.step_length_by_one(25 - int(length))  # "25 points" (issue 34: "12…s")
+    setup.step_length_by_one(25 - int(length))  # "25 points" ("12…s")
     pump(4)
     yield "setup_backgammon/25"
     setup.step_length_by_one(int(length) - int(setup.match_length))
@@ -337,7 +337,7 @@ def _pins_story(kiosk: Kiosk) -> Iterator[str]:
 
 def _home_story(kiosk: Kiosk) -> Iterator[str]:
     """Home asking before a new game with a table of each kind unfinished and the clock
-    running (three lines), then the clock's match decided on time (issue 34, item 9)."""
+    running (three lines), then the clock's match decided on time."""
     app = kiosk.app
     app.resume("backgammon")  # in play again (paused by the resume): its clock runs on
     clock = kiosk.screen("backgammon")

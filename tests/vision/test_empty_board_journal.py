@@ -1,4 +1,4 @@
-"""The calibration screen's "Keep empty board" is journaled (issue 31): a tap on the
+"""The calibration screen's "Keep empty board" is journaled: a tap on the
 running kiosk (Kivy under Xvfb, the harness of tests/ui) hands the picture to the camera
 and writes a kiosk note with the director's role, outside any match: the calibration the
 picture was taken with and its size. The note is a kiosk act like a settings save (kind

@@ -1,4 +1,4 @@
-"""No import cycle inside vision/ (issue 45): every import of a vision module counts,
+"""No import cycle inside vision/: every import of a vision module counts,
 at the top of a file, inside a function or under TYPE_CHECKING alike, so a cycle
 cannot hide behind a late import."""
 

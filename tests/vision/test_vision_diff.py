@@ -1,5 +1,5 @@
 """`tableside vision diff` (what left the board between two photos, the kiosk's path)
-and the one-line refusals of `tableside vision detect` and `vision diff` (issue 45)."""
+and the one-line refusals of `tableside vision detect` and `vision diff`."""
 
 from __future__ import annotations
 

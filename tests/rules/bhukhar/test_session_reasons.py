@@ -1,4 +1,4 @@
-"""A session's refusals (rules 11, 13-19) as facts for the screen to word (issue 30): the
+"""A session's refusals (rules 11, 13-19) as facts for the screen to word: the
 code, the rule and the facts, with the same English words as before."""
 
 from __future__ import annotations
