@@ -28,6 +28,7 @@ from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -70,7 +71,7 @@ def main() -> int:
             broker=broker.address, hall=HALL, table_id="t01", username="t01",
             password=USERS["t01"], keepalive_s=5.0, heartbeat_s=2.0,
         )  # fmt: skip
-        pub = HallPublisher(settings, data)
+        pub = HallPublisher(settings, data, tile_of=tile_of)
         clock = ManualClock(1000.0)
         s = CarromSession(Journal(data / "journal.db"), clock=clock, outputs=[pub], beams=())
         pub.on_command = s.post

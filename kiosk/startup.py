@@ -147,9 +147,7 @@ def start_kiosk(
     from kiosk.hall.wiring import start_hall  # hall
 
     # The director's decisions from the hall go to the table in play (protests, 144-151).
-    hall = start_hall(settings, data_dir, tables.post)  # hall
-    if hall is not None:
-        hall.tile_of = tile_of  # each view's tile by its kind's record
+    hall = start_hall(settings, data_dir, tile_of, tables.post)  # hall
     in_place = PartsInPlace(start_parts(), hall)
     tables.refit(in_place.fitted(tables.fitted))
     runner = Runner(

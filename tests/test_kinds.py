@@ -31,9 +31,8 @@ OWN = (
     "kiosk/tables/backgammon_",
     "kiosk/tables/bhukhar_",
 )
-#: Left for now: the hall's kiosk simulator builds its publisher below the wiring, so the
-#: publisher's default tile is the hall's own switch (the kiosk gives it `kinds.tile_of`).
-LEFT = {"kiosk/hall/views.py": 3}
+#: None left: the publisher is given its tiles by kind (the kiosk: `kinds.tile_of`).
+LEFT: dict[str, int] = {}
 TEAMS = (Team("A", ("Asha", "Bina", "Chetan")), Team("B", ("Dev", "Esha", "Farhan")))
 STARTS: dict[str, Start] = {
     "carrom": CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")),

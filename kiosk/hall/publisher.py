@@ -41,7 +41,7 @@ from kiosk.engine.outputs import OutputBase
 from kiosk.hall import schema, topics
 from kiosk.hall.outbox import JournalOutbox, Mark, OutEntry
 from kiosk.hall.settings import HallSettings
-from kiosk.hall.views import steady, tile_of
+from kiosk.hall.views import steady
 from kiosk.tables.commands import Command
 
 log = logging.getLogger("kiosk.hall")
@@ -58,6 +58,7 @@ class HallPublisher(OutputBase):
         settings: HallSettings,
         data_dir: Path,
         *,
+        tile_of: Callable[[Any], dict[str, Any] | None],
         wall: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
@@ -74,7 +75,8 @@ class HallPublisher(OutputBase):
         #: The last answered call no longer retained on the broker.
         self.call_cleared: int | None = None
         self._tile: dict[str, Any] | None = None
-        self.tile_of: Callable[[object], dict[str, Any] | None] = tile_of  # the kiosk's: Kind's
+        #: A view's tile, by its table's kind (kiosk/kinds.py); None: not a table's view.
+        self.tile_of = tile_of
         #: Confirmed entries heard of from the outputs, not yet sent (the engine appends).
         self._heard: deque[Confirmed] = deque(maxlen=4 * WINDOW)
         #: Read the journal for what was not heard of (set at a start, a new connection, a

@@ -14,12 +14,15 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.settings import HallSettings
+from kiosk.hall.views import bhukhar_tile, carrom_tile, clock_tile
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
@@ -39,13 +42,22 @@ def send(table: Commands, action: str, role: Role, /, **args: object) -> None:
     table.send(Command.of(action, role, view=table.version, **args))
 
 
+#: Each kind's tile, by the simulated table's game.
+TILES: dict[str, Callable[[Any], dict[str, Any] | None]] = {
+    "carrom": carrom_tile,
+    "backgammon": clock_tile,
+    "bhukhar": bhukhar_tile,
+}
+
+
 class SimTable:
     def __init__(self, game: str, data: Path, hall: HallSettings, *, seed: int = 0) -> None:
         self.game = game
         self.data = Path(data)
         self.data.mkdir(parents=True, exist_ok=True)
         self.rng = random.Random(seed)
-        self.publisher = HallPublisher(hall, self.data).start()
+        # One simulated table of one kind: its publisher makes that kind's tiles.
+        self.publisher = HallPublisher(hall, self.data, tile_of=TILES[game]).start()
         self.confirmed = 0
         self.carrom: CarromSession | None = None
         self.clock: ClockTable | None = None

@@ -98,16 +98,6 @@ def bhukhar_tile(view: BhukharView) -> dict[str, Any]:
     }
 
 
-def tile_of(view: object) -> dict[str, Any] | None:
-    if isinstance(view, CarromView):
-        return carrom_tile(view)
-    if isinstance(view, ClockView):
-        return clock_tile(view)
-    if isinstance(view, BhukharView):
-        return bhukhar_tile(view)
-    return None
-
-
 def steady(tile: dict[str, Any]) -> dict[str, Any]:
     """The tile without its ticking numbers (a timer's running state is kept)."""
     out = {k: v for k, v in tile.items() if k not in VOLATILE}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from kiosk.config import Settings
@@ -19,14 +19,18 @@ if TYPE_CHECKING:
 
 
 def start_hall(
-    settings: Settings, data_dir: Path, on_command: Callable[[Command], None] | None = None
+    settings: Settings,
+    data_dir: Path,
+    tile_of: Callable[[Any], dict[str, Any] | None],
+    on_command: Callable[[Command], None] | None = None,
 ) -> HallPublisher | None:
-    """The publisher, started; `on_command` takes the director's decisions the hall sends
-    (`Tables.post`: to the table in play), set before the first message can come."""
+    """The publisher, started; `tile_of` gives a view's tile by its kind (kiosk/kinds.py);
+    `on_command` takes the director's decisions the hall sends (`Tables.post`: to the table
+    in play), set before the first message can come."""
     if not settings.hall.enabled:
         return None
     from kiosk.hall.publisher import HallPublisher
 
-    publisher = HallPublisher(settings.hall, data_dir)
+    publisher = HallPublisher(settings.hall, data_dir, tile_of=tile_of)
     publisher.on_command = on_command
     return publisher.start()

@@ -106,8 +106,8 @@ def all_but(view: object, *names: str) -> tuple[object, ...]:
     """A view's fields but `names` (a dataclass): what must change for a poll to say so."""
     return tuple(
         getattr(view, f.name)
-        for f in dataclasses.fields(view)
-        if f.name not in names  # type: ignore[arg-type]
+        for f in dataclasses.fields(view)  # type: ignore[arg-type]
+        if f.name not in names
     )
 
 

@@ -19,6 +19,7 @@ from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.skipif(
 def test_a_tile_updates_after_a_confirm(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     browser.get(hall_process.url)
@@ -89,7 +90,7 @@ def test_offline_and_stale_show(
 def test_a_call_flashes_until_the_director_acknowledges_it(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
-    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k", tile_of=tile_of).start()
     pub.show({"game": "bhukhar", "round": 1, "left": 1800.0, "running": False,
               "time_called": False, "games": 0, "faults": []})  # fmt: skip
     browser.get(hall_process.url)
@@ -122,7 +123,7 @@ def test_a_call_flashes_until_the_director_acknowledges_it(
 def test_the_page_notices_a_dead_link_and_reconnects(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     browser.get(hall_process.url)
@@ -140,7 +141,10 @@ def test_the_page_notices_a_dead_link_and_reconnects(
 def test_the_overlay_shows_one_table_on_a_transparent_page(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
-    pubs = [HallPublisher(table_settings(broker, t), tmp_path / t).start() for t in ("t01", "t02")]
+    pubs = [
+        HallPublisher(table_settings(broker, t), tmp_path / t, tile_of=tile_of).start()
+        for t in ("t01", "t02")
+    ]
     for p in pubs:
         p.show({"game": "bhukhar", "round": 3, "left": 90.0, "running": False,
                 "time_called": False, "games": 1, "faults": []})  # fmt: skip
@@ -191,7 +195,7 @@ def test_the_board_shows_the_halls_broker_link_down_and_back(
 ) -> None:
     """The hall's own MQTT link down (the broker gone, or the MQTT thread being started again
     by the watchdog): the header says so and no tile is shown as current."""
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     try:

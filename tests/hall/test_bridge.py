@@ -13,6 +13,7 @@ from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -40,7 +41,7 @@ def test_halls_bridged_to_a_central_broker_keep_their_topics(tmp_path: Path) -> 
             listener.start()
             for broker, hall in zip(halls, ("east", "west"), strict=True):
                 settings = HallSettings(broker=broker.address, hall=hall, table_id="t01")
-                pub = HallPublisher(settings, tmp_path / f"{hall}-kiosk").start()
+                pub = HallPublisher(settings, tmp_path / f"{hall}-kiosk", tile_of=tile_of).start()
                 publishers.append(pub)
                 s = CarromSession(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
                                   outputs=[pub])  # fmt: skip

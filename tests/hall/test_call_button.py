@@ -13,6 +13,7 @@ from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
+from kiosk.kinds import tile_of
 
 from .conftest import HALL, USERS, table_settings, wait_for
 
@@ -26,7 +27,9 @@ def ui_kiosk(broker: Mosquitto, tmp_path: Path) -> Iterator[tuple[object, HallPu
     from tests.ui.harness import FakeClock, Services, make_kiosk
 
     clock = FakeClock(1000.0)
-    publisher = HallPublisher(table_settings(broker, "t01"), tmp_path / "data").start()
+    publisher = HallPublisher(
+        table_settings(broker, "t01"), tmp_path / "data", tile_of=tile_of
+    ).start()
     services = Services(
         data_dir=tmp_path / "data",
         check_pin=lambda p: p == "2468",

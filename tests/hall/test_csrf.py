@@ -25,6 +25,7 @@ from kiosk.hall.mosquitto import Mosquitto, free_port
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.server import HallServer
+from kiosk.kinds import tile_of
 
 from .conftest import CHROMEDRIVER, DIRECTOR_PASSWORD, HallProcess, table_settings, tile, wait_for
 
@@ -175,7 +176,7 @@ def test_a_page_on_another_port_cannot_answer_a_call_in_the_directors_name(
     browser: WebDriver,
     tmp_path: Path,
 ) -> None:
-    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k", tile_of=tile_of).start()
     try:
         pub.show({"game": "bhukhar", "round": 1, "left": 1800.0, "running": False,
                   "time_called": False, "games": 0, "faults": []})  # fmt: skip

@@ -22,6 +22,7 @@ from kiosk.hall.mosquitto import Mosquitto, free_port
 from kiosk.hall.outbox import match_key
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -71,7 +72,7 @@ def test_confirm_reaches_the_hall_record_with_its_seq_and_state(
     broker: Mosquitto, record: tuple[HallRecord, HallListener], tmp_path: Path
 ) -> None:
     rec, _ = record
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = carrom(tmp_path / "k", pub)
     s.confirm(s.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
     wait_for(lambda: hall_events(rec, "t01"), 5, "the event in the hall record")
@@ -107,7 +108,7 @@ def test_kiosk_without_a_broker_keeps_scoring_and_sends_the_gap_later(
     from kiosk.hall.settings import HallSettings
 
     settings = HallSettings(broker=b.address, table_id="t01", keepalive_s=5)
-    pub = HallPublisher(settings, tmp_path / "k").start()
+    pub = HallPublisher(settings, tmp_path / "k", tile_of=tile_of).start()
     s = carrom(tmp_path / "k", pub)
     started = time.monotonic()
     for _ in range(5):
@@ -132,7 +133,7 @@ def test_broker_killed_and_restarted_loses_and_doubles_nothing(
     broker: Mosquitto, record: tuple[HallRecord, HallListener], tmp_path: Path
 ) -> None:
     rec, _ = record
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = carrom(tmp_path / "k", pub)
     wait_for(lambda: pub.online, 5, "online")
     for n in range(30):
@@ -161,7 +162,7 @@ def test_events_the_broker_took_while_the_hall_was_away_are_asked_for_again(
     first = HallListener(rec, ("127.0.0.1", broker.port), username="director",
                          password=USERS["director"])  # fmt: skip
     first.start()
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     try:
         wait_for(lambda: first.connected and pub.online, 5, "both connected")
         s = carrom(tmp_path / "k", pub)
@@ -247,7 +248,7 @@ def test_last_will_shows_a_killed_kiosk_offline_within_its_keepalive(
 def test_hall_restarted_with_an_empty_record_asks_for_everything(
     broker: Mosquitto, tmp_path: Path
 ) -> None:
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = carrom(tmp_path / "k", pub)
     for _ in range(6):
         s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
@@ -296,7 +297,9 @@ def test_acl_refuses_a_table_writing_another_tables_topic(
 
 
 def test_a_wrong_password_is_refused(broker: Mosquitto, tmp_path: Path) -> None:
-    pub = HallPublisher(table_settings(broker, "t01", password="wrong"), tmp_path / "k").start()
+    pub = HallPublisher(
+        table_settings(broker, "t01", password="wrong"), tmp_path / "k", tile_of=tile_of
+    ).start()
     try:
         wait_for(lambda: pub.refused, 5, "the broker's refusal")
         assert pub.refused == "Not authorized" and not pub.online
@@ -308,7 +311,7 @@ def test_call_director_is_kept_and_acknowledged(
     broker: Mosquitto, record: tuple[HallRecord, HallListener], tmp_path: Path
 ) -> None:
     rec, listener = record
-    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t03"), tmp_path / "k", tile_of=tile_of).start()
     wait_for(lambda: pub.online, 5, "online")
     call = pub.call_director("dispute over a foul")
     wait_for(rec.open_calls, 5, "the call in the hall record")
@@ -340,7 +343,9 @@ def test_a_replaced_journal_is_a_new_outbox_not_a_repeat(
     hall keeps both, the old stroke is not taken for the new one."""
     rec, _ = record
     for n, folder in enumerate(("old-card", "new-card")):
-        pub = HallPublisher(table_settings(broker, "t01"), tmp_path / folder).start()
+        pub = HallPublisher(
+            table_settings(broker, "t01"), tmp_path / folder, tile_of=tile_of
+        ).start()
         s = carrom(tmp_path / folder, pub)
         s.confirm(s.proposal.edited(pocketed=["white"] if n == 0 else []), role=Role.UMPIRE)
         want = journal_events(tmp_path / folder / "journal.db")
@@ -361,7 +366,7 @@ def test_one_tables_password_cannot_push_another_table_off(
     from paho.mqtt.enums import CallbackAPIVersion
 
     rec, _ = record
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     statuses: list[str] = []
     try:
         wait_for(lambda: pub.online and rec.tables(), 5, "t01 online")

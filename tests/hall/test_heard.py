@@ -15,6 +15,7 @@ from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -44,7 +45,7 @@ def test_confirmed_events_go_from_the_outputs_without_reading_the_journal(
     broker: Mosquitto, record: HallRecord, tmp_path: Path
 ) -> None:
     data = tmp_path / "k"
-    pub = HallPublisher(table_settings(broker, "t01"), data).start()
+    pub = HallPublisher(table_settings(broker, "t01"), data, tile_of=tile_of).start()
     s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
@@ -64,7 +65,7 @@ def test_an_event_no_output_heard_of_is_read_from_the_journal(
     broker: Mosquitto, record: HallRecord, tmp_path: Path
 ) -> None:
     data = tmp_path / "k"
-    pub = HallPublisher(table_settings(broker, "t01"), data).start()
+    pub = HallPublisher(table_settings(broker, "t01"), data, tile_of=tile_of).start()
     s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)

@@ -24,6 +24,7 @@ from kiosk.engine.journal_chain import entry_hash
 from kiosk.engine.journal_rows import dumps
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -122,7 +123,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
     assert len(MALFORMED) >= 30
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
@@ -269,7 +270,7 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a
     """Before: a player name `"X\\ud800"` passed the schema, the board's fan-out died on it
     (UnicodeEncodeError), every open page froze while its heartbeat still said "live", new
     pages got no snapshot, and retained, it did so again after a restart of the hall."""
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")

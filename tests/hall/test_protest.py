@@ -28,6 +28,7 @@ from kiosk.hall import schema, topics
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher, decision_command
 from kiosk.hall.security import acl_text
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command
@@ -52,7 +53,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 def _kiosk(broker: Mosquitto, folder: Path, clock: ManualClock) -> tuple[CarromSession, Any]:
     """A carrom table with its hall publisher; the director's decisions go to the table as
     at a kiosk (kiosk/startup.py: `Tables.post`), taken at its next poll."""
-    pub = HallPublisher(table_settings(broker, "t01"), folder)
+    pub = HallPublisher(table_settings(broker, "t01"), folder, tile_of=tile_of)
     s = CarromSession(Journal(folder / "journal.db"), clock=clock, outputs=[pub], beams=())
     pub.on_command = s.post
     pub.start()
@@ -194,7 +195,7 @@ def test_only_the_director_may_write_a_tables_decision_and_the_kiosk_checks_it(
     assert f"topic read {DECIDE}" in acl_text(HALL, ["t01"])
     assert f"topic write {DECIDE}" not in acl_text(HALL, ["t01"])
     heard: list[Command] = []
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k")
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of)
     pub.on_command = heard.append
     pub.start()
     t02 = _client("t02", broker.port)
@@ -233,7 +234,7 @@ def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
     offers it again with the resumed table's first view, and the table journals it once."""
     clock = ManualClock(1000.0)
     data = tmp_path / "k"
-    pub = HallPublisher(table_settings(broker, "t01"), data)
+    pub = HallPublisher(table_settings(broker, "t01"), data, tile_of=tile_of)
     tables = Tables(data, Fitted(clock=clock, outputs=(pub,), beams=()))
     pub.on_command = lambda command: tables.post(command)
     pub.start()

@@ -9,6 +9,7 @@ from kiosk.authority import Role
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import start_kiosk
 from kiosk.tables.carrom_table import CarromSession
@@ -79,7 +80,7 @@ def test_bhukhar_table_shows_the_rounds_time_left_from_its_view(
     listener.start()
     data = tmp_path / "k"
     data.mkdir()
-    pub = HallPublisher(table_settings(broker, "t02"), data).start()
+    pub = HallPublisher(table_settings(broker, "t02"), data, tile_of=tile_of).start()
     journal = Journal(data / "journal.db")
     try:
         teams = tuple(Team(t, (f"{t}1", f"{t}2", f"{t}3")) for t in "AB")

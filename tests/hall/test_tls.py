@@ -18,6 +18,7 @@ from kiosk.hall.mosquitto import Mosquitto, make_certificates
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.hall.settings import HallSettings
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -34,7 +35,7 @@ def test_kiosk_and_hall_over_tls(tmp_path: Path) -> None:
         listener = HallListener(rec, ("127.0.0.1", broker.port), tls_ca=str(ca))
         listener.start()
         settings = HallSettings(broker=broker.address, table_id="t01", tls=True, ca_file=str(ca))
-        pub = HallPublisher(settings, tmp_path / "k").start()
+        pub = HallPublisher(settings, tmp_path / "k", tile_of=tile_of).start()
         try:
             s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
             s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)

@@ -18,6 +18,7 @@ from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
+from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
 
@@ -60,7 +61,7 @@ def test_hall_verify_finds_a_forged_edit_with_the_chain_recomputed(
     listener = HallListener(rec, ("127.0.0.1", broker.port), username="director",
                             password=USERS["director"])  # fmt: skip
     listener.start()
-    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k").start()
+    pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     journal = tmp_path / "k" / "journal.db"
     try:
         s = CarromSession(Journal(journal), outputs=[pub])
