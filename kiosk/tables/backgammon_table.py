@@ -55,13 +55,28 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
+from kiosk.errors import Reason, reason_of
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
 from kiosk.tables.base import TableBase, all_but, close_unfinished
-from kiosk.tables.commands import command, source
+from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, Command, command, source
 
 KIND = "backgammon"
+
+
+#: The presses that change the score, each as its event at match time `t`: the command and
+#: its preview build the event the same way.
+_SCORING: dict[str, Callable[..., Callable[[float], ClockEvent]]] = {
+    "game_end": lambda winner, points: lambda t: GameEnd(t, str(winner), int(points)),
+    "overrule": lambda player: lambda t: Overrule(t, str(player)),
+    "late": lambda player, minutes: lambda t: Late(t, str(player), float(minutes)),
+    "penalty": lambda player, points: lambda t: Penalty(t, str(player), int(points)),
+    "correct_score": lambda score: (
+        lambda t: CorrectScore(t, {str(p): int(n) for p, n in dict(score).items()})
+    ),
+    "correct_length": lambda length: lambda t: MatchLength(t, int(length)),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +100,15 @@ class MatchFacts:
 
     def penalty_of(self, player: str) -> int:
         return dict(self.penalty).get(player, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPreview:
+    """The match as it would be after a command (`match`), or `refused`: the core's reason
+    it cannot be, as facts for the interface to word (then `match` is None)."""
+
+    match: MatchFacts | None
+    refused: Reason | None = None
 
 
 def match_facts(match: Match) -> MatchFacts:
@@ -332,22 +356,22 @@ class ClockTable(TableBase[ClockView]):
     @command
     def game_end(self, winner: str, points: int, *, role: Role) -> None:
         """The game's points, reported by the players (the loser confirms them)."""
-        self._press("game_end", lambda t: GameEnd(t, winner, points), role)
+        self._press("game_end", _SCORING["game_end"](winner=winner, points=points), role)
 
     @command
     def overrule(self, player: str, *, role: Role) -> None:
         """The director rules the flagged `player` had won: the match winner (4.3 (iii))."""
-        self._press("overrule", lambda t: Overrule(t, player), role)
+        self._press("overrule", _SCORING["overrule"](player=player), role)
 
     @command
     def late(self, player: str, minutes: float, *, role: Role) -> None:
         """`player` arrived `minutes` late: penalty points to the opponent (2.2 (iv))."""
-        self._press("late", lambda t: Late(t, player, float(minutes)), role)
+        self._press("late", _SCORING["late"](player=player, minutes=minutes), role)
 
     @command
     def penalty(self, player: str, points: int, *, role: Role) -> None:
         """The director awards `player` penalty points (2.2 (iv), 2.3, 4.3 (i))."""
-        self._press("penalty", lambda t: Penalty(t, player, int(points)), role)
+        self._press("penalty", _SCORING["penalty"](player=player, points=points), role)
 
     @command
     def take_break(self, player: str, emergency: bool = False, *, role: Role) -> Absence:
@@ -364,14 +388,30 @@ class ClockTable(TableBase[ClockView]):
         """The director corrects the score (4.7): it becomes `score`, both players named.
         Refused after the match, below a player's penalty points, or with both scores at
         the length; a score that reaches the length ends the match."""
-        fixed = {str(p): int(n) for p, n in score.items()}
-        self._press("correct_score", lambda t: CorrectScore(t, fixed), role)
+        self._press("correct_score", _SCORING["correct_score"](score=score), role)
 
     @command
     def correct_length(self, length: int, *, role: Role) -> None:
         """The director corrects a wrongly entered match length before the next game (4.8);
         refused during a game, below 1, or where the new length would end the match."""
-        self._press("correct_length", lambda t: MatchLength(t, int(length)), role)
+        self._press("correct_length", _SCORING["correct_length"](length=length), role)
+
+    def preview(self, command: Command) -> ClockPreview:
+        """What `command` (one that changes the score: a game's end, lateness, penalty
+        points, an overrule, a corrected score or length) would make of the match, asked of
+        the core on a copy: the table is left as it was. A press the core refuses comes back
+        as its `refused` Reason; so does no match, or a command that cannot be shown."""
+        if self.cm is None:
+            return ClockPreview(None, NO_MATCH)
+        build = _SCORING.get(command.action)
+        if build is None:
+            return ClockPreview(None, NO_PREVIEW)
+        ahead = copy.deepcopy(self.cm)
+        try:
+            ahead.apply(build(**command.kwargs())(self._time.t(self.clock())))
+        except (IllegalAction, TypeError, ValueError) as exc:
+            return ClockPreview(None, reason_of(exc) or Reason.of("refused", str(exc)))
+        return ClockPreview(match_facts(ahead.match))
 
     def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role) -> None:
         now = self.clock()

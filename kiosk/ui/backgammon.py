@@ -25,14 +25,11 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
+from kiosk.authority import Role
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.errors import Refused
-from kiosk.rules.backgammon.match import (
-    late_penalty_points,
-    penalty_points_to_win,
-)
 from kiosk.tables.backgammon_table import ClockTable, ClockView
-from kiosk.tables.commands import StaleView
+from kiosk.tables.commands import Command, StaleView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -223,14 +220,20 @@ class BackgammonScreen(Screen):
         self._late_preview()
 
     def _late_preview(self) -> None:
-        """What the late arrival gives before it is recorded: a point at five minutes, one
-        more each further five; more than half the match length wins it (2.2 (iv))."""
-        if self.view is None:
+        """What the late arrival would give before it is recorded, as the table's core
+        answers (2.2 (iv): a point at five minutes, one more each further five; more than
+        half the match length wins it): the screen computes no rule."""
+        if self.view is None or self.table is None:
             return
         late = self.names[int(self.late_seat)]
         other = self.names[1 - int(self.late_seat)]
         minutes = int(self.late_minutes)
-        points = late_penalty_points(minutes)
+        ask = Command.of("late", Role.DIRECTOR, player=late, minutes=float(minutes))
+        after, now = self.table.preview(ask).match, self.view.match
+        if after is None or now is None:
+            self.late_text = ""
+            return
+        points = after.penalty_of(other) - now.penalty_of(other)
         if points == 0:
             self.late_text = tr._("{name} {n} min late: no penalty point yet", name=late, n=minutes)
             return
@@ -247,11 +250,9 @@ class BackgammonScreen(Screen):
                 other=other,
             )
         )
-        match = self.view.match
-        if match is not None:
-            total = match.penalty_of(other) + points
-            if total >= penalty_points_to_win(match.length):
-                text += tr._(" ({total} in all: {other} wins the match)", total=total, other=other)
+        if after.winner == other and now.winner is None:
+            total = after.penalty_of(other)
+            text += tr._(" ({total} in all: {other} wins the match)", total=total, other=other)
         self.late_text = text
 
     def record_late(self) -> None:

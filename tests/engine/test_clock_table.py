@@ -381,3 +381,27 @@ def test_clock_table_4_4_iv_console_display_and_replay_agree_on_the_crawford_gam
             t.start("Nikos", role=Role.PLAYER)
     if length == 1:
         assert t.view().crawford  # 4.4 (iv): the first game at one point away
+
+
+def test_clock_table_2_2_iv_preview_of_lateness_is_the_cores_and_changes_nothing(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    """The screen asks the table what a late arrival would give (2.2 (iv): a point at five
+    minutes, one more each further five; more than half the length wins): the core answers
+    on a copy, and the match, the journal and the view's version stay as they were."""
+    out = MemoryOutput()
+    t = table(tmp_path / "j.db", clock, wall, out)
+    t.start_match(PLAYERS, 7, role=Role.UMPIRE)
+    version, entries, views = t.version, len(t.journal.entries(t.match_id)), out.views
+    ask = Command.of("late", Role.DIRECTOR, player="Nikos", minutes=10.0)
+    after = t.preview(ask).match
+    assert after is not None and after.penalty_of("Eleni") == 2 and after.winner is None
+    late = t.preview(Command.of("late", Role.DIRECTOR, player="Nikos", minutes=20.0)).match
+    assert late is not None and late.penalty_of("Eleni") == 4 and late.winner == "Eleni"
+    assert t.view().match.penalty_of("Eleni") == 0 and t.view().winner is None
+    assert (t.version, len(t.journal.entries(t.match_id)), out.views) == (version, entries, views)
+    # What the core refuses comes back as its Reason; a press with no score to show, as one.
+    refused = t.preview(Command.of("late", Role.DIRECTOR, player="Nikos", minutes=-1.0))
+    assert refused.match is None and refused.refused is not None
+    assert refused.refused.code == "late_negative"
+    assert t.preview(Command.of("press", Role.PLAYER, player="Nikos")).refused.code == "no_preview"
