@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kiosk.errors import N_, Refused
+from kiosk.errors import N_, Reason, Refused
 from kiosk.rules.bhukhar.cards import parse_card, parse_cards, points
-from kiosk.rules.bhukhar.melds import Meld, MeldError, meld
+from kiosk.rules.bhukhar.melds import ACE, Kind, Meld, MeldError, licence_form, meld
 from kiosk.rules.bhukhar.scoresheet import (
     End,
     FullSheet,
@@ -137,6 +137,15 @@ class CardsEntry:
     def hand_points(self) -> int:
         return points(parse_cards(self.hand))
 
+    def licence_reading(self) -> LicenceReading:
+        """The licence as laid, as the core judges it (13.4 judges it then, its melds
+        spoiled later too: 17.2)."""
+        try:
+            form = licence_form([meld(parse_cards(m)) for m in self.licence])
+        except MeldError as exc:
+            return LicenceReading(None, exc.why)
+        return LicenceReading(form.value)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "licence": [list(m) for m in self.licence],
@@ -165,6 +174,38 @@ class CardsEntry:
 def faces(cards: tuple[str, ...]) -> str:
     """ "10H JH" -> "10♥ J♥" (a card's rank, then its suit's sign)."""
     return " ".join(card[:-1] + SUIT_SIGNS[card[-1]] for card in cards) or "-"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldReading:
+    """Some laid cards as the rules core reads them (rules 12-13): `cards` in the core's
+    order (a sequence in order, the ace first when low), `kind` ("sequence", "set") and
+    its worth; or `refused`, why they are not a meld (then `cards` as laid)."""
+
+    cards: tuple[str, ...]
+    kind: str | None = None
+    value: int = 0
+    ace_low: bool = False
+    refused: Reason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LicenceReading:
+    """The licence's form as the core judges it (13.4: the LicenceForm's value), or
+    `refused`: why it is not a licence yet."""
+
+    form: str | None
+    refused: Reason | None = None
+
+
+def read_meld(cards: tuple[str, ...]) -> MeldReading:
+    """`cards` as the core reads them, for a panel that shows a slip at once."""
+    try:
+        m = meld(parse_cards(cards))
+    except MeldError as exc:
+        return MeldReading(cards, refused=exc.why)
+    low = m.kind is Kind.SEQUENCE and m.cards[0].rank == ACE
+    return MeldReading(tuple(str(c) for c in m.cards), m.kind.value, m.value, low)
 
 
 def checked_melds(melds: Melds) -> list[Meld]:

@@ -13,9 +13,8 @@ said VOID, the licence standing. Kivy-free.
 
 from __future__ import annotations
 
-from kiosk.rules.bhukhar.cards import RANKS, SUITS, parse_card, parse_cards
-from kiosk.rules.bhukhar.melds import ACE, Kind, MeldError, licence_form, meld
-from kiosk.tables.bhukhar_draft import MELD_SECTIONS, SECTIONS, SUIT_SIGNS, CardsEntry
+from kiosk.rules.bhukhar.cards import RANKS, SUITS, parse_card
+from kiosk.tables.bhukhar_draft import MELD_SECTIONS, SECTIONS, SUIT_SIGNS, CardsEntry, read_meld
 from kiosk.ui.words import N_, Words, english, reason_words
 
 __all__ = ["ALL_CARDS", "RED_SUITS", "SECTIONS", "card_face", "licence_faces", "lines", "summary"]
@@ -50,11 +49,7 @@ def licence_faces(entry: CardsEntry) -> list[str]:
     for the buttons that mark one spoiled later (17.2)."""
     out = []
     for n, cards in enumerate(entry.licence, 1):
-        try:
-            shown = tuple(str(c) for c in meld(parse_cards(cards)).cards)
-        except MeldError:
-            shown = cards
-        out.append(f"{n}) {faces(shown)}")
+        out.append(f"{n}) {faces(read_meld(cards).cards)}")
     return out
 
 
@@ -109,21 +104,21 @@ def _meld_words(cards: tuple[str, ...], _: Words, void: bool = False, spoiled: b
     shown = faces(cards, True)
     if void:
         return f"{shown} [color={_DIM}]({_('not counted')})[/color]"
-    try:
-        m = meld(parse_cards(cards))
-    except MeldError as exc:
+    m = read_meld(cards)
+    if m.refused is not None:
         # Worded outside the f-string: Babel does not look inside one.
-        said = _("not a meld: {reason}", reason=reason_words(exc.why, _))
+        said = _("not a meld: {reason}", reason=reason_words(m.refused, _))
         return f"{shown} [color={_BAD}]({said})[/color]"
     # The meld as the core reads it: a sequence in order, the ace first when low (A 2 3).
-    shown = faces(tuple(str(c) for c in m.cards), True)
+    shown = faces(m.cards, True)
     if spoiled:  # all of it in the warning's colour, the cards' own colours dropped
         said = _("VOID: spoiled later, not counted; the licence stands (17.2)")
-        return f"[color={_BAD}]{faces(tuple(str(c) for c in m.cards))} ({said})[/color]"
-    if m.kind is Kind.SEQUENCE and m.cards[0].rank == ACE:
+        return f"[color={_BAD}]{faces(m.cards)} ({said})[/color]"
+    if m.ace_low:
         said = _("sequence {value}, ace low", value=m.value)
     else:
-        said = f"{_(KIND_WORDS.get(m.kind.value, m.kind.value))} {m.value}"
+        kind = m.kind or ""
+        said = f"{_(KIND_WORDS.get(kind, kind))} {m.value}"
     return f"{shown} [color={_DIM}]({said})[/color]"
 
 
@@ -133,13 +128,12 @@ KIND_WORDS = {"sequence": N_("sequence"), "set": N_("set")}
 
 def _licence_words(entry: CardsEntry, _: Words) -> str:
     """The licence as laid (13.4 judges it then, its spoiled melds too: 17.2)."""
-    try:
-        checked = [meld(parse_cards(m)) for m in entry.licence]
-        form = licence_form(checked)
-    except MeldError as exc:
-        said = _("not a licence yet: {reason}", reason=reason_words(exc.why, _))
+    reading = entry.licence_reading()
+    if reading.refused is not None:
+        said = _("not a licence yet: {reason}", reason=reason_words(reading.refused, _))
         return f"[color={_BAD}]{said}[/color]"
-    said = _("licence: {form} (13.4)", form=_(FORM_WORDS.get(form.value, form.value)))
+    form = reading.form or ""
+    said = _("licence: {form} (13.4)", form=_(FORM_WORDS.get(form, form)))
     if entry.spoiled:
         said += " · " + _("it stands though a meld of it was spoiled later (17.2)")
     return f"[color={_DIM}]{said}[/color]"
