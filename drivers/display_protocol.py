@@ -58,6 +58,9 @@ class DisplayFrame:
     delay: str = "-"
     left_name: str = ""
     right_name: str = ""
+    # Version 3: the backgammon match's length, so that with `left` and `right` the board
+    # shows the match score ("4-2 to 5") whatever the message says (0: not a match).
+    match_length: int = 0
 
     def __post_init__(self) -> None:
         for name in ("left", "right", "board"):
@@ -82,6 +85,9 @@ class DisplayFrame:
         for name in ("left_name", "right_name"):
             if not _INITIALS.match(getattr(self, name)):
                 raise FrameError(f"display frame {name}: {getattr(self, name)!r} is not 0-3 A-Z")
+        length = self.match_length
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 99:
+            raise FrameError(f"display frame match_length: {length!r} is not a number 0-99")
 
 
 def encode_frame(seq: int, frame: DisplayFrame) -> bytes:
@@ -90,7 +96,8 @@ def encode_frame(seq: int, frame: DisplayFrame) -> bytes:
     return seal(
         f"F {seq} L={frame.left} R={frame.right} C={frame.clock} T={frame.turn} "
         f"B={frame.board} M={message} G={frame.games} Q={frame.queen} X={frame.left_clock} "
-        f"Y={frame.right_clock} D={frame.delay} N={frame.left_name}/{frame.right_name}"
+        f"Y={frame.right_clock} D={frame.delay} N={frame.left_name}/{frame.right_name} "
+        f"P={frame.match_length}"
     )
 
 
@@ -102,8 +109,8 @@ def decode_frame(body: str) -> tuple[int, DisplayFrame]:
     try:
         seq = int(parts[1])
         fields = dict(p.split("=", 1) for p in parts[2:])
-        # Version 1's fields are required; version 2's have defaults (a version 1 frame is
-        # still read); a field a later version adds is skipped.
+        # Version 1's fields are required; version 2's and 3's have defaults (a version 1
+        # frame is still read); a field a later version adds is skipped.
         left_name, _, right_name = fields.get("N", "/").partition("/")
         frame = DisplayFrame(
             left=int(fields["L"]),
@@ -119,6 +126,7 @@ def decode_frame(body: str) -> tuple[int, DisplayFrame]:
             delay=fields.get("D", "-"),
             left_name=left_name,
             right_name=right_name,
+            match_length=int(fields.get("P", "0")),
         )
     except (KeyError, ValueError) as exc:
         raise LineError(f"bad frame {body!r}: {exc}") from None

@@ -35,7 +35,7 @@ from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import Output
 from kiosk.errors import TablesideError
 from kiosk.kinds import frame_of, tile_of
-from kiosk.parts.hardware import Parts, build_parts
+from kiosk.parts.hardware import Parts, build_parts, simulated_camera
 from kiosk.roles import SettingsAuthority, simulated_pins
 from kiosk.runner import Runner
 from kiosk.tables.registry import Fitted
@@ -129,6 +129,7 @@ def start_kiosk(
     """Start everything but the window (the module docstring says how). Raises StartRefused."""
     settings, data_dir, settings_path = find_settings(config, data, simulate=simulate)
     settings = simulated_pins(settings) if simulate else settings  # roles: 1234 and 4321
+    settings = simulated_camera(settings) if simulate else settings  # the synthetic board's
     try:
         private_dir(data_dir)  # 0700 when made here (the installer makes it 0750)
     except OSError as exc:

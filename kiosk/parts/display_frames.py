@@ -4,7 +4,8 @@ Carrom: the two sides' points in the game being played (the first side on the le
 running timer in whole seconds (rounded up, so it never shows less time than there is),
 whose turn, the board number, and a short message for the players: a change of sides
 (law 60), an expired timer, the queen waiting for its cover, the match's end.
-Backgammon: the match score, the running side's bank as the clock, and the message.
+Backgammon: the match score (the scores and, since version 3, the match's length), the
+running side's bank as the clock, and the message.
 Version 2 of the protocol adds what the kiosk's own player display screen shows beside: the
 games won and the queen's state (carrom), both banks and the delay (backgammon), and each
 side's Latin initials (a name in any script, transliterated).
@@ -128,6 +129,7 @@ def clock_frame(view: ClockView) -> DisplayFrame:
         delay="-" if running is None else seconds_text(view.snapshot.delay_left),
         left_name=side_initials(a),
         right_name=side_initials(b),
+        match_length=min(99, view.match_length),  # as corrected by the director (4.8)
     )
 
 

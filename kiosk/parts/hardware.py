@@ -11,12 +11,14 @@ goes on with what remains. Nothing here decides anything about the game.
 - buzzer: drivers.buzzer.BuzzerPlayer on `[buzzer] pin` (a mock pin when simulated);
 - player display: drivers.display.PlayerDisplay on `[display] port` ("" : none; when
   simulated, a drivers.display_sim.SimulatedDisplay on a pseudo-terminal);
-- camera: kiosk/parts/camera.py's feed on `[camera] source` ("none": no camera).
+- camera: kiosk/parts/camera.py's feed on `[camera] source` ("none": no camera); when
+  simulated, the synthetic board, calibrated as it is drawn (`simulated_camera`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drivers.hits import POCKETS
-from kiosk.config import Settings
+from kiosk.config import Settings, with_values
 from kiosk.engine.faults import PartFault
 from kiosk.engine.outputs import Output
 from kiosk.parts.camera import StrokeConfirmations
@@ -264,6 +266,20 @@ def _display(
     except Exception as exc:
         problems.append(("display", start_said(f"player display did not start: {exc}", exc)))
         return None, sim
+
+
+def simulated_camera(settings: Settings) -> Settings:
+    """`settings` for the simulation's camera, the synthetic board: its calibration is where
+    the renderer draws the pockets, so its diffs count at once, as a calibrated camera's do
+    (a calibration in the settings is some real camera's, not this board's)."""
+    if settings.camera.source == "none":
+        return settings
+    try:
+        live: Any = importlib.import_module("vision.sim.live")  # OpenCV: only with a camera
+    except ImportError:
+        return settings  # the camera will not start either, and says why
+    points = [[round(x, 2), round(y, 2)] for x, y in live.default_calibration()]
+    return with_values(settings, camera={"calibration": points})
 
 
 def _camera(

@@ -39,10 +39,14 @@ class CameraRest:
 
 @dataclass(frozen=True, slots=True)
 class CameraDiff:
-    """The board before and after the stroke (vision/diff.py `StrokeDiff`)."""
+    """The board before and after the stroke (vision/diff.py `StrokeDiff`). `calibrated`:
+    whether the camera's board was calibrated when the table took it, journaled with it so
+    that a resumed table counts it as it did then (None: not yet taken; a row journaled
+    before the flag was kept reads None, and counts by the calibration now)."""
 
     t: float
     diff: DiffLike
+    calibrated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +159,10 @@ def input_row(item: Input) -> tuple[str, str, dict[str, Any]] | None:
     if isinstance(item, CameraRest):
         return "camera", "camera", {"what": "rest"}
     if isinstance(item, CameraDiff):
-        return "camera", "camera", {"what": "diff", **diff_to_dict(item.diff)}
+        data = {"what": "diff", **diff_to_dict(item.diff)}
+        if item.calibrated is not None:
+            data["calibrated"] = item.calibrated
+        return "camera", "camera", data
     if isinstance(item, ProposalEdit):
         return item.by, "tap", {"action": "edit", "changes": dict(item.changes)}
     return None
@@ -177,7 +184,10 @@ def input_from_row(kind: str, data: Mapping[str, Any], t: float = 0.0) -> Input 
         if what == "rest":
             return CameraRest(t)
         if what == "diff":
-            return CameraDiff(t, diff_from_dict(data))
+            calibrated = data.get("calibrated")
+            return CameraDiff(
+                t, diff_from_dict(data), None if calibrated is None else bool(calibrated)
+            )
     if kind == "tap" and data.get("action") == "edit":
         return ProposalEdit(t, dict(data["changes"]))
     return None

@@ -592,6 +592,10 @@ class CarromSession(TableBase[CarromView]):
     def _take(self, item: Input, t: float, now: float) -> None:
         """One input, at run time or replayed from the journal (`_replaying`: nothing is said
         to the world). `t`: when it acts (its stamp, kept in order); `now`: the poll's time."""
+        if isinstance(item, CameraDiff) and item.calibrated is None:
+            # Whether the board was calibrated is the diff's, from when it was taken: a
+            # calibration made or lost before a resume does not change what it counted.
+            item = replace(item, calibrated=self.camera_calibrated)
         self._journal_input(item)
         match item:
             case BeamHit():
@@ -621,7 +625,7 @@ class CarromSession(TableBase[CarromView]):
                     self._arm_auto(now)
             case CameraDiff():
                 self._camera_alive(t, now)
-                kept = self._live and self.camera_calibrated and self.stroke.seen(item.diff)
+                kept = self._live and bool(item.calibrated) and self.stroke.seen(item.diff)
                 if kept and self.stroke.phase == "at_rest" and not self._replaying:
                     self._arm_auto(now)
             case CameraAlive():

@@ -5,8 +5,10 @@ the same views as the umpire's screens; the umpire's small corner button goes ba
 Carrom: the board and games, the queen's state, whose turn, each side's points and the turn
 timer; backgammon: the match score, both banks and the delay; Bhukhar: the round's clock,
 the last game entered and a licence meld in it spoiled later (17.2).
-The digits are `[players] digits` percent of the screen's height (at least a fifth), as
-far as the rows shown leave room; `[players] show_*` choose the rows.
+The names have a 12 mm cap height on the panel and the digits 25 mm (or `[players] digits`
+percent of the screen's height, if more), as far as the rows shown leave room; a name too
+long for its share of the row is shortened readably, never drawn smaller
+(kiosk/ui/name_forms.py). `[players] show_*` choose the rows.
 
 The display follows the table's whole state, not only its numbers: a paused or stopped
 clock says PAUSED and marks no side as running, a fallen flag and a player waiting out the
@@ -17,10 +19,13 @@ score shows only if `[players] icf_score` allows it (club rules always show it).
 
 from __future__ import annotations
 
+import copy
 import math
+from functools import partial
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
@@ -39,6 +44,7 @@ from kiosk.ui.carrom_rulings import TIMER_NAMES
 from kiosk.ui.carrom_view import banner, scoreboard
 from kiosk.ui.i18n import ptr
 from kiosk.ui.kvload import load_kv
+from kiosk.ui.name_forms import TURN_MARK, fitted
 
 #: A digit's ink in Noto Sans Bold, in ems (its cap height): the font size is the digits'
 #: height over this.
@@ -113,6 +119,12 @@ class PlayersScreen(Screen):
     digit_font = NumericProperty(100.0)
     #: The names' font size (pixels): a 12 mm cap height on the panel.
     name_font = NumericProperty(40.0)
+    #: The names as drawn: each in the longest readable form that fits its share of the row
+    #: at `name_font` (kiosk/ui/name_forms.py), never smaller.
+    left_shown = StringProperty("")
+    right_shown = StringProperty("")
+    #: The left name's share of the row: a short name leaves room to a long one.
+    left_share = NumericProperty(0.5)
     #: [players] panel_in: the panel's diagonal (inches).
     panel_in = NumericProperty(7.0)
     #: Carrom: the scores and the timer on one row of digits (there is room for three
@@ -133,6 +145,7 @@ class PlayersScreen(Screen):
 
     def __init__(self, **kw: Any) -> None:
         self._table: AnyTable | None = None  # the table in play (`show_game`)
+        self._refit_names = Clock.create_trigger(self._fit_names, -1)
         super().__init__(**kw)
         ptr.on_switch(self.on_pre_enter)  # held weakly: a method of the screen
         Window.bind(size=self._fit_digits)
@@ -147,6 +160,47 @@ class PlayersScreen(Screen):
             right_score=self._fit_digits,
         )
         self._fit_digits()
+        self.bind(left_name=self._refit_names, right_name=self._refit_names)
+        self.bind(name_font=self._refit_names)
+
+    def on_kv_post(self, base_widget: object) -> None:
+        self.ids.names.bind(width=self._refit_names)
+
+    def _name_width(self, text: str) -> float:
+        """How wide `text` is drawn as a name at turn (bold, after the turn's mark), by the
+        name label's own core label."""
+        core = copy.copy(self.ids.left_name._label)
+        options = dict(core.options)
+        options.update(font_size=self.name_font, bold=True, shorten=False, max_lines=0)
+        core.options = options
+        core._text_size = (None, None)
+        core.text = TURN_MARK + text
+        core.render()
+        return float(core._internal_size[0])
+
+    def _fit_names(self, *_: object) -> None:
+        """Each name its need of the row when both fit, else at least half of it; a name
+        longer than its share takes its longest readable form that fits."""
+        row = self.ids.names
+        room = float(row.width) - float(row.spacing)
+        names = (self.left_name, self.right_name)
+        if room <= 1 or not any(names):
+            self.left_shown, self.right_shown, self.left_share = *names, 0.5
+            return
+        need = [self._name_width(name) if name else 0.0 for name in names]
+        if sum(need) <= room:
+            widths = [n + (room - sum(need)) / 2 for n in need]
+        else:
+            half = [min(n, room / 2) for n in need]
+            widths = [room - half[1], half[1]] if need[0] > need[1] else [half[0], room - half[0]]
+        self.left_share = widths[0] / room
+        self.left_shown, self.right_shown = (
+            fitted(name, partial(self._fits_in, width))
+            for name, width in zip(names, widths, strict=True)
+        )
+
+    def _fits_in(self, width: float, form: str) -> bool:
+        return self._name_width(form) <= width - 1  # Kivy rounds the label's size
 
     def _fit_digits(self, *_: object) -> None:
         """The names at a 12 mm cap height and the digits at 25 mm on the panel (or at

@@ -33,6 +33,7 @@ from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_preview import Preview
 from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.commands import Command, StaleView
+from kiosk.ui.carrom_calls import STALE_QUIET
 from kiosk.ui.carrom_rulings import capital, consequence, protest_words
 from kiosk.ui.i18n import tr
 from kiosk.ui.keyboard import NameField as NameField  # the .kv's fields are typed on it
@@ -231,6 +232,8 @@ class DecisionBox(Overlay):
     asking = BooleanProperty(False)
     #: The version of the view the box was opened from (kiosk/ui/seen.py).
     made_from: int | None = None
+    #: The view a decision was sent from: a tap made from it again is a double tap's second.
+    _acted: int | None = None
 
     def ask(self, board: tuple[int, int]) -> None:
         """The director's PIN, then what each decision would do (the table's preview)."""
@@ -281,10 +284,20 @@ class DecisionBox(Overlay):
             retry = lambda: self._again(board, upheld)  # noqa: E731
             view = self.made_from  # the view the decisions' consequences were worded from
             sent = send(self.screen.session, "decide_protest", retry, view=view, **args)
+        except StaleView as exc:
+            if view is not None and view == self._acted:
+                # The second tap of a double tap: the table refused it, the first decided.
+                # Said quietly, as the console says it, so the decision's ruling stays the news.
+                self.screen.error = capital(tr._(STALE_QUIET))
+                self.screen.error_quiet = True
+            else:
+                self.screen.protests.error = capital(error_words(exc, tr._))
+            return
         except (Refused, ValueError) as exc:
             self.screen.protests.error = capital(error_words(exc, tr._))
             return
         if sent:
+            self._acted = view
             self.screen.protests.shown = False
 
     def _again(self, board: list[int], upheld: bool) -> None:

@@ -35,7 +35,7 @@ def ack_of(sent: bytes) -> bytes:
 
 def test_display_frame_round_trip_and_checksum() -> None:
     line = encode_frame(7, FRAME)
-    assert line.startswith(b"F 7 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE G=- Q=- X=- Y=- D=- N=/ *")
+    assert line.startswith(b"F 7 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE G=- Q=- X=- Y=- D=- N=/ P=0 *")
     assert decode_frame(unseal(line)) == (7, FRAME)
     garbled = line.replace(b"L=12", b"L=13")
     with pytest.raises(LineError, match="checksum mismatch"):
@@ -70,17 +70,26 @@ def test_display_version_2_fields_round_trip_and_version_1_is_still_read() -> No
     full = DisplayFrame(
         left=999, right=999, clock="999:59", turn="R", board=999, message="M" * 12,
         games="99-99", queen="P", left_clock="999:59", right_clock="999:59", delay="999:59",
-        left_name="ABC", right_name="XYZ",
+        left_name="ABC", right_name="XYZ", match_length=99,
     )  # fmt: skip
     line = encode_frame(9999, full)
     assert len(line) <= MAX_LINE  # the longest frame fits a line
     assert decode_frame(unseal(line)) == (9999, full)
-    assert b" G=99-99 Q=P X=999:59 Y=999:59 D=999:59 N=ABC/XYZ *" in line
+    assert b" G=99-99 Q=P X=999:59 Y=999:59 D=999:59 N=ABC/XYZ P=99 *" in line
     # A version 1 frame (no G..N) reads with their defaults; a later field is skipped.
     old = seal("F 17 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE")
     assert decode_frame(unseal(old)) == (17, FRAME)
     later = seal("F 18 L=12 R=9 C=0:15 T=L B=3 M=QUEEN_DUE Q=L Z=7")
     assert decode_frame(unseal(later))[1].queen == "L"
+
+
+def test_display_version_3_match_length_and_version_2_is_still_read() -> None:
+    frame = DisplayFrame(left=4, right=2, message="CRAWFORD", match_length=5)
+    assert b" L=4 R=2 " in encode_frame(1, frame) and b" P=5 *" in encode_frame(1, frame)
+    v2 = seal("F 3 L=4 R=2 C=- T=- B=0 M=CRAWFORD G=- Q=- X=- Y=- D=- N=/")
+    assert decode_frame(unseal(v2))[1] == DisplayFrame(left=4, right=2, message="CRAWFORD")
+    with pytest.raises(FrameError, match="match_length"):
+        DisplayFrame(match_length=100)
 
 
 def test_display_replies_decode() -> None:

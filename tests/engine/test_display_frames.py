@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import serial
+
 from drivers.display import PlayerDisplay
-from drivers.display_protocol import DisplayFrame
+from drivers.display_protocol import DisplayFrame, DisplayLink
 from drivers.display_sim import SimulatedDisplay
 from kiosk.authority import Role
 from kiosk.engine.journal import Journal
@@ -63,7 +65,9 @@ def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: 
     # Both banks (Nikos's untouched 11:00) and the delay, run out, beside the running bank.
     both = {"left_clock": "11:00", "right_clock": "10:30", "delay": "0"}
     names = {"left_name": "N", "right_name": "E"}
-    assert clock_frame(t.view()) == DisplayFrame(2, 1, "10:30", "R", 0, "TO 7", **both, **names)
+    assert clock_frame(t.view()) == DisplayFrame(
+        2, 1, "10:30", "R", 0, "TO 7", **both, **names, match_length=7
+    )
 
 
 def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
@@ -78,10 +82,33 @@ def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
     clock.advance(3)
     frame = clock_frame(t.view())
     assert frame == DisplayFrame(
-        0, 0, "14:00", "R", 0, "WAIT", "-", "-", "14:00", "14:00", "9", "N", "E"
+        0, 0, "14:00", "R", 0, "WAIT", "-", "-", "14:00", "14:00", "9", "N", "E", 7
     )  # Eleni waits 9 s more of her delay
     clock.advance(10)  # the delay has run out
     assert clock_frame(t.view()).message == "TO 7"
+
+
+def test_display_frame_backgammon_match_score_crosses_a_loop_port(
+    tmp_path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    """At 4-2 in a match to 5 the board says CRAWFORD, and the frame still carries the match
+    score, "4-2 to 5": the scores and the match's length (protocol version 3)."""
+    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t.start_match(("Nikos", "Eleni"), 5, (4, 2), role=Role.UMPIRE)
+    t.start("Nikos", role=Role.PLAYER)
+    frame = clock_frame(t.view())
+    port = serial.serial_for_url("loop://", timeout=0.5)
+    with SimulatedDisplay(announce=False) as sim:
+        link = DisplayLink()
+        sent = link.show(frame, 0.0)
+        port.write(sent)
+        port.write(sim.handle(port.readline()))  # the display reads the frame off the port
+        assert link.receive(port.readline(), 0.01) == b""
+    port.close()
+    assert b" L=4 R=2 " in sent and b" M=CRAWFORD " in sent and b" P=5 *" in sent
+    shown = sim.shown
+    assert shown is not None and link.acked == frame
+    assert (shown.left, shown.right, shown.match_length, shown.message) == (4, 2, 5, "CRAWFORD")
 
 
 def test_display_frame_games_queen_and_initials_of_names_in_any_script(

@@ -520,6 +520,38 @@ def test_session_match_over_is_closed_and_undo_reopens_it(
     assert view.phase == "aiming" and s.has_unfinished()
 
 
+def test_session_resume_counts_a_diff_by_the_calibration_it_was_taken_with(
+    path: Path, clock: FakeClock, wall: FakeClock
+) -> None:
+    """A stroke in progress at a stop is proposed again from the journal as it first was: a
+    camera diff taken before the board was calibrated adds nothing after a resume that has a
+    calibration, and one taken calibrated still counts after a resume that has none."""
+    s = session(path, clock, wall, settings=Settings())  # a camera, its board not calibrated
+    s.fit((1, 2, 3, 4), True)
+    s.start_match(START, role=Role.UMPIRE)
+    stroke(s, clock, 3, seen=diff(("black", 3)))
+    before = s.view().proposal
+    assert before.source == "beams" and before.pockets[2].camera is None
+    s.journal.close()
+    again = session(path, clock, wall, camera=True)  # calibrated since
+    view = again.resume()
+    assert view is not None and view.proposal == before  # the diff still adds nothing
+    rows = [e.data for e in again.journal.entries(again.match_id or 0) if e.kind == "camera"]
+    assert rows[-1]["what"] == "diff" and rows[-1]["calibrated"] is False  # said with it
+
+    path2 = path.with_name("calibrated.db")
+    s = session(path2, clock, wall, camera=True)
+    s.start_match(START, role=Role.UMPIRE)
+    stroke(s, clock, 3, seen=diff(("black", 3)))
+    before = s.view().proposal
+    assert before.source == "beams+camera" and before.pocketed == ("black",)
+    s.journal.close()
+    again = session(path2, clock, wall, settings=Settings())  # its calibration gone since
+    again.fit((1, 2, 3, 4), True)
+    view = again.resume()
+    assert view is not None and view.proposal == before  # the diff counts as it did
+
+
 def test_session_late_diff_of_a_confirmed_stroke_is_not_carried_over(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:

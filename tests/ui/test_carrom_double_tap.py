@@ -120,7 +120,10 @@ def test_a_double_tap_on_the_foul_picker_calls_one_foul(kiosk: Kiosk) -> None:
 def services(tmp_path: Path, fake_clock: FakeClock, request: pytest.FixtureRequest) -> Services:
     if "protest" not in request.node.name:
         return Services(data_dir=tmp_path, check_pin=lambda _p: False, clock=fake_clock)
-    return pinned(tmp_path, fake_clock, lock_after_min=30.0, director_window_s=0.0)
+    # A director's unlock that lasts (a minute) lets a second tap made from the same view
+    # pass the gate and reach the table, which must refuse it itself.
+    window = 60.0 if "same_view" in request.node.name else 0.0
+    return pinned(tmp_path, fake_clock, lock_after_min=30.0, director_window_s=window)
 
 
 @pytest.mark.parametrize("decision", ["decide_uphold", "decide_reject"])
@@ -151,4 +154,44 @@ def test_a_double_tap_on_the_protest_decision_decides_once(kiosk: Kiosk, decisio
     assert screen.session.proposal.pocketed == ()
     edits = [e for e in _entries(screen, "tap") if e.data["action"] == "edit"]
     assert len(edits) == 2  # win_board's two, none from the second tap
+    _quiet(screen)
+
+
+def test_a_second_protest_uphold_made_from_the_same_view_is_refused_by_the_table(
+    kiosk: Kiosk,
+) -> None:
+    """The double tap above cannot fail on Uphold: once the box closes nothing lies under
+    its button, and the box forgets its board on the first tap. Here the second tap, 50 ms
+    later, is made from the same view as the first and reaches Uphold's own handler with the
+    box as that view drew it (its protest, the version it was worded from): the command it
+    sends is the first one's again. The table refuses it as made from a view it has moved on
+    from; the protest is decided once, no refusal is journaled, and the console says so
+    quietly. (Before the view versions the table took it, and its rules refused it out loud:
+    "there is no undecided protest", journaled as a refusal.)"""
+    kiosk.tap("carrom_icf")
+    name_players(kiosk, "Sita", "Gita")
+    kiosk.tap("start")
+    type_pin(kiosk, UMPIRE_PIN)
+    screen = kiosk.screen()
+    session = screen.session
+    win_board(session)
+    session.send(
+        Command.of("protest", Role.UMPIRE, by="Gita", board=(1, 1), words="w", receipt="R-1")
+    )
+    kiosk.advance(1.0)
+    kiosk.tap("protest")
+    kiosk.tap(screen.protests.ids.decide_0)
+    type_pin(kiosk, DIRECTOR_PIN)
+    box = screen.decision
+    uphold = box.ids.decide_uphold
+    drawn = (list(box.board), getattr(box, "made_from", None))  # the box as the view drew it
+    kiosk.tap(uphold)
+    box.board, box.made_from = drawn  # the second tap: made from that same view
+    uphold.dispatch("on_release")
+    kiosk.advance(0.5)
+    decided = [e for e in _entries(screen, "event") if e.data["event"] == "protest_decided"]
+    assert len(decided) == 1 and decided[0].data["upheld"] is True
+    assert session.view().state.protests[0].decision == "upheld"
+    assert screen.error == "Second tap not taken: the first one did it" and screen.error_quiet
+    assert screen.protests.error == "" and not kiosk.app.gate.is_open
     _quiet(screen)

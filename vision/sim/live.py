@@ -20,7 +20,14 @@ from typing import Any
 import numpy.typing as npt
 
 from vision import board as B
-from vision.sim.render import Look, Piece, Scene, render, start_arrangement
+from vision.sim.render import (
+    Look,
+    Piece,
+    Scene,
+    pocket_centres_image,
+    render,
+    start_arrangement,
+)
 
 Array = npt.NDArray[Any]
 
@@ -156,3 +163,9 @@ def default_board() -> SimulatedBoard:
     if _DEFAULT is None:
         _DEFAULT = SimulatedBoard()
     return _DEFAULT
+
+
+def default_calibration() -> list[tuple[float, float]]:
+    """The `synthetic` camera's calibration: where its board's pocket centres 1-4 are drawn
+    in its image (exact: the renderer places them)."""
+    return pocket_centres_image(default_board().look)
