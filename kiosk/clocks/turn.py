@@ -30,6 +30,7 @@ from kiosk.clocks.countdown import (
     WarningAt,
     standard_warnings,
 )
+from kiosk.errors import N_
 
 TimerKind: TypeAlias = Literal["stroke", "break", "placing", "waive", "change_sides", "interval"]
 TIMER_KINDS: tuple[TimerKind, ...] = get_args(TimerKind)
@@ -196,7 +197,11 @@ class TurnTimers:
     def umpire_restart(self, now: float) -> None:
         """The umpire restarts the active timer from its full length."""
         if self._active is None:
-            raise ClockError("no timer to restart")
+            raise ClockError.of(
+                "no_timer_to_restart",
+                N_("No timer is running: there is none to restart (law {law})"),
+                "121",
+            )
         timer = self._timers[self._active]
         self._pending.extend(timer.advance(now))
         self._held = False

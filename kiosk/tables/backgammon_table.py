@@ -55,12 +55,12 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
-from kiosk.errors import Reason, reason_of
+from kiosk.errors import Reason
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
 from kiosk.tables.base import TableBase, all_but, close_unfinished
-from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, Command, command, source
+from kiosk.tables.commands import NO_MATCH, NO_PREVIEW, Command, command, refusal_of, source
 
 KIND = "backgammon"
 
@@ -410,7 +410,7 @@ class ClockTable(TableBase[ClockView]):
         try:
             ahead.apply(build(**command.kwargs())(self._time.t(self.clock())))
         except (IllegalAction, TypeError, ValueError) as exc:
-            return ClockPreview(None, reason_of(exc) or Reason.of("refused", str(exc)))
+            return ClockPreview(None, refusal_of(exc))
         return ClockPreview(match_facts(ahead.match))
 
     def _press(self, action: str, make: Callable[[float], ClockEvent], role: Role) -> None:

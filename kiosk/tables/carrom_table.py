@@ -32,9 +32,10 @@ from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
 from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
+from kiosk.engine.journal_faults import cause
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
-from kiosk.errors import Refused, reason_of
+from kiosk.errors import Refused
 from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
     FIRST_NOT_MATCH,
@@ -81,6 +82,7 @@ from kiosk.tables.commands import (
     NOTHING_TO_UNDO,
     Command,
     command,
+    refusal_of,
     source,
 )
 from kiosk.tables.fusion import Context, Proposal
@@ -148,7 +150,8 @@ class CarromSession(TableBase[CarromView]):
         self._time = MatchTime(started)
         self._replaying = False
         self._expired: str | None = None
-        self._error: str | Reason | None = None  # the core's reason, or the table's words
+        #: Why the last command was refused, as facts (the screen words it): never English.
+        self._refusal: Reason | None = None
         self._auto_at: float | None = None
         self._dues_said = False  # "dues placed" taken since the last event (law 50)
         #: The beams the table itself found at fault in this stroke (chatter, too many coins):
@@ -320,7 +323,7 @@ class CarromSession(TableBase[CarromView]):
         match, match_id = self._need()
         now = self._now()
         if not match.events:
-            self._error = NOTHING_TO_UNDO
+            self._refusal = NOTHING_TO_UNDO
             self._tell(now)
             return
         who = source(role)
@@ -382,7 +385,7 @@ class CarromSession(TableBase[CarromView]):
         now = self._now()
         refusal = dues_refusal(self._state_now(), placed=self._dues_said)
         if refusal is not None:
-            self._error = refusal
+            self._refusal = refusal
             who = source(role)
             self._raw(now, who, "refused", {"action": "dues_placed", "reason": refusal.english()})
             self._tell(now)
@@ -416,7 +419,7 @@ class CarromSession(TableBase[CarromView]):
         try:
             self.timers.umpire_restart(now)
         except ClockError as exc:  # its Reason, worded by the screen
-            self._error = exc.reason or str(exc)
+            self._refusal = refusal_of(exc)
         self._tell(now)
 
     # -- protests (laws 144-151) ---------------------------------------------------------
@@ -440,7 +443,7 @@ class CarromSession(TableBase[CarromView]):
         event = Protest(by=by, board=_board(board))
         missing = PROTEST_NO_FEE if not paid else PROTEST_NO_WORDS if not text else None
         if missing is not None and self.protest_refusal(event.board) is None:
-            self._error = missing  # the core's own refusal comes first (too late, twice)
+            self._refusal = missing  # the core's own refusal comes first (too late, twice)
             self._tell(self._now())
             raise IllegalEvent(missing)
         self._commit(event, source(role), {"words": text, "receipt": paid})
@@ -560,7 +563,7 @@ class CarromSession(TableBase[CarromView]):
                 try:
                     self._commit(self.proposal.to_stroke(), "auto")
                 except IllegalEvent as exc:  # the core's Reason, worded by the screen
-                    self._error = exc.reason or f"auto-confirm refused: {exc}"
+                    self._refusal = refusal_of(exc)
 
     def _remote(self, command: Command) -> None:
         """A command posted from another thread (the hall's decision on a protest: kiosk/hall/
@@ -584,8 +587,7 @@ class CarromSession(TableBase[CarromView]):
             self.send(Command(command.action, command.by, tuple(args.items())))
         except (Refused, ValueError) as exc:  # said on the console; the core's is journaled
             log.warning("%s from afar refused: %s", command.action, exc)
-            if not isinstance(self._error, Reason):
-                self._error = reason_of(exc) or str(exc)
+            self._refusal = refusal_of(exc)
 
     # -- inside: inputs --------------------------------------------------------------
 
@@ -685,7 +687,7 @@ class CarromSession(TableBase[CarromView]):
         if held is None:
             return
         reason = (FOUL_WHILE_PROPOSED if action == "foul" else CALL_WHILE_PROPOSED).with_n(held)
-        self._error = reason
+        self._refusal = reason
         self._raw(now, who, "refused", {"action": action, "reason": reason.english()})
         self._tell(now)
         raise IllegalEvent(reason)
@@ -696,7 +698,7 @@ class CarromSession(TableBase[CarromView]):
         if isinstance(item, ProposalEdit):
             _check_edit(item.changes)  # a bad colour or count is refused before it is kept
             self._expired = None
-            self._error = None
+            self._refusal = None
         row = input_row(item)
         if row is not None:
             self._raw(item.t, *row)
@@ -755,7 +757,7 @@ class CarromSession(TableBase[CarromView]):
 
     def _tap(self, now: float, action: str, role: Role) -> None:
         self._expired = None
-        self._error = None
+        self._refusal = None
         self._raw(now, source(role), "tap", {"action": action})
 
     def _arm_auto(self, now: float) -> None:
@@ -778,7 +780,7 @@ class CarromSession(TableBase[CarromView]):
         try:
             match.push(event)
         except IllegalEvent as exc:
-            self._error = exc.reason or str(exc)
+            self._refusal = refusal_of(exc)
             self._raw(now, who, "refused", {**event_to_dict(event), "reason": str(exc)})
             self._tell(now)
             raise
@@ -787,11 +789,11 @@ class CarromSession(TableBase[CarromView]):
             self.journal.append(match_id, event.t or 0.0, self.wall(), who, EVENT, data)
         except BaseException as exc:
             match.pop()  # not journaled at all: not in the match either
-            self._error = f"not recorded: {exc}"
+            self._refusal = Reason.of("not_recorded", NOT_RECORDED, why=cause(exc))
             self._tell(now)
             raise
         self._journal_works(now)
-        self._error = None
+        self._refusal = None
         self._recent = [*self._recent, match.state.calls][-RECENT_KEPT:]
         # Finished once the result is declared (no protest waits, 150): until then a late
         # decision is still journaled here; a protest after it opens the match again.
@@ -835,7 +837,7 @@ class CarromSession(TableBase[CarromView]):
 
     def _need(self) -> tuple[Match, int]:
         if self.match is None or self.match_id is None:
-            raise IllegalEvent("no match: start one or resume")
+            raise IllegalEvent(NO_MATCH)
         return self.match, self.match_id
 
     def _state_now(self) -> Now | None:
@@ -878,14 +880,13 @@ class CarromSession(TableBase[CarromView]):
             awaiting_lift=self.timers.awaiting_lift,
             expired=self._expired,
             faults=self.faults,
-            last_error=self._error.english() if isinstance(self._error, Reason) else self._error,
             events=0 if match is None else len(match.events),
             can_undo=match is not None and bool(match.events),
             auto_confirm_in=tenths_left(self._auto_at, now),
             beams=self.health.working_beams,
             camera=self.health.camera_ok,
             t=round(self._time.at(now), 1),
-            refusal=self._error if isinstance(self._error, Reason) else None,
+            refusal=self._refusal,
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
             calibrated=self.camera_calibrated,
@@ -948,6 +949,9 @@ def _check_edit(changes: Mapping[str, Any]) -> None:
             raise ValueError(f"edit: pocket {pocket!r} count {count!r}: pockets 1-4, 0-20 coins")
     Proposal().edited(**rest)
 
+
+#: An event the journal would not take (not a full disk: that is held, not refused).
+NOT_RECORDED = N_("Not recorded: {why}. Nothing was changed")
 
 #: The events whose calls the table keeps for a console that starts again.
 RECENT_KEPT = 4

@@ -44,11 +44,11 @@ class CarromView:
     "at_rest" (the proposal waits for the umpire), "over" (the match has a winner).
     `awaiting_lift`: the next count starts when the striker is lifted (law 124 b).
     `expired`: the timer that ran out, for the umpire to rule on (the kiosk never calls a
-    time foul itself), until the next command. `last_error`: why the last command was
-    refused, in English; `refusal`: the core's reason for it as facts (when it gave one), for a
-    screen to word in its language. `auto_confirm_in`: seconds before the proposal confirms
-    itself, or None. `history`: the confirmed events that stand, oldest first (the ruling
-    strip words an undo by the event it took back).
+    time foul itself), until the next command. `refusal`: why the last command was refused, as
+    facts (a code, the law, the facts: the core's reason or the table's own), which each screen
+    words in its console's language; a view carries no English. `auto_confirm_in`: seconds
+    before the proposal confirms itself, or None. `history`: the confirmed events that stand,
+    oldest first (the ruling strip words an undo by the event it took back).
     """
 
     #: The version of the view (kiosk/tables/commands.py `ViewVersion`): a command made from
@@ -63,7 +63,6 @@ class CarromView:
     awaiting_lift: bool
     expired: str | None
     faults: tuple[Fault, ...]
-    last_error: str | None
     events: int
     can_undo: bool
     auto_confirm_in: float | None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
 from kiosk.authority import Role, needs
-from kiosk.errors import N_, Reason, Refused
+from kiosk.errors import N_, Reason, Refused, reason_of
 
 #: A refusal by role, by the role it needed (worded by the interface).
 ROLE_REFUSALS = {
@@ -42,8 +42,16 @@ NOTHING_TO_UNDO = Reason.of(
 )
 NO_MATCH = Reason.of("no_match", N_("No match: start one or resume"))
 NO_PREVIEW = Reason.of("no_preview", N_("This call cannot be shown before it is made"))
+#: An error that brought no Reason (an argument of the wrong type, sent from afar): its own
+#: words become a fact, so that a view still carries a code and the screen's words.
+REFUSED = N_("Refused: {error}. Nothing was changed")
 #: A command made from a view that is no longer the table's (a second tap of a double tap).
 STALE_VIEW = N_("The screen changed before this tap: nothing was done. Look, then tap again")
+
+
+def refusal_of(exc: BaseException) -> Reason:
+    """The Reason `exc` carries (a core's, a table's), else "refused" with its words."""
+    return reason_of(exc) or Reason.of("refused", REFUSED, error=str(exc))
 
 
 class NotAllowed(Refused, PermissionError):

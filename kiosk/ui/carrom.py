@@ -245,8 +245,8 @@ class CarromScreen(CarromCalls):
         self.phase = view.phase
         self.can_undo = view.can_undo
         refusal = view.refusal
-        if refusal or view.last_error or not self.error_quiet:  # a quiet word stays its while
-            self.error = capital(reason_words(refusal, tr._) if refusal else view.last_error or "")
+        if refusal or not self.error_quiet:  # a quiet word stays its while
+            self.error = capital(reason_words(refusal, tr._) if refusal else "")
             self.error_quiet = False
         if view.expired and not self.alarm:  # the strip keeps it once the banner goes
             self.log.expired(view.expired)

@@ -7,6 +7,7 @@ import pytest
 from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.clocks.turn import TimerSettings, TurnTimers
+from tests.refusals import raises_code
 
 
 def times(events: list[WarningDue | Expired]) -> list[tuple[str, str, float]]:
@@ -157,7 +158,7 @@ def test_turn_lengths_are_settings_some_events_use_10_seconds() -> None:
 
 
 def test_turn_umpire_restart_without_a_timer_is_refused() -> None:
-    with pytest.raises(ClockError, match="no timer"):
+    with raises_code(ClockError, "no_timer_to_restart", law="121"):
         TurnTimers().umpire_restart(0.0)
 
 

@@ -197,3 +197,32 @@ def test_rule_2_a_player_named_twice_at_the_bhukhar_setup_worded_in_gujarati() -
         start_from_dict({"event": "session", "teams": teams})
     assert str(caught.value) == "teams: a player is named twice: Ravi"  # the log's words
     assert error_words(caught.value, _words("gu")._) == "ટીમો: એક ખેલાડીનું નામ બે વાર છે: Ravi"
+
+
+def test_a_tables_own_refusals_are_worded_in_each_language() -> None:
+    """What a carrom view carries when the table itself refuses: no timer to restart (law
+    121), an event the journal would not take (with the disk's cause), an error with no Reason
+    of its own; each worded from its facts, never from English."""
+    import errno
+
+    from kiosk.clocks.countdown import ClockError
+    from kiosk.clocks.turn import TurnTimers
+    from kiosk.engine.journal_faults import cause
+    from kiosk.errors import Reason
+    from kiosk.tables.carrom_table import NOT_RECORDED
+    from kiosk.tables.commands import refusal_of
+
+    with pytest.raises(ClockError) as caught:
+        TurnTimers().umpire_restart(0.0)
+    no_timer = refusal_of(caught.value)
+    assert reason_words(no_timer, _words("hi")._) == (
+        "कोई टाइमर नहीं चल रहा: फिर से शुरू करने को कुछ नहीं (नियम 121)"
+    )
+    full = Reason.of("not_recorded", NOT_RECORDED, why=cause(OSError(errno.ENOSPC, "full")))
+    assert reason_words(full, _words("el")._).startswith("Δεν καταγράφηκε: ")
+    assert reason_words(full, english) == "Not recorded: the disk is full. Nothing was changed"
+    plain = refusal_of(ValueError("'upheld' must be true or false"))
+    assert plain.code == "refused"
+    assert reason_words(plain, _words("gu")._) == (
+        "નામંજૂર: 'upheld' must be true or false. કંઈ બદલાયું નથી"
+    )
