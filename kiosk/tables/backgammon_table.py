@@ -168,7 +168,8 @@ class ClockView:
                 {"player": s.player, "bank": s.bank, "delay": s.delay, "on_turn": s.on_turn}
                 for s in self.face.sides
             ],
-            "banner": self.face.banner,
+            # The banner's code ("crawford_next", "won_on_time", ...): each reader words it.
+            "banner": None if self.face.banner is None else self.face.banner.code,
             "paused": self.paused,
         }
 

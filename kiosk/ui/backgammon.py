@@ -41,13 +41,8 @@ from kiosk.ui.words import Words, error_words, reason_words, said_words
 def face_words(view: ClockView, _: Words) -> tuple[str, str]:
     """The banner (the result, the Crawford game) and the match line in `_`'s language: the
     face's own facts (kiosk/rules/backgammon/face.py), worded, never worked out again here."""
-    face = view.face
-    banner = face.banner_reason
-    line = face.match_reason
-    return (
-        "" if banner is None else reason_words(banner, _),
-        face.match_line if line is None else reason_words(line, _),
-    )
+    banner = view.face.banner
+    return "" if banner is None else reason_words(banner, _), reason_words(view.face.match_line, _)
 
 
 __all__ = ["BackgammonScreen", "BackgammonSetupScreen"]
@@ -143,8 +138,6 @@ class BackgammonScreen(Screen):
         self.in_game = view.in_game
         self.flagged = view.flagged or ""
         self.winner = view.winner or ""
-        self.banner = face.banner or ""
-        self.match_line = face.match_line
         self.breaks = list(view.breaks_left)
         self.waits = [view.must_wait == p for p in view.players]
         self.legs = list(view.second_leg)

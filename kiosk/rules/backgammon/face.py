@@ -7,7 +7,7 @@ after it are marked post-Crawford. A side that must wait out its delay after an
 early pickup (4.1 (v) b) shows "wait" over the delay.
 
 The banner and the match line are rulings, so they are facts (`Reason`: a code, the law,
-the facts) that each language words; `banner` and `match_line` are their English words.
+the facts) that each language words: the face carries no English.
 """
 
 from __future__ import annotations
@@ -54,11 +54,9 @@ class SideFace:
 @dataclass(frozen=True, slots=True)
 class ClockFace:
     sides: tuple[SideFace, SideFace]
-    banner: str | None  # the Crawford announcement, the match result (English)
+    banner: Reason | None  # the Crawford announcement, the match result
     paused: bool
-    match_line: str  # the length and the cube (English)
-    banner_reason: Reason | None = None  # the banner as facts
-    match_reason: Reason | None = None  # the match line as facts
+    match_line: Reason  # the length and the cube
 
 
 #: How a match was won, by `Match.won_by`: the banner's code and words (4.3 (iii), 2.2 (iv)).
@@ -124,14 +122,10 @@ def clock_face(cm: ClockedMatch, now: float) -> ClockFace:
         )
         for p in clock.players
     )
-    banner = banner_reason(match)
-    line = match_reason(match)
     a, b = sides
     return ClockFace(
         sides=(a, b),
-        banner=None if banner is None else banner.english(),
+        banner=banner_reason(match),
         paused=clock.paused is not None,
-        match_line=line.english(),
-        banner_reason=banner,
-        match_reason=line,
+        match_line=match_reason(match),
     )
