@@ -47,7 +47,6 @@ from kiosk.rules.carrom.events import (
     Foul,
     MatchStart,
     Pass,
-    Protest,
     ProtestDecided,
     Stroke,
     Toss,
@@ -74,6 +73,7 @@ from kiosk.tables.carrom_inputs import (
     input_row,
 )
 from kiosk.tables.carrom_preview import Preview, preview
+from kiosk.tables.carrom_protests import Board, CarromProtests, protest_board
 from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, hour_left, tenths_left, timer_view
 from kiosk.tables.commands import (
@@ -99,7 +99,7 @@ KIND = "carrom"
 log = logging.getLogger(__name__)
 
 
-class CarromSession(TableBase[CarromView]):
+class CarromSession(TableBase[CarromView], CarromProtests):
     """One carrom table on a journal: inputs in (each through `_take`, at run time and on
     resume alike), the rules core's events, the timers as the rules call them, the journal of
     it all, the view to the outputs; starting, resuming and the umpire's and the director's
@@ -113,6 +113,8 @@ class CarromSession(TableBase[CarromView]):
     `wall`: the wall clock, used only to carry match time across a restart.
     `beams`: the pockets with a beam fitted (empty: no beams); `camera`: a camera is
     fitted (its faults and heartbeat are then watched).
+
+    The protests (laws 144-151) are CarromProtests' (kiosk/tables/carrom_protests.py).
     """
 
     kind: ClassVar[str] = KIND
@@ -157,9 +159,7 @@ class CarromSession(TableBase[CarromView]):
         #: The beams the table itself found at fault in this stroke (chatter, too many coins):
         #: their faults end with the stroke.
         self._doubted: set[int] = set()
-        #: Each protest's words and fee receipt, by its board (the record keeps the event
-        #: alone; the journal keeps them with it): for the director's list and the hall.
-        self._protest_texts: dict[tuple[int, int], tuple[str, str]] = {}
+        self._protest_texts = {}
         #: The core's calls on each of the last events, oldest first: the ruling strip
         #: of a console that starts again (a restart) begins with them.
         self._recent: list[tuple[Reason, ...]] = []
@@ -422,65 +422,6 @@ class CarromSession(TableBase[CarromView]):
             self._refusal = refusal_of(exc)
         self._tell(now)
 
-    # -- protests (laws 144-151) ---------------------------------------------------------
-
-    @command
-    def protest(
-        self,
-        by: str,
-        board: tuple[int, int] | list[int],
-        words: str = "",
-        receipt: str = "",
-        *,
-        role: Role,
-    ) -> None:
-        """`by`'s side protests `board` = (game, board) (laws 144-149), lodged with the umpire:
-        the protest's words and the fee's receipt are journaled with the event (the record
-        keeps the event alone). Refused by the core when too late (146), twice (149), or
-        against a board not begun or set aside; play goes on where it stopped (150)."""
-        text = _text(words, "words", WORDS_MOST)
-        paid = _text(receipt, "receipt", RECEIPT_MOST)
-        event = Protest(by=by, board=_board(board))
-        missing = PROTEST_NO_FEE if not paid else PROTEST_NO_WORDS if not text else None
-        if missing is not None and self.protest_refusal(event.board) is None:
-            self._refusal = missing  # the core's own refusal comes first (too late, twice)
-            self._tell(self._now())
-            raise IllegalEvent(missing)
-        self._commit(event, source(role), {"words": text, "receipt": paid})
-        self._protest_texts[event.board] = (text, paid)
-        self._tell(self._now())
-
-    @command
-    def decide_protest(
-        self,
-        board: tuple[int, int] | list[int],
-        upheld: bool,
-        *,
-        role: Role,
-        via: str = "",
-    ) -> None:
-        """The director's decision on the protest against `board` (151): upheld, play goes
-        back to the start of that board (a); rejected, the result stands (b). `via`: where it
-        was given when not at this console ("hall": from the hall's board), journaled with
-        it."""
-        if not isinstance(upheld, bool):
-            raise ValueError(f"decide_protest: 'upheld' must be true or false, not {upheld!r}")
-        event = ProtestDecided(board=_board(board), upheld=upheld)
-        self._commit(event, source(role), {"via": via} if via else None)
-
-    def protestable(self) -> tuple[tuple[int, int], ...]:
-        """The boards a protest lodged now may name (laws 144-149), oldest first."""
-        if self.match is None:
-            return ()
-        return self.match.protestable(self._time.t(self._now()))
-
-    def protest_refusal(self, board: tuple[int, int]) -> Reason | None:
-        """Why a protest lodged now against `board` would be refused (its law), or None."""
-        if self.match is None:
-            return NO_MATCH
-        refused = self.match.protest_refusal(board, self._time.t(self._now()))
-        return None if refused is None else refused.reason
-
     # -- what a command needs, what it would do -------------------------------------------
 
     def needs(self, command: Command) -> Role:
@@ -518,7 +459,7 @@ class CarromSession(TableBase[CarromView]):
         board = command.arg("board")
         if isinstance(board, tuple | list) and len(board) == 2:
             upheld = command.arg("upheld")
-            events["decide_protest"] = ProtestDecided(_board(board), upheld is not False)
+            events["decide_protest"] = ProtestDecided(protest_board(board), upheld is not False)
         event = events.get(command.action)
         if event is None:
             return Preview(None, None, (), NO_PREVIEW)
@@ -890,17 +831,8 @@ class CarromSession(TableBase[CarromView]):
             history=() if match is None else match.events,
             protest_minutes=None if match is None else hour_left(match.state, self._time.at(now)),
             calibrated=self.camera_calibrated,
-            protest_texts=self._texts_shown(match),
+            protest_texts=self._protest_texts_shown(),
             recent_calls=tuple(c for calls in self._recent for c in calls),
-        )
-
-    def _texts_shown(self, match: Match | None) -> tuple[tuple[int, int, str, str], ...]:
-        """The words and receipt of each protest that stands: (game, board, words, receipt)."""
-        if match is None:
-            return ()
-        boards = [p.board for p in match.state.protests]
-        return tuple(
-            (b[0], b[1], *self._protest_texts[b]) for b in boards if b in self._protest_texts
         )
 
     def _visible(self, view: CarromView) -> object:
@@ -956,42 +888,6 @@ NOT_RECORDED = N_("Not recorded: {why}. Nothing was changed")
 #: The events whose calls the table keeps for a console that starts again.
 RECENT_KEPT = 4
 
-#: A protest is lodged with its fee (law 145) and says what it is against (147).
-PROTEST_NO_FEE = Reason.of(
-    "protest_no_fee",
-    N_("A protest is not accepted without its fee: type the fee's receipt (law {law})"),
-    law="145",
-)
-PROTEST_NO_WORDS = Reason.of(
-    "protest_no_words",
-    N_("A protest says what happened and what it is against: type its words (law {law})"),
-    law="147",
-)
-#: The longest protest's words and fee receipt kept with it (characters).
-WORDS_MOST = 2000
-RECEIPT_MOST = 80
-
-
-def _text(value: object, name: str, most: int) -> str:
-    """A protest's words or receipt: text of at most `most` characters, trimmed."""
-    if not isinstance(value, str):
-        raise ValueError(f"protest: {name!r} must be text, not {type(value).__name__}")
-    text = value.strip()
-    if len(text) > most:
-        raise ValueError(f"protest: {name!r} is longer than {most} characters ({len(text)})")
-    return text
-
-
-def _board(value: object) -> tuple[int, int]:
-    """A protested board as (game, board), from a pair of whole numbers."""
-    if (
-        isinstance(value, tuple | list)
-        and len(value) == 2
-        and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
-    ):
-        return int(value[0]), int(value[1])
-    raise ValueError(f"protest: 'board' must be [game, board], not {value!r}")
-
 
 def replayed_match(
     journal: Journal, row: MatchRow, calls: list[tuple[Reason, ...]] | None = None
@@ -1035,13 +931,13 @@ def export_match_record(journal: Journal, match_id: int | None = None) -> str:
     return write_record([start, *events]) + "".join(f"{line}\n" for line in comments)
 
 
-def protest_texts(journal: Journal, match_id: int) -> dict[tuple[int, int], tuple[str, str]]:
+def protest_texts(journal: Journal, match_id: int) -> dict[Board, tuple[str, str]]:
     """The words and fee receipt of each protest that stands, by board, as journaled with
     its event."""
-    texts: dict[tuple[int, int], tuple[str, str]] = {}
+    texts: dict[Board, tuple[str, str]] = {}
     for data in journal.confirmed(match_id):
         if data.get("event") == "protest" and isinstance(data.get("board"), list):
-            board = _board(data["board"])
+            board = protest_board(data["board"])
             texts[board] = (str(data.get("words", "")), str(data.get("receipt", "")))
     return texts
 
