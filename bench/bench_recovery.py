@@ -129,7 +129,8 @@ def _plain(state: object) -> Any:
 def child(journal_path: str, seed: int) -> int:
     from drivers.hits import BeamHit
     from kiosk.engine.journal import EVENT, UNDO, Journal
-    from kiosk.tables.carrom_table import KIND, CarromSession
+    from kiosk.tables.carrom_record import KIND
+    from kiosk.tables.carrom_table import CarromSession
 
     journal = Journal(journal_path)
     session = CarromSession(journal)

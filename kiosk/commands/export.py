@@ -20,7 +20,7 @@ from kiosk.errors import TablesideError
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import export_clock_record
 from kiosk.tables.bhukhar_table import export_bhukhar_record
-from kiosk.tables.carrom_table import export_match_record
+from kiosk.tables.carrom_record import export_match_record
 
 
 def main(args: argparse.Namespace) -> int:

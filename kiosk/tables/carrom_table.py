@@ -31,18 +31,15 @@ from kiosk.authority import Role, needs
 from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
-from kiosk.engine.journal import EVENT, UNDO, Journal, JournalError, MatchRow
+from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.journal_faults import cause
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
 from kiosk.errors import Refused
 from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import (
-    FIRST_NOT_MATCH,
-    SECOND_MATCH,
     Concede,
     Event,
-    EventError,
     ForfeitBoard,
     Foul,
     MatchStart,
@@ -52,7 +49,6 @@ from kiosk.rules.carrom.events import (
     Toss,
     VoidBoard,
     Waive,
-    event_from_dict,
     event_to_dict,
 )
 from kiosk.rules.carrom.match import Match
@@ -73,7 +69,8 @@ from kiosk.tables.carrom_inputs import (
     input_row,
 )
 from kiosk.tables.carrom_preview import Preview, preview
-from kiosk.tables.carrom_protests import Board, CarromProtests, protest_board
+from kiosk.tables.carrom_protests import CarromProtests, protest_board
+from kiosk.tables.carrom_record import KIND, protest_texts, replayed_match
 from kiosk.tables.carrom_timers import follow_call
 from kiosk.tables.carrom_view import CarromView, hour_left, tenths_left, timer_view
 from kiosk.tables.commands import (
@@ -95,7 +92,6 @@ from kiosk.tables.health import (
 )
 from kiosk.tables.stroke import StrokeTracker
 
-KIND = "carrom"
 log = logging.getLogger(__name__)
 
 
@@ -114,7 +110,8 @@ class CarromSession(TableBase[CarromView], CarromProtests):
     `beams`: the pockets with a beam fitted (empty: no beams); `camera`: a camera is
     fitted (its faults and heartbeat are then watched).
 
-    The protests (laws 144-151) are CarromProtests' (kiosk/tables/carrom_protests.py).
+    The protests (laws 144-151) are CarromProtests' (kiosk/tables/carrom_protests.py); the
+    journal read back (the match replayed, the record exported) is kiosk/tables/carrom_record.py.
     """
 
     kind: ClassVar[str] = KIND
@@ -887,82 +884,3 @@ NOT_RECORDED = N_("Not recorded: {why}. Nothing was changed")
 
 #: The events whose calls the table keeps for a console that starts again.
 RECENT_KEPT = 4
-
-
-def replayed_match(
-    journal: Journal, row: MatchRow, calls: list[tuple[Reason, ...]] | None = None
-) -> Match:
-    """The carrom match of `row` with its confirmed events pushed again (`calls`, when
-    given, gets the core's calls on each). JournalError names the entry that cannot be
-    replayed; its cause is the core's own refusal."""
-    where = "the match line"
-    try:
-        start = event_from_dict(row.header)
-        if not isinstance(start, MatchStart):
-            raise EventError.of("first_not_match", FIRST_NOT_MATCH)
-        match = Match(start)
-        for n, data in enumerate(journal.confirmed(row.id), start=1):
-            where = f"confirmed event {n}"
-            event = event_from_dict(data)
-            if isinstance(event, MatchStart):
-                raise EventError.of("second_match", SECOND_MATCH)
-            match.push(event)
-            if calls is not None:
-                calls.append(match.state.calls)
-    except (EventError, IllegalEvent) as exc:
-        raise JournalError(f"{journal.path}: match {row.id}, {where}: {exc}") from exc
-    return match
-
-
-def export_match_record(journal: Journal, match_id: int | None = None) -> str:
-    """The match record (shared/spec/match-record.md) of `match_id` (default: the latest
-    carrom match) from the journal: the match line and the confirmed events that stand."""
-    from kiosk.rules.carrom.record import write_record
-
-    if match_id is None:
-        row = journal.latest(KIND)
-        if row is None:
-            raise JournalError(f"{journal.path}: no carrom match in the journal")
-        match_id = row.id
-    row = journal.match(match_id)
-    start = event_from_dict(row.header)
-    events = [event_from_dict(data) for data in journal.confirmed(match_id)]
-    comments = [*correction_comments(journal, match_id), *protest_comments(journal, match_id)]
-    return write_record([start, *events]) + "".join(f"{line}\n" for line in comments)
-
-
-def protest_texts(journal: Journal, match_id: int) -> dict[Board, tuple[str, str]]:
-    """The words and fee receipt of each protest that stands, by board, as journaled with
-    its event."""
-    texts: dict[Board, tuple[str, str]] = {}
-    for data in journal.confirmed(match_id):
-        if data.get("event") == "protest" and isinstance(data.get("board"), list):
-            board = protest_board(data["board"])
-            texts[board] = (str(data.get("words", "")), str(data.get("receipt", "")))
-    return texts
-
-
-def protest_comments(journal: Journal, match_id: int) -> list[str]:
-    """Each protest's words and receipt as match-record comment lines (shared/spec/
-    match-record.md: a `#` line is skipped by readers; the event keeps its own fields),
-    one line each, whatever was typed."""
-    lines: list[str] = []
-    for (game, board), (words, receipt) in protest_texts(journal, match_id).items():
-        said = " ".join(words.split())
-        paid = " ".join(receipt.split())
-        lines.append(f"# protest against board {board} of game {game}: {said} (fee receipt {paid})")
-    return lines
-
-
-def correction_comments(journal: Journal, match_id: int) -> list[str]:
-    """The match's corrections with the role that made them, as match-record comment lines
-    (shared/spec/match-record.md: lines starting with `#` are skipped by readers): each undo
-    and each event the director made, read from the one entry each command journals."""
-    lines: list[str] = []
-    for entry in journal.entries(match_id, [EVENT, UNDO]):
-        if entry.kind == UNDO:
-            lines.append(f"# t={entry.t:g} correction by the {entry.source}: undo")
-        elif entry.source == "director":
-            action = entry.data.get("event", "")
-            lines.append(f"# t={entry.t:g} correction by the director: {action}")
-    return lines

@@ -33,7 +33,7 @@ from kiosk.tables.base import close_unfinished
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.tables.carrom_inputs import PartFault
-from kiosk.tables.carrom_table import KIND as CARROM
+from kiosk.tables.carrom_record import KIND as CARROM
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.carrom_view import CarromView
 

@@ -20,8 +20,8 @@ from kiosk.errors import ReasonedText, reason_of
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
 from kiosk.tables.backgammon_table import replayed_clock
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
-from kiosk.tables.carrom_table import KIND as CARROM
-from kiosk.tables.carrom_table import replayed_match
+from kiosk.tables.carrom_record import KIND as CARROM
+from kiosk.tables.carrom_record import replayed_match
 
 
 @dataclass(frozen=True, slots=True)

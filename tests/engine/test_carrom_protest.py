@@ -15,7 +15,8 @@ from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import replay_text
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_record import export_match_record
+from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.registry import CarromStart, Fitted
 from kiosk.wiring import Tables

@@ -13,7 +13,8 @@ from kiosk.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_record import export_match_record
+from kiosk.tables.carrom_table import CarromSession
 
 from .conftest import FakeClock
 

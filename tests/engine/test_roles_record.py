@@ -18,7 +18,8 @@ from kiosk.roles import KIND, journal_note
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_record import export_match_record
+from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command, Commands, NotAllowed
 
 from .conftest import FakeClock

@@ -25,7 +25,8 @@ from kiosk.tables.carrom_inputs import (
     RecordedDiff,
     RecordedGone,
 )
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_record import export_match_record
+from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import NotAllowed
 from kiosk.tables.health import CAMERA_TIMEOUT_S
 from tests.refusals import raises_code

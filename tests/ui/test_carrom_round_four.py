@@ -17,7 +17,7 @@ from kiosk.tables.carrom_inputs import (
     RecordedDiff,
     RecordedGone,
 )
-from kiosk.tables.carrom_table import export_match_record
+from kiosk.tables.carrom_record import export_match_record
 from kiosk.ui.carrom_rulings import RulingLog
 from kiosk.ui.keyboard import NameField, shared_keyboard
 

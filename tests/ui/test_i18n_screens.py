@@ -20,7 +20,7 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.label import Label
 
-from kiosk.tables.carrom_table import export_match_record
+from kiosk.tables.carrom_record import export_match_record
 from kiosk.ui.i18n import apply_languages, ptr, tr
 from kiosk.ui.text import FONTS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.roles import KIND, describe
-from kiosk.tables.carrom_table import export_match_record
+from kiosk.tables.carrom_record import export_match_record
 
 from .harness import DIRECTOR_PIN, FakeClock, Kiosk, Services, pinned, type_pin
 from .test_roles import _start_carrom
