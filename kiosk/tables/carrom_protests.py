@@ -34,18 +34,30 @@ PROTEST_NO_WORDS = Reason.of(
     N_("A protest says what happened and what it is against: type its words (law {law})"),
     law="147",
 )
-#: The longest protest's words and fee receipt kept with it (characters).
+#: The longest protest's words and fee receipt kept with it (characters), and the refusal of
+#: a longer one (typed on the console: worded in its language).
 WORDS_MOST = 2000
 RECEIPT_MOST = 80
+_TOO_LONG = {
+    "words": (
+        "protest_words_too_long",
+        N_("A protest's words may be at most {most} characters long ({n} typed)"),
+    ),
+    "receipt": (
+        "protest_receipt_too_long",
+        N_("A fee's receipt may be at most {most} characters long ({n} typed)"),
+    ),
+}
 
 
 def _text(value: object, name: str, most: int) -> str:
     """A protest's words or receipt: text of at most `most` characters, trimmed."""
-    if not isinstance(value, str):
+    if not isinstance(value, str):  # a caller's slip: the console and the hall send text
         raise ValueError(f"protest: {name!r} must be text, not {type(value).__name__}")
     text = value.strip()
     if len(text) > most:
-        raise ValueError(f"protest: {name!r} is longer than {most} characters ({len(text)})")
+        code, message = _TOO_LONG[name]
+        raise IllegalEvent.of(code, message, most=most, n=len(text))
     return text
 
 

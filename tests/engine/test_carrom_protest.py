@@ -20,6 +20,7 @@ from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.registry import CarromStart, Fitted
 from kiosk.wiring import Tables
+from tests.refusals import raises_code
 
 from .conftest import FakeClock
 
@@ -201,8 +202,11 @@ def test_law_149_151_refusals_no_board_twice_and_no_protest_to_decide(
     assert caught.value.reason is not None
     codes.append(caught.value.reason.code)
     assert codes == ["protest_no_board", "no_protest_to_decide", "protest_twice"]
-    with pytest.raises(ValueError, match="words"):
-        s.protest("Bina", (1, 2), words="x" * 3000, role=Role.UMPIRE)
+    with raises_code(IllegalEvent, "protest_words_too_long") as long:
+        s.protest("Bina", (1, 2), words="x" * 3000, receipt="R-8", role=Role.UMPIRE)
+    assert long.value.reason.values() == {"most": 2000, "n": 3000}
+    with raises_code(IllegalEvent, "protest_receipt_too_long"):
+        s.protest("Bina", (1, 2), words="what happened", receipt="R" * 81, role=Role.UMPIRE)
     with pytest.raises(ValueError, match="board"):
         s.protest("Bina", ("1", 2), role=Role.UMPIRE)  # type: ignore[arg-type]
     tables.close_all()
