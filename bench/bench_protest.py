@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:

@@ -8,7 +8,7 @@ default, so a table's file holds only what differs from the shipped defaults
 sections and keys are problems too: a misspelt key must not silently fall back to a default.
 
 The sections are in kiosk/config_sections.py, the value checkers in kiosk/config_checks.py,
-the umpire's PIN hashing in kiosk/pins.py; every name is importable from here as before.
+the umpire's PIN hashing in kiosk/access/pins.py; every name is importable from here as before.
 """
 
 from __future__ import annotations
@@ -22,6 +22,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kiosk.access.pins import (
+    DEFAULT_PIN_HASH,
+    MAX_PIN_ITERATIONS,
+    MIN_PIN_ITERATIONS,
+    PIN_HASH_ITERATIONS,
+    SIMULATED_DIRECTOR_HASH,
+    check_pin,
+    hash_pin,
+)
 from kiosk.atomic import write_atomic
 from kiosk.clocks.turn import TimerSettings
 from kiosk.config_checks import Bad
@@ -48,15 +57,6 @@ from kiosk.config_sections import (
     checker,
 )
 from kiosk.errors import TablesideError
-from kiosk.pins import (
-    DEFAULT_PIN_HASH,
-    MAX_PIN_ITERATIONS,
-    MIN_PIN_ITERATIONS,
-    PIN_HASH_ITERATIONS,
-    SIMULATED_DIRECTOR_HASH,
-    check_pin,
-    hash_pin,
-)
 from kiosk.safe_read import ReadRefused, nonfinite_keys, read_text, toml_problem
 
 __all__ = [

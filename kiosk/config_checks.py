@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS, PIN_HASH_SCHEME, _split_hash
+from kiosk.access.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS, PIN_HASH_SCHEME, _split_hash
 
 #: BCM numbers of the 40-pin header's GPIO lines.
 BCM_PINS = range(0, 28)
@@ -142,7 +142,8 @@ def stored_pin_hash(value: Any) -> str:
         return ""  # no PIN set yet: the first start asks for it (kiosk/ui/first_start.py)
     if not isinstance(value, str) or _split_hash(value) is None:
         raise Bad(
-            f'must be "{PIN_HASH_SCHEME}$ITERATIONS$SALT$HASH" as made by kiosk.pins.hash_pin,'
+            f'must be "{PIN_HASH_SCHEME}$ITERATIONS$SALT$HASH" as made by '
+            "kiosk.access.pins.hash_pin,"
             f' ITERATIONS from {MIN_PIN_ITERATIONS} to {MAX_PIN_ITERATIONS}, or "" (none yet)'
         )
     return value

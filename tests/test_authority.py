@@ -1,4 +1,4 @@
-"""The console's authority (kiosk/authority.py), pure and on a fake time: who may do what,
+"""The console's authority (kiosk/access/authority.py), pure and on a fake time: who may do what,
 the PIN's unlock, the idle lock, the director's window, the back-off, and the notes."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kiosk.authority import (
+from kiosk.access.authority import (
     ACTIONS,
     BACKOFF_MAX_S,
     BACKOFF_S,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.access.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS
+from kiosk.access.settings_authority import needs_pins, simulated_pins
 from kiosk.config import (
     DEFAULT_PATH,
     ConfigError,
@@ -17,8 +19,6 @@ from kiosk.config import (
     load_settings,
     with_values,
 )
-from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS
-from kiosk.roles import needs_pins, simulated_pins
 
 
 def test_roles_no_default_pin_in_the_shipped_settings() -> None:

@@ -35,7 +35,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal_rows import Confirmed
 from kiosk.engine.outputs import OutputBase
 from kiosk.hall import schema, topics

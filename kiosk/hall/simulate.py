@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.settings import HallSettings

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import (
     Adjust,
@@ -191,7 +191,7 @@ class ClockTable(TableBase[ClockView]):
     `clock` is the monotonic clock (tests inject a fake one) and `wall` the wall clock used
     only to carry match time across a restart. A backgammon table has no umpire (RULES.md,
     rulings of 2026-11-27): the players press, pause, resume, restart the delay, start and end
-    a game; the director does the rest (kiosk/authority.py).
+    a game; the director does the rest (kiosk/access/authority.py).
     """
 
     kind: ClassVar[str] = KIND

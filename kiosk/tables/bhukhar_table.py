@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
 from kiosk.engine.faults import Fault
@@ -106,7 +106,7 @@ class BhukharTable(TableBase[BhukharView]):
     clock, `wall` the wall clock written in timer lines.
     """
 
-    #: The umpire keeps the round timer and the scoresheet (kiosk/authority.py).
+    #: The umpire keeps the round timer and the scoresheet (kiosk/access/authority.py).
     kind: ClassVar[str] = KIND
     COMMANDS: ClassVar[Mapping[str, str]] = {
         "start_round": "bhukhar_round",

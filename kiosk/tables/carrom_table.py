@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, assert_never
 
 from drivers.hits import POCKETS, BeamFault, BeamHit
-from kiosk.authority import Role, needs
+from kiosk.access.authority import Role, needs
 from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from drivers.hits import POCKETS
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.outputs import Output

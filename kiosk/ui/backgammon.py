@@ -25,7 +25,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.errors import Refused
 from kiosk.tables.backgammon_table import ClockTable, ClockView

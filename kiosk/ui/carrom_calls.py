@@ -27,7 +27,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.errors import Refused
 from kiosk.tables.carrom_preview import foul_law
 from kiosk.tables.carrom_table import CarromSession

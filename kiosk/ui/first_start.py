@@ -17,7 +17,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import ConfigError, hash_pin, with_values
 from kiosk.engine.journal import JournalError
 from kiosk.ui.i18n import tr

@@ -9,7 +9,7 @@ from drivers.hits import BeamFault, BeamHit, BeamReport
 from drivers.mockpins import ClockedMockFactory
 from drivers.pockets import PocketBeams
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
 from kiosk.engine.journal import Journal
@@ -278,7 +278,7 @@ from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.scoresheet import PenaltyKind
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from tests.engine.test_bhukhar_table import START
 table = BhukharTable.create(Journal({str(tmp_path / "journal.db")!r}), START)
 U = Role.UMPIRE

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from drivers.hits import BeamHit
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import StrokeConfirmations, start_camera, translate

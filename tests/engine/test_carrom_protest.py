@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.errors import IllegalEvent

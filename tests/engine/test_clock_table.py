@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
 from kiosk.engine.journal import Journal

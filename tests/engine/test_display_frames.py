@@ -9,7 +9,7 @@ import serial
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame, DisplayLink
 from drivers.display_sim import SimulatedDisplay
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.parts.display_frames import (
     bhukhar_frame,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import Foul, MatchStart, Stroke

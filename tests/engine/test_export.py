@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.clocks.record import parse_clock_record
 from kiosk.engine.journal import Journal

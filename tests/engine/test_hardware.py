@@ -14,7 +14,7 @@ import pytest
 
 from drivers.display_protocol import DisplayFrame
 from drivers.hits import BeamHit
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import CameraFeed

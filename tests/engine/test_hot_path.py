@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from drivers.hits import BeamHit
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.journal_files import read_seal
 from kiosk.engine.outputs import MemoryOutput, OutputBase

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamHit
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart

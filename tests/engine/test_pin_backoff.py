@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import BACKOFF_MAX_S, BACKOFF_S, FREE_TRIES, Role
+from kiosk.access.authority import BACKOFF_MAX_S, BACKOFF_S, FREE_TRIES, Role
+from kiosk.access.pins import SIMULATED_DIRECTOR_HASH
+from kiosk.access.settings_authority import SettingsAuthority, needs_pins
 from kiosk.config import DEFAULT_PIN_HASH, Settings, hash_pin, with_values
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
-from kiosk.pins import SIMULATED_DIRECTOR_HASH
-from kiosk.roles import SettingsAuthority, needs_pins
 from kiosk.startup import PIN_STATE_NAME, find_settings, start_kiosk
 
 from .conftest import FakeClock
@@ -121,7 +121,7 @@ def test_pin_backoff_file_deleted_fails_closed_and_says_so(
     for _ in range(FREE_TRIES + 1):
         first.enter("0000", Role.UMPIRE, clock.now)
     state.unlink()  # the plug pulled, the file deleted from the card
-    caplog.set_level(logging.ERROR, logger="kiosk.roles")
+    caplog.set_level(logging.ERROR, logger="kiosk.access.settings_authority")
     again = authority(state, FakeClock(0.0), FakeClock(1.7e9 + 10))
     assert again.wait_s(0.0) == BACKOFF_MAX_S
     refused = again.enter("2468", Role.UMPIRE, 0.0)
@@ -154,7 +154,7 @@ def test_pin_backoff_file_absurd_fails_closed_and_says_so(
 ) -> None:
     state = used_folder(tmp_path)
     state.write_bytes(ABSURD[name].encode("utf-8", "surrogateescape"))
-    caplog.set_level(logging.ERROR, logger="kiosk.roles")
+    caplog.set_level(logging.ERROR, logger="kiosk.access.settings_authority")
     auth = authority(state, FakeClock(0.0), FakeClock(1.7e9))
     assert auth.wait_s(0.0) == BACKOFF_MAX_S
     assert str(state) in caplog.text and "longest back-off" in caplog.text
@@ -165,7 +165,7 @@ def test_pin_backoff_file_unreadable_fails_closed(
 ) -> None:
     state = used_folder(tmp_path)
     state.mkdir()  # not a file at all: reading it fails (as a damaged card would)
-    caplog.set_level(logging.ERROR, logger="kiosk.roles")
+    caplog.set_level(logging.ERROR, logger="kiosk.access.settings_authority")
     auth = authority(state, FakeClock(0.0), FakeClock(1.7e9))
     assert auth.wait_s(0.0) == BACKOFF_MAX_S
     assert "cannot be read" in caplog.text

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart

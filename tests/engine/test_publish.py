@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from drivers.hits import BeamFault
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import JsonOutput
 from kiosk.rules.carrom.events import MatchStart

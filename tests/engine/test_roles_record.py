@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Authority, Role
+from kiosk.access.authority import Authority, Role
+from kiosk.access.settings_authority import KIND, journal_note
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
-from kiosk.roles import KIND, journal_note
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
@@ -135,7 +135,7 @@ def test_roles_clock_record_has_no_comment_lines(
 def test_roles_old_journal_settings_allowed_is_not_worded_as_a_correction() -> None:
     """Journals written before commands carried their role hold "allowed" notes for the
     director's own acts too; a settings save is not a correction of the match."""
-    from kiosk.roles import describe
+    from kiosk.access.settings_authority import describe
 
     settings = {"what": "allowed", "role": "director", "action": "settings"}
     void = {"what": "allowed", "role": "director", "action": "void_board"}

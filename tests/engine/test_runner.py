@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier

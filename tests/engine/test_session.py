@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamFault, BeamHit
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import EVENT, UNDO, Journal

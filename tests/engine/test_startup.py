@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
 from kiosk.rules.carrom.events import MatchStart

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
 from kiosk.rules.bhukhar.record import SessionStart, Team

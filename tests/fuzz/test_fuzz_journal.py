@@ -31,7 +31,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.rules.bhukhar.record import SessionStart, Team

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto

@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import entry_hash
 from kiosk.engine.journal_rows import dumps

@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall import schema, topics
 from kiosk.hall.mosquitto import Mosquitto

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord

@@ -11,7 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, make_certificates

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import GENESIS, chained_rows, recompute
 from kiosk.engine.journal_files import read_seal, write_seal

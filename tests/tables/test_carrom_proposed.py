@@ -11,7 +11,7 @@ import pytest
 
 from drivers.hits import BeamHit
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.errors import IllegalEvent

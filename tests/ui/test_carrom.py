@@ -3,7 +3,7 @@ proposal, quick edits, undo, a refused event, fouls and the scoresheet."""
 
 from __future__ import annotations
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import with_values
 
 from .harness import Kiosk, name_players, win_board

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from kiosk.authority import BACKOFF_S
+from kiosk.access.authority import BACKOFF_S
+from kiosk.access.pins import PIN_HASH_SCHEME
+from kiosk.access.settings_authority import KIND, SettingsAuthority
 from kiosk.config import Settings, check_pin, hash_pin, with_values
 from kiosk.config import save_settings as write_settings
-from kiosk.pins import PIN_HASH_SCHEME
-from kiosk.roles import KIND, SettingsAuthority
 
 from .harness import (
     DIRECTOR_PIN,

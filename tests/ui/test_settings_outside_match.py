@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.roles import KIND, describe
+from kiosk.access.settings_authority import KIND, describe
 from kiosk.tables.carrom_table import export_match_record
 
 from .harness import DIRECTOR_PIN, FakeClock, Kiosk, Services, pinned, type_pin

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import translate

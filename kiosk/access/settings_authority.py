@@ -1,4 +1,4 @@
-"""The console's authority wired to the settings and the journal (kiosk/authority.py is the
+"""The console's authority wired to the settings and the journal (kiosk/access/authority.py is the
 pure model; this is where its PINs, limits and notes meet the kiosk's files).
 
 - `SettingsAuthority` checks PINs against the hashes in the settings in force, and takes its
@@ -25,8 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.atomic import write_atomic
-from kiosk.authority import (
+from kiosk.access.authority import (
     BACKOFF_MAX_S,
     BACKOFF_S,
     FREE_TRIES,
@@ -36,10 +35,11 @@ from kiosk.authority import (
     Note,
     Role,
 )
+from kiosk.access.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
+from kiosk.atomic import write_atomic
 from kiosk.config import Settings, check_pin, with_values
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.journal_files import read_seal
-from kiosk.pins import DEFAULT_PIN_HASH, SIMULATED_DIRECTOR_HASH
 
 #: The journal entries' kind for the notes.
 KIND = "authority"
