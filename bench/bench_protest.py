@@ -22,12 +22,12 @@ from pathlib import Path
 
 from drivers.simulated import ManualClock
 from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
-from kiosk.hall.settings import HallSettings
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession

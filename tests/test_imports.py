@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the pure cores: rules and timers; the settings shipped in the package
     ("kiosk.rules", "kiosk.clocks", "kiosk.defaults"),
     # the settings, every section of them (the hall's among them)
-    ("kiosk.config", "kiosk.config_checks", "kiosk.config_sections", "kiosk.config_hall"),
+    ("kiosk.config",),
     # the infrastructure every table runs on: journal, outputs, faults, time; no hardware
     ("kiosk.engine",),
     # the hardware's own code: pins, serial links, the camera's vision (and its renderer)
@@ -181,7 +181,7 @@ def test_imports_every_module_has_a_layer() -> None:
 
 @pytest.mark.parametrize(
     ("module", "rank"),
-    [("kiosk.config", 2), ("kiosk.config_sections", 2), ("kiosk", 0), ("kiosk.errors", 0)],
+    [("kiosk.config", 2), ("kiosk.config.sections", 2), ("kiosk", 0), ("kiosk.errors", 0)],
 )
 def test_imports_a_module_takes_its_longest_prefix(module: str, rank: int) -> None:
     """`kiosk.config` is the settings' layer, not the package's (`kiosk`) below it."""

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
-from kiosk.hall.settings import HallSettings
 from kiosk.hall.views import bhukhar_tile, carrom_tile, clock_tile
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team

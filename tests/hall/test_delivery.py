@@ -105,7 +105,7 @@ def test_kiosk_without_a_broker_keeps_scoring_and_sends_the_gap_later(
 ) -> None:
     port = free_port()
     b = Mosquitto(tmp_path / "late", port=port)
-    from kiosk.hall.settings import HallSettings
+    from kiosk.config.hall import HallSettings
 
     settings = HallSettings(broker=b.address, table_id="t01", keepalive_s=5)
     pub = HallPublisher(settings, tmp_path / "k", tile_of=tile_of).start()

@@ -1,7 +1,7 @@
 """The kiosk's `[hall]` settings: where the broker is and who this table is on it.
 
 They live with the other settings (the hall's code reads them; the settings know no hall).
-Read by kiosk/config.py like every other section (the checks raise its `Bad`, so a bad value
+Read by kiosk/config like every other section (the checks raise its `Bad`, so a bad value
 is a problem naming `hall.<key>` and its line). An empty `broker` means no hall: the kiosk
 scores as it always did.
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.config_checks import Bad
+from kiosk.config.checks import Bad
 
 #: A hall or table id is one MQTT topic level: no "/", "+", "#", nothing blank.
 _ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")

@@ -7,7 +7,7 @@ default, so a table's file holds only what differs from the shipped defaults
 (kiosk/defaults/default.toml, read with importlib.resources; `Settings()` equals it). Unknown
 sections and keys are problems too: a misspelt key must not silently fall back to a default.
 
-The sections are in kiosk/config_sections.py, the value checkers in kiosk/config_checks.py,
+The sections are in kiosk/config/sections.py, the value checkers in kiosk/config/checks.py,
 the umpire's PIN hashing in kiosk/access/pins.py; every name is importable from here as before.
 """
 
@@ -33,9 +33,9 @@ from kiosk.access.pins import (
 )
 from kiosk.atomic import write_atomic
 from kiosk.clocks.turn import TimerSettings
-from kiosk.config_checks import Bad
-from kiosk.config_hall import HallSettings
-from kiosk.config_sections import (
+from kiosk.config.checks import Bad
+from kiosk.config.hall import HallSettings
+from kiosk.config.sections import (
     GAMES,
     LANGUAGES,
     PIN_FACTORIES,

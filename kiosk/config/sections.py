@@ -1,6 +1,6 @@
 """The settings' sections: frozen, typed dataclasses, one per [section] of the TOML file.
 
-Each field's checker (kiosk/config_checks.py) is in its metadata. `timers` is the clocks' own
+Each field's checker (kiosk/config/checks.py) is in its metadata. `timers` is the clocks' own
 `TimerSettings` (kiosk/clocks/turn.py): the settings reuse it, so its checkers are listed in
 `EXTERNAL`; a 0 in the file there means "no such warning" (None). The rule-set names are the
 registry's (kiosk/rules/carrom/variants.py); the games are the tables'.
@@ -13,7 +13,7 @@ from dataclasses import Field, dataclass, field
 from typing import Any
 
 from kiosk.clocks.turn import TimerSettings
-from kiosk.config_checks import (
+from kiosk.config.checks import (
     boards_or_none,
     boolean,
     calibration_points,
@@ -29,7 +29,7 @@ from kiosk.config_checks import (
     whole,
     whole_seconds,
 )
-from kiosk.config_hall import HallSettings  # the [hall] section (docs/hall.md)
+from kiosk.config.hall import HallSettings  # the [hall] section (docs/hall.md)
 from kiosk.rules.carrom.variants import rule_set_names
 
 GAMES = ("carrom", "backgammon", "bhukhar")

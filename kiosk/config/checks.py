@@ -1,9 +1,9 @@
 """The settings' value checkers: each takes what TOML gave and returns the typed value, or
-raises `Bad` saying what was expected (kiosk/config.py names the file, line and key).
+raises `Bad` saying what was expected (kiosk/config/__init__.py names the file, line and key).
 
 A dataclass field says how its value is checked with `metadata=checked_by(checker)`; a
 section whose type belongs to another layer (the clocks' `TimerSettings`) has its checkers
-in a table of its own (`EXTERNAL`, in kiosk/config_sections.py).
+in a table of its own (`EXTERNAL`, in kiosk/config/sections.py).
 """
 
 from __future__ import annotations
