@@ -10,7 +10,7 @@ from gpiozero import Buzzer
 
 from drivers.mockpins import ClockedMockFactory
 from kiosk.cli import main
-from kiosk.commands import hw_test
+from kiosk.commands import hardware_check
 
 
 def test_hw_test_simulated_shows_hits_buzzer_and_display(
@@ -68,7 +68,7 @@ def test_hw_test_pin_in_use_is_named(
     # Another program already holds GPIO 22 (pocket 3's beam) on this pin factory.
     factory = ClockedMockFactory(pwm=True)
     holder = Buzzer(22, pin_factory=factory)
-    monkeypatch.setattr(hw_test, "make_pin_factory", lambda name: factory)
+    monkeypatch.setattr(hardware_check, "make_pin_factory", lambda name: factory)
     try:
         assert main(["hw-test", "--simulate", "--seconds", "0.1"]) == 2
     finally:
