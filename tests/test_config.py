@@ -217,7 +217,7 @@ def test_config_save_settings_writes_a_file_that_loads_back(tmp_path: Path) -> N
 
 
 def test_config_save_settings_keeps_the_installers_mode(tmp_path: Path) -> None:
-    # Issue 15: saving rewrote the installer's 0640 file as 0644, readable by anyone.
+    # Saving rewrote the installer's 0640 file as 0644, readable by anyone.
     from kiosk.config import save_settings
 
     target = tmp_path / "settings.toml"

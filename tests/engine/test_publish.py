@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 
 from drivers.hits import BeamFault
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import JsonOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
 
 
 def test_publish_carrom_state_and_faults_as_json_lines(

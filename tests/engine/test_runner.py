@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
@@ -16,8 +17,6 @@ from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.runner import Runner
 from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
 
 START = MatchStart("icf", ("Asha", "Bina"), "Asha")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
@@ -16,8 +17,6 @@ from kiosk.startup import SAVED_NAME, StartRefused, start_kiosk
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.carrom_table import CarromSession
 from kiosk.tables.registry import CarromStart, ClockStart
-
-from .conftest import FakeClock
 
 
 def _write(path: Path, settings: Settings) -> Path:
@@ -116,7 +115,7 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
 def test_startup_services_are_built_once_and_retry_fits_new_parts_whole(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    """Issue 30: no service locator. The screens' Services cannot be changed afterwards; the
+    """No service locator. The screens' Services cannot be changed afterwards; the
     start screen's Retry starts new parts and gives the tables a new Fitted (what a table is
     made with) and the runner the new parts' pollers, never changing the old ones."""
     kiosk = start_kiosk(None, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))

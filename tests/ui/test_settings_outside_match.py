@@ -1,4 +1,4 @@
-"""Issue 34 (item 10): a settings change made during a match was exported as the match's
+"""A settings change made during a match was exported as the match's
 correction ("correction by the director: settings" in the protest record). A settings save
 is the kiosk's own act: journaled with the director's role outside any match, it is not in
 the match's entries, its record or its protest record."""

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
@@ -16,8 +17,6 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraDiff, RecordedGone
 from kiosk.tables.carrom_table import CarromSession
 from vision.stills import Stills, stills_folder
-
-from .conftest import FakeClock
 
 WORDS = "The queen was covered after the striker left <the board>"
 

@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamHit
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
 
 
 def played(path: Path) -> None:

@@ -9,6 +9,7 @@ import serial
 from drivers.display import PlayerDisplay
 from drivers.display_protocol import DisplayFrame, DisplayLink
 from drivers.display_sim import SimulatedDisplay
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.parts.display_frames import (
@@ -25,8 +26,6 @@ from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.carrom_table import CarromSession
 from tests.waiting import wait_until
-
-from .conftest import FakeClock
 
 
 def test_display_frame_text_fits_the_led_font() -> None:
@@ -131,7 +130,7 @@ def test_display_frame_games_queen_and_initials_of_names_in_any_script(
 def test_rule_16_3_display_frame_bhukhar_round_clock_then_time(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    from .test_bhukhar_table import START
+    from tests.tables.test_bhukhar_table import START
 
     t = BhukharTable.create(Journal(tmp_path / "j.db"), START, clock=clock, wall=wall)
     assert bhukhar_frame(t.view()) == DisplayFrame(message="BHUKHAR")

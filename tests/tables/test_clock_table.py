@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import parse_clock_record
@@ -18,8 +19,6 @@ from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.unfinished import unfinished_tables
-
-from .conftest import FakeClock
 
 PLAYERS = ("Nikos", "Eleni")
 
@@ -364,7 +363,7 @@ def test_clock_table_4_7_home_lists_the_corrected_score(
 def test_clock_table_4_4_iv_console_display_and_replay_agree_on_the_crawford_game(
     tmp_path: Path, clock: FakeClock, wall: FakeClock, length: int, games: list[tuple[str, int]]
 ) -> None:
-    """Issue 34 (item 10): a 1-point match said "Crawford game: no doubling" on the console
+    """A 1-point match said "Crawford game: no doubling" on the console
     while the replay said `crawford: false`. The view, the player display and the replayed
     record say the same, between games and in play."""
     t = table(tmp_path / "j.db", clock, wall, MemoryOutput())

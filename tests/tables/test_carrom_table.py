@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from drivers.hits import BeamFault, BeamHit
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ, SHORT_BEEP, TICK
 from kiosk.config import Settings, with_values
@@ -28,8 +29,6 @@ from kiosk.tables.carrom_inputs import (
 from kiosk.tables.carrom_table import CarromSession, export_match_record
 from kiosk.tables.commands import NotAllowed
 from kiosk.tables.health import CAMERA_TIMEOUT_S
-
-from .conftest import FakeClock
 
 START = MatchStart("icf", ("Asha", "Bina"), "Asha")
 #: The four pockets' centres in the camera's picture.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
@@ -23,8 +24,6 @@ from kiosk.tables.commands import Command, NotAllowed, StaleView
 from kiosk.tables.registry import CarromStart, ClockStart, Fitted, Start
 from kiosk.wiring import Tables
 from tests.media import fill, tmpfs
-
-from .conftest import FakeClock
 
 TEAMS = (
     Team("A", ("Asha", "Bina", "Chetan")),

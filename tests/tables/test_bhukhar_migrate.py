@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.record import parse_session, start_to_dict
 from kiosk.tables.bhukhar_migrate import MIGRATED, MIGRATING, migrate_sessions
 from kiosk.tables.bhukhar_table import KIND, BhukharTable
 from kiosk.wiring import Services
-
-from .conftest import FakeClock
 
 OLD = Path(__file__).parents[1] / "data" / "bhukhar" / "old_kiosk"
 SAMPLE = Path(__file__).parents[1] / "data" / "bhukhar" / "session.jsonl"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.clocks.patterns import DOUBLE_BEEP
 from kiosk.clocks.round_timer import TIME_CALLED
@@ -23,8 +24,6 @@ from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.tables.bhukhar_table import BhukharTable
 from tests.refusals import raises_code
-
-from .conftest import FakeClock
 
 START = SessionStart(
     teams=(
@@ -279,7 +278,7 @@ from kiosk.rules.bhukhar.scoresheet import PenaltyKind
 from kiosk.tables.bhukhar_table import BhukharTable
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft
 from kiosk.access.authority import Role
-from tests.engine.test_bhukhar_table import START
+from tests.tables.test_bhukhar_table import START
 table = BhukharTable.create(Journal({str(tmp_path / "journal.db")!r}), START)
 U = Role.UMPIRE
 table.start_round(role=U)

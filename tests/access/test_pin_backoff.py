@@ -1,5 +1,5 @@
-"""Issue 32, the two PIN findings of the journal's brief: the back-off survives a restart, and
-the PINs `--simulate` fills in never reach a settings file a real start reads. Issue 43: a
+"""The two PIN findings of the journal's brief: the back-off survives a restart, and
+the PINs `--simulate` fills in never reach a settings file a real start reads. A
 back-off file deleted, unreadable or absurd fails closed (the longest back-off), said in the
 log."""
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import BACKOFF_MAX_S, BACKOFF_S, FREE_TRIES, Role
 from kiosk.access.pins import SIMULATED_DIRECTOR_HASH
 from kiosk.access.settings_authority import SettingsAuthority, needs_pins
@@ -20,8 +21,6 @@ from kiosk.config import DEFAULT_PIN_HASH, Settings, hash_pin, with_values
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
 from kiosk.startup import PIN_STATE_NAME, find_settings, start_kiosk
-
-from .conftest import FakeClock
 
 SETTINGS = with_values(
     Settings(), umpire={"pin_hash": hash_pin("2468"), "director_pin_hash": hash_pin("9753")}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Authority, Role
 from kiosk.access.settings_authority import KIND, journal_note
 from kiosk.cli import main as cli_main
@@ -20,8 +21,6 @@ from kiosk.rules.carrom.record import parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 from kiosk.tables.carrom_table import CarromSession, export_match_record
 from kiosk.tables.commands import Command, Commands, NotAllowed
-
-from .conftest import FakeClock
 
 
 def _desk(journal: Journal, table: object, wall: FakeClock) -> Authority:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from drivers.hits import BeamHit
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, UNDO, Journal
 from kiosk.engine.journal_files import read_seal
@@ -20,8 +21,6 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraMotion
 from kiosk.tables.carrom_table import CarromSession
 from tests.media import fill, tmpfs
-
-from .conftest import FakeClock
 
 if TYPE_CHECKING:
     from kiosk.engine.journal import Confirmed

@@ -9,13 +9,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_table import CarromSession, export_match_record
-
-from .conftest import FakeClock
 
 coins = st.lists(st.sampled_from(["white", "black", "queen"]), max_size=3)
 actions = st.lists(

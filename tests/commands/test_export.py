@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.clocks.record import parse_clock_record
@@ -17,8 +18,6 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import match_to_json, parse_record, replay
 from kiosk.tables.backgammon_table import ClockTable
 from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
 
 
 def carrom_journal(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:

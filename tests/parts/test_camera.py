@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from drivers.hits import BeamHit
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal
@@ -27,8 +28,6 @@ from kiosk.tables.fusion import fuse
 from vision.diff import GoneCoin, StrokeDiff
 from vision.sim.live import SimulatedBoard
 from vision.watcher import BoardWatcher
-
-from .conftest import FakeClock
 
 FPS = 15
 
@@ -92,7 +91,7 @@ def test_camera_feed_on_the_synthetic_source_reports_frames(tmp_path: Path) -> N
 
 
 def test_camera_unsure_says_so_and_leaves_the_colours_to_the_umpire() -> None:
-    """Issue 31, honest doubt: a diff whose detector doubts a class (vision.pieces.Doubt) is
+    """Honest doubt: a diff whose detector doubts a class (vision.pieces.Doubt) is
     proposed as "camera unsure", flagged for the umpire, and the doubt survives the journal,
     so a resumed table proposes the stroke as it first did."""
     diff = StrokeDiff(

@@ -1,4 +1,4 @@
-"""Issue 43: the camera's thread ends before what it uses. `CameraFeed.close()` waits for the
+"""The camera's thread ends before what it uses. `CameraFeed.close()` waits for the
 frame in progress, then closes the source; a thread that does not come back from its driver
 is said, and its source is closed by the thread itself once it does, never under a read.
 Every wait here is on an event."""

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.simulated import ManualClock as FakeClock
 from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
@@ -19,8 +20,6 @@ from kiosk.tables.carrom_table import CarromSession, export_match_record
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.registry import CarromStart, Fitted
 from kiosk.wiring import Tables
-
-from .conftest import FakeClock
 
 START = CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha"))
 UMPIRE, DIRECTOR, PLAYER = Role.UMPIRE, Role.DIRECTOR, Role.PLAYER
