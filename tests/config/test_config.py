@@ -171,7 +171,7 @@ def test_config_pin_hash_checks_the_pin_and_is_salted() -> None:
     assert check_pin("2468", first) and check_pin("2468", second)
     assert not check_pin("2469", first)
     assert not check_pin("2468", "plain-text")
-    assert Settings().umpire.pin_hash == ""  # no default PIN (tests/test_pins_config.py)
+    assert Settings().umpire.pin_hash == ""  # no default PIN (tests/access/test_pins_config.py)
 
 
 def test_config_pin_hash_in_file_must_be_well_formed(tmp_path: Path) -> None:
