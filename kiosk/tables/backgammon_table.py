@@ -55,7 +55,7 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
-from kiosk.errors import Reason, reason_of
+from kiosk.errors import N_, Reason, reason_of
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
@@ -295,9 +295,15 @@ class ClockTable(TableBase[ClockView]):
             record, cm = replayed_clock(self.journal, row.id)
         except ClockRecordError as exc:
             # A journal from before a change of the rules, or damaged: say where, keep it.
-            raise IllegalAction(
-                f"{self.journal.path}: the unfinished backgammon match cannot be resumed: "
-                f"its clock record's line {exc.line}: {exc.reason}"
+            raise IllegalAction.of(
+                "clock_not_resumed",
+                N_(
+                    "{path}: the unfinished backgammon match cannot be resumed: its clock "
+                    "record's line {line}: {why}"
+                ),
+                path=str(self.journal.path),
+                line=exc.line,
+                why=exc.why if exc.why is not None else exc.reason,
             ) from None
         now = self.clock()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
@@ -544,7 +550,7 @@ class ClockTable(TableBase[ClockView]):
 
     def _need(self) -> tuple[ClockedMatch, int]:
         if self.cm is None or self.match_id is None:
-            raise IllegalAction("no clocked match: start one or resume")
+            raise IllegalAction(NO_MATCH)
         return self.cm, self.match_id
 
 

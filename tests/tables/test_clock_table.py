@@ -19,6 +19,7 @@ from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.tables.backgammon_table import ClockTable, export_clock_record
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.unfinished import unfinished_tables
+from tests.refusals import raises_code
 
 PLAYERS = ("Nikos", "Eleni")
 
@@ -224,8 +225,11 @@ def test_clock_table_resume_names_the_line_a_journal_no_longer_replays_on(
                      {"t": 9.0, "event": "game_end", "winner": "Nikos", "points": 5})  # fmt: skip
     t.journal.close()
     again = table(path, clock, wall, MemoryOutput())
-    with pytest.raises(IllegalAction, match=r"cannot be resumed: its clock record's line 3: 5 p"):
+    with raises_code(IllegalAction, "clock_not_resumed") as refused:
         again.resume()
+    facts = dict(refused.value.reason.facts)  # the screen words it: where, and the rules' why
+    assert facts["line"] == 3 and facts["path"] == str(path)
+    assert "cannot be resumed: its clock record's line 3: 5 p" in str(refused.value)
     assert again.has_unfinished()  # nothing lost: the journal keeps the match
 
 
