@@ -129,10 +129,10 @@ def _plain(state: object) -> Any:
 def child(journal_path: str, seed: int) -> int:
     from drivers.hits import BeamHit
     from kiosk.engine.journal import EVENT, UNDO, Journal
-    from kiosk.tables.carrom_table import KIND, CarromSession
+    from kiosk.tables.carrom_table import KIND, CarromTable
 
     journal = Journal(journal_path)
-    session = CarromSession(journal)
+    session = CarromTable(journal)
     session.resume()
     rows = journal.matches(KIND)
     number = max(0, len(rows) - 1)

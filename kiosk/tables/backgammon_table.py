@@ -185,7 +185,7 @@ def header_to_dict(header: ClockHeader) -> dict[str, Any]:
     return data
 
 
-class ClockTable(TableBase[ClockView]):
+class BackgammonTable(TableBase[ClockView]):
     """One backgammon match on the clock, on a journal.
 
     `clock` is the monotonic clock (tests inject a fake one) and `wall` the wall clock used

@@ -97,7 +97,7 @@ KIND = "carrom"
 log = logging.getLogger(__name__)
 
 
-class CarromSession(TableBase[CarromView]):
+class CarromTable(TableBase[CarromView]):
     """One carrom table on a journal: inputs in (each through `_take`, at run time and on
     resume alike), the rules core's events, the timers as the rules call them, the journal of
     it all, the view to the outputs; starting, resuming and the umpire's and the director's

@@ -16,12 +16,12 @@ from kiosk.clocks.record import parse_clock_record
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import match_to_json, parse_record, replay
-from kiosk.tables.backgammon_table import ClockTable
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.backgammon_table import BackgammonTable
+from kiosk.tables.carrom_table import CarromTable
 
 
-def carrom_journal(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
-    s = CarromSession(Journal(path), clock=clock, wall=wall)
+def carrom_journal(path: Path, clock: FakeClock, wall: FakeClock) -> CarromTable:
+    s = CarromTable(Journal(path), clock=clock, wall=wall)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
     clock.advance(7.5)
@@ -81,7 +81,7 @@ def test_export_clock_record(
     tmp_path: Path, clock: FakeClock, wall: FakeClock, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "j.db"
-    t = ClockTable(Journal(path), clock=clock, wall=wall)
+    t = BackgammonTable(Journal(path), clock=clock, wall=wall)
     t.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
     t.start("Nikos", role=Role.PLAYER)
     clock.advance(9.5)

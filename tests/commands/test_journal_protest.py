@@ -16,13 +16,13 @@ from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 
 def played(path: Path) -> None:
     """A board won by Asha and the start of the next: beams, an edit, an undo, timers."""
     clock, wall = FakeClock(100.0), FakeClock(1.7e9)
-    s = CarromSession(Journal(path), clock=clock, wall=wall)
+    s = CarromTable(Journal(path), clock=clock, wall=wall)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     s.play(role=Role.UMPIRE)
     clock.advance(4.0)

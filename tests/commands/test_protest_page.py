@@ -15,7 +15,7 @@ from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraDiff, RecordedGone
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from vision.stills import Stills, stills_folder
 
 WORDS = "The queen was covered after the striker left <the board>"
@@ -35,7 +35,7 @@ def _played(path: Path, *, stills: bool) -> None:
     """Asha wins board 1 (each stroke seen by the camera, with stills when `stills`), Bina
     protests it during board 2, the director upholds it from the hall."""
     clock, wall = FakeClock(100.0), FakeClock(1.7e9)
-    s = CarromSession(Journal(path), clock=clock, wall=wall, beams=(), camera=True)
+    s = CarromTable(Journal(path), clock=clock, wall=wall, beams=(), camera=True)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     kept = Stills(stills_folder(path), keep_strokes=50)
     for n, coins in enumerate((["white"], ["white", "queen"], ["white"] * 7), start=1):

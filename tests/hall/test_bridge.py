@@ -15,7 +15,7 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import wait_for
 
@@ -47,7 +47,7 @@ def test_halls_bridged_to_a_central_broker_keep_their_topics(tmp_path: Path) -> 
                 settings = HallSettings(broker=broker.address, hall=hall, table_id="t01")
                 pub = HallPublisher(settings, tmp_path / f"{hall}-kiosk", tile_of=tile_of).start()
                 publishers.append(pub)
-                s = CarromSession(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
+                s = CarromTable(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
                                   outputs=[pub])  # fmt: skip
                 s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
                 for _ in range(3):

@@ -24,7 +24,7 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import HALL, USERS, table_settings, wait_for
 
@@ -59,8 +59,8 @@ def hall_events(rec: HallRecord, table: str) -> list[tuple[str, int]]:
     return [(str(m), int(s)) for m, s in rows]
 
 
-def carrom(data: Path, publisher: HallPublisher) -> CarromSession:
-    s = CarromSession(Journal(data / "journal.db"), outputs=[publisher])
+def carrom(data: Path, publisher: HallPublisher) -> CarromTable:
+    s = CarromTable(Journal(data / "journal.db"), outputs=[publisher])
     if s.resume() is None:
         s.start_match(
             MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE

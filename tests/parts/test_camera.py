@@ -23,7 +23,7 @@ from kiosk.tables.carrom_inputs import (
     diff_from_dict,
     diff_to_dict,
 )
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.fusion import fuse
 from vision.diff import GoneCoin, StrokeDiff
 from vision.sim.live import SimulatedBoard
@@ -39,7 +39,7 @@ def test_camera_watcher_events_drive_a_stroke_to_its_proposal(
     # The board calibrated (the watcher found the pockets in its first frame): the camera
     # adds nothing to a proposal until it is.
     calibrated = with_values(Settings(), camera={"calibration": [[0, 0], [1, 0], [1, 1], [0, 1]]})
-    s = CarromSession(Journal(tmp_path / "j.db"), calibrated, clock=clock, wall=wall, camera=True)
+    s = CarromTable(Journal(tmp_path / "j.db"), calibrated, clock=clock, wall=wall, camera=True)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     t0 = clock.now
     seen: list[object] = []
@@ -122,7 +122,7 @@ def test_camera_learns_the_set_from_each_stroke_the_umpire_confirms(
         feed.watcher.confirm = lambda: taught.append(time.monotonic())  # type: ignore[method-assign]
         outputs = Parts(camera=feed).outputs()
         assert [type(o) for o in outputs] == [StrokeConfirmations]
-        s = CarromSession(
+        s = CarromTable(
             Journal(tmp_path / "j.db"), clock=clock, wall=wall, camera=True, outputs=outputs
         )
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)

@@ -22,9 +22,9 @@ from kiosk.parts.display_frames import (
 )
 from kiosk.parts.outputs import DisplayOutput
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.backgammon_table import BackgammonTable
 from kiosk.tables.bhukhar_table import BhukharTable
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from tests.waiting import wait_until
 
 
@@ -36,7 +36,7 @@ def test_display_frame_text_fits_the_led_font() -> None:
 def test_display_frame_carrom_law_60_change_sides_and_scores(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     assert carrom_frame(s.view()) == DisplayFrame(message="TABLESIDE")
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     s.play(role=Role.UMPIRE)
@@ -55,7 +55,7 @@ def test_display_frame_carrom_law_60_change_sides_and_scores(
 
 
 def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: FakeClock) -> None:
-    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t = BackgammonTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     t.start_match(
         ("Nikos", "Eleni"), 7, (2, 1), role=Role.UMPIRE
     )  # banks (5 + 6) / 2 x 2 min = 660 s
@@ -72,7 +72,7 @@ def test_display_frame_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: 
 def test_clause_4_1_v_b_display_frame_shows_wait_after_an_early_pickup(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t = BackgammonTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     t.start_match(("Nikos", "Eleni"), 7, role=Role.UMPIRE)
     t.start("Nikos", role=Role.PLAYER)
     t.early_pickup("Eleni", role=Role.DIRECTOR)
@@ -92,7 +92,7 @@ def test_display_frame_backgammon_match_score_crosses_a_loop_port(
 ) -> None:
     """At 4-2 in a match to 5 the board says CRAWFORD, and the frame still carries the match
     score, "4-2 to 5": the scores and the match's length (protocol version 3)."""
-    t = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    t = BackgammonTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     t.start_match(("Nikos", "Eleni"), 5, (4, 2), role=Role.UMPIRE)
     t.start("Nikos", role=Role.PLAYER)
     frame = clock_frame(t.view())
@@ -113,7 +113,7 @@ def test_display_frame_backgammon_match_score_crosses_a_loop_port(
 def test_display_frame_games_queen_and_initials_of_names_in_any_script(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     s.start_match(MatchStart("icf", ("अमित शाह", "Νίκος Παππάς"), "अमित शाह"), role=Role.UMPIRE)
     s.play(role=Role.UMPIRE)
     frame = carrom_frame(s.view())
@@ -154,7 +154,7 @@ def test_display_output_on_a_simulated_display_and_its_silence_is_a_fault(
         PlayerDisplay(sim.port_path, ack_timeout_s=0.05, retries=1, keepalive_s=0.2) as display,
     ):
         out = DisplayOutput(display, carrom_frame)
-        s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
+        s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         s.play(role=Role.UMPIRE)
         first = DisplayFrame(0, 0, "15", "L", 1, "BREAK", "0-0", "O", left_name="A", right_name="B")

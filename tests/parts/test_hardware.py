@@ -21,13 +21,13 @@ from kiosk.parts.camera import CameraFeed
 from kiosk.parts.hardware import build_parts
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraAlive, CameraLost, PartFault
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from tests.waiting import wait_until
 
 
 def test_hardware_simulated_beams_feed_the_session(tmp_path: Path) -> None:
     settings = with_values(Settings(), pockets={"source": "simulated"})
-    s = CarromSession(Journal(tmp_path / "j.db"), settings)
+    s = CarromTable(Journal(tmp_path / "j.db"), settings)
     parts = build_parts(settings, s.post, simulate=True, camera=False)
     try:
         assert parts.problems == ()
@@ -70,7 +70,7 @@ def test_hardware_a_part_that_fails_to_start_is_a_fault_not_a_crash(tmp_path: Pa
         display={"port": "/dev/null/not-a-port"},
         camera={"source": f"file:{tmp_path / 'missing.mp4'}"},
     )
-    s = CarromSession(Journal(tmp_path / "j.db"), settings, camera=True)
+    s = CarromTable(Journal(tmp_path / "j.db"), settings, camera=True)
     parts = build_parts(settings, s.post)
     try:
         names = {part for part, _ in parts.problems}
@@ -143,7 +143,7 @@ def test_hardware_simulated_key_moves_beam_and_synthetic_camera_together(tmp_pat
 
     pockets = [list(p) for p in pocket_centres_image(default_board().look)]
     settings = with_values(Settings(), camera={"source": "synthetic", "calibration": pockets})
-    s = CarromSession(Journal(tmp_path / "j.db"), settings)
+    s = CarromTable(Journal(tmp_path / "j.db"), settings)
     parts = build_parts(settings, s.post, simulate=True)
     try:
         assert parts.problems == () and parts.camera is not None
@@ -173,7 +173,7 @@ def test_hardware_sensor_bridge_silent_is_a_beams_fault_until_it_reports(tmp_pat
             pockets={"source": "bridge", "pin_factory": "mock"},  # the buzzer on a mock pin
             bridge={"port": sim.port_path},
         )
-        s = CarromSession(Journal(tmp_path / "j.db"), settings)
+        s = CarromTable(Journal(tmp_path / "j.db"), settings)
         parts = build_parts(settings, s.post, camera=False)
         try:
             s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)

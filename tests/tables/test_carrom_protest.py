@@ -16,7 +16,7 @@ from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import replay_text
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_table import CarromTable, export_match_record
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.registry import CarromStart, Fitted
 from kiosk.wiring import Tables
@@ -29,25 +29,25 @@ def _tables(path: Path, clock: FakeClock) -> Tables:
     return Tables(path, Fitted(clock=clock, outputs=(MemoryOutput(),), beams=()))
 
 
-def _table(tables: Tables) -> CarromSession:
+def _table(tables: Tables) -> CarromTable:
     table = tables.create(START, UMPIRE)
-    assert isinstance(table, CarromSession)
+    assert isinstance(table, CarromTable)
     return table
 
 
-def _stroke(s: CarromSession, *coins: str) -> None:
+def _stroke(s: CarromTable, *coins: str) -> None:
     s.send(Command.of("edit", UMPIRE, pocketed=list(coins)))
     s.send(Command.of("confirm", UMPIRE))
 
 
-def _asha_wins_board(s: CarromSession) -> None:
+def _asha_wins_board(s: CarromTable) -> None:
     """Asha's break pockets a white, then the queen with its cover, then her last seven."""
     _stroke(s, "white")
     _stroke(s, "white", "queen")
     _stroke(s, *["white"] * 7)
 
 
-def _protest(s: CarromSession, board: tuple[int, int], role: Role = UMPIRE) -> None:
+def _protest(s: CarromTable, board: tuple[int, int], role: Role = UMPIRE) -> None:
     s.send(
         Command.of(
             "protest",
@@ -101,7 +101,7 @@ def test_law_150_a_protest_lets_play_go_on_and_151_a_upheld_replays_the_board(
     tables.close_all()
     again = _tables(tmp_path, clock)
     resumed = again.resume("carrom")
-    assert isinstance(resumed, CarromSession)
+    assert isinstance(resumed, CarromTable)
     assert resumed.view().state == view.state
     again.close_all()
 
@@ -142,7 +142,7 @@ def test_law_150_the_match_stays_unfinished_until_the_result_is_declared(
     again = _tables(tmp_path, clock)
     assert again.latest_unfinished() == "carrom"
     resumed = again.resume("carrom")
-    assert isinstance(resumed, CarromSession)
+    assert isinstance(resumed, CarromTable)
     resumed.send(Command.of("decide_protest", DIRECTOR, board=(1, 1), upheld=False))
     state = resumed.view().state
     assert state is not None and state.winner == "Asha"
@@ -252,7 +252,7 @@ def test_a_journal_of_a_protested_match_reads_back_with_its_words(tmp_path: Path
     """A direct call (a trusted caller) is journaled as the role the action needs."""
     clock = FakeClock(5.0)
     with Journal(tmp_path / "j.db") as journal:
-        s = CarromSession(journal, clock=clock, beams=())
+        s = CarromTable(journal, clock=clock, beams=())
         s.start_match(START.match, role=Role.UMPIRE)
         _asha_wins_board(s)
         s.protest("Bina", [1, 1], "  words  ", "R-1", role=Role.UMPIRE)

@@ -26,7 +26,7 @@ from kiosk.tables.carrom_inputs import (
     RecordedDiff,
     RecordedGone,
 )
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_table import CarromTable, export_match_record
 from kiosk.tables.commands import NotAllowed
 from kiosk.tables.health import CAMERA_TIMEOUT_S
 
@@ -42,10 +42,10 @@ def session(
     out: MemoryOutput | None = None,
     settings: Settings | None = None,
     camera: bool = False,
-) -> CarromSession:
+) -> CarromTable:
     if camera:  # a camera fitted, its board calibrated: until it is, it adds nothing
         settings = with_values(settings or Settings(), camera={"calibration": CALIBRATION})
-    return CarromSession(
+    return CarromTable(
         Journal(path),
         settings,
         clock=clock,
@@ -59,7 +59,7 @@ def diff(*gone: tuple[str, int | None], striker: bool = False) -> RecordedDiff:
     return RecordedDiff(tuple(RecordedGone(c, p) for c, p in gone), striker, ())
 
 
-def stroke(s: CarromSession, clock: FakeClock, *pockets: int, seen: RecordedDiff | None) -> None:
+def stroke(s: CarromTable, clock: FakeClock, *pockets: int, seen: RecordedDiff | None) -> None:
     """A stroke as the sensors report it: motion, beam hits, rest, the diff."""
     s.post(CameraMotion(clock.now))
     for n, pocket in enumerate(pockets):
@@ -322,7 +322,7 @@ def test_session_display_that_stops_acknowledging_is_a_fault_not_a_crash(
     path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     display = BrokenDisplay()
-    s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[display])
+    s = CarromTable(Journal(path), clock=clock, wall=wall, outputs=[display])
     s.start_match(START, role=Role.UMPIRE)
     display.trouble = "player display on /dev/ttyUSB0 does not answer"
     view = s.poll()

@@ -16,7 +16,7 @@ from kiosk.engine.outputs import MemoryOutput
 from kiosk.parts.display_frames import clock_frame
 from kiosk.rules.backgammon.clocked import replay_clock
 from kiosk.rules.backgammon.match import IllegalAction
-from kiosk.tables.backgammon_table import ClockTable, export_clock_record
+from kiosk.tables.backgammon_table import BackgammonTable, export_clock_record
 from kiosk.tables.commands import Command, NotAllowed
 from kiosk.tables.unfinished import unfinished_tables
 from tests.refusals import raises_code
@@ -24,8 +24,8 @@ from tests.refusals import raises_code
 PLAYERS = ("Nikos", "Eleni")
 
 
-def table(path: Path, clock: FakeClock, wall: FakeClock, out: MemoryOutput) -> ClockTable:
-    return ClockTable(Journal(path), clock=clock, wall=wall, outputs=[out])
+def table(path: Path, clock: FakeClock, wall: FakeClock, out: MemoryOutput) -> BackgammonTable:
+    return BackgammonTable(Journal(path), clock=clock, wall=wall, outputs=[out])
 
 
 def test_clock_table_rule_3_5_bank_and_simple_delay(

@@ -15,7 +15,7 @@ from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import Foul, MatchStart, Stroke
 from kiosk.rules.carrom.match import Match
 from kiosk.rules.carrom.timing import dues_refusal
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.fusion import Proposal
 
 
@@ -38,7 +38,7 @@ def test_law_88_a_penalty_coin_owed_may_be_placed() -> None:
 def test_law_88_the_table_refuses_dues_placed_and_keeps_the_break_count(tmp_path: Path) -> None:
     clock = ManualClock(100.0)
     with Journal(tmp_path / "journal.db") as journal:
-        table = CarromSession(journal, clock=clock)
+        table = CarromTable(journal, clock=clock)
         table.start_match(
             MatchStart(rules="icf", players=("A", "B"), first_break="A"), role=Role.UMPIRE
         )
@@ -58,7 +58,7 @@ def test_law_50_dues_placed_twice_does_not_give_the_striker_a_fresh_15_seconds(
 ) -> None:
     clock = ManualClock(100.0)
     with Journal(tmp_path / "journal.db") as journal:
-        table = CarromSession(journal, clock=clock)
+        table = CarromTable(journal, clock=clock)
         table.start_match(
             MatchStart(rules="icf", players=("A", "B"), first_break="A"), role=Role.UMPIRE
         )

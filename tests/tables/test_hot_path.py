@@ -19,7 +19,7 @@ from kiosk.engine.journal_files import read_seal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.carrom_inputs import CameraMotion
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from tests.media import fill, tmpfs
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def test_raw_inputs_of_one_poll_are_written_together_and_not_synced(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     path = tmp_path / "journal.db"
-    s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[MemoryOutput()])
+    s = CarromTable(Journal(path), clock=clock, wall=wall, outputs=[MemoryOutput()])
     s.start_match(START, role=Role.UMPIRE)
     sealed = read_seal(path)
     assert sealed is not None
@@ -78,7 +78,7 @@ def test_a_confirmed_event_is_synced_before_any_output_hears_of_it(
     path = tmp_path / "journal.db"
     watcher = SealWatcher(path)
     memory = MemoryOutput()
-    s = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[watcher, memory])
+    s = CarromTable(Journal(path), clock=clock, wall=wall, outputs=[watcher, memory])
     s.start_match(START, role=Role.UMPIRE)
     s.post(BeamHit(1, clock.now, 0.012))
     s.poll()
@@ -99,7 +99,7 @@ def test_a_new_process_knows_the_confirmed_entry_before_its_first(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     path = tmp_path / "journal.db"
-    s = CarromSession(Journal(path), clock=clock, wall=wall)
+    s = CarromTable(Journal(path), clock=clock, wall=wall)
     s.start_match(START, role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     s.post(BeamHit(2, clock.now, 0.012))
@@ -107,7 +107,7 @@ def test_a_new_process_knows_the_confirmed_entry_before_its_first(
     first = s.journal.entries(s.match_id, [EVENT])[-1].seq
     s.journal.close()
     memory = MemoryOutput()
-    again = CarromSession(Journal(path), clock=clock, wall=wall, outputs=[memory])
+    again = CarromTable(Journal(path), clock=clock, wall=wall, outputs=[memory])
     again.resume()
     again.confirm(again.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     (heard,) = memory.confirmations
@@ -122,7 +122,7 @@ def test_a_held_event_is_told_once_the_disk_takes_it(
     with tmpfs(tmp_path / "disk") as disk:
         memory = MemoryOutput()
         journal = Journal(disk / "journal.db", clock=clock)  # its retries paced on the fake clock
-        s = CarromSession(journal, clock=clock, wall=wall, outputs=[memory])
+        s = CarromTable(journal, clock=clock, wall=wall, outputs=[memory])
         s.start_match(START, role=Role.UMPIRE)
         filler = fill(disk)
         for _ in range(3):

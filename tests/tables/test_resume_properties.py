@@ -14,7 +14,7 @@ from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.carrom_table import CarromTable, export_match_record
 
 coins = st.lists(st.sampled_from(["white", "black", "queen"]), max_size=3)
 actions = st.lists(
@@ -37,7 +37,7 @@ def test_resume_after_any_history_is_identical(
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "j.db"
         clock, wall = FakeClock(), FakeClock(1e9)
-        s = CarromSession(Journal(path), clock=clock, wall=wall)
+        s = CarromTable(Journal(path), clock=clock, wall=wall)
         s.start_match(MatchStart(rules, ("Asha", "Bina"), "Bina"), role=Role.UMPIRE)  # type: ignore[arg-type]
         for kind, arg, flag in history:
             clock.advance(1.5)
@@ -56,7 +56,7 @@ def test_resume_after_any_history_is_identical(
                 pass
         state, record = s.view().state, export_match_record(s.journal)
         s.journal.close()
-        again = CarromSession(Journal(path), clock=FakeClock(5.0), wall=wall)
+        again = CarromTable(Journal(path), clock=FakeClock(5.0), wall=wall)
         view = again.resume()
         assert view is not None
         assert view.state == state

@@ -18,8 +18,8 @@ from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.rules.carrom.record import parse_record, replay
-from kiosk.tables.backgammon_table import ClockTable, export_clock_record
-from kiosk.tables.carrom_table import CarromSession, export_match_record
+from kiosk.tables.backgammon_table import BackgammonTable, export_clock_record
+from kiosk.tables.carrom_table import CarromTable, export_match_record
 from kiosk.tables.commands import Command, Commands, NotAllowed
 
 
@@ -44,9 +44,9 @@ def _send(table: Commands, a: Authority, now: float, action: str, **args: object
     return True
 
 
-def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromSession:
+def _played(path: Path, clock: FakeClock, wall: FakeClock) -> CarromTable:
     """A board with a refused void, the umpire's undo, then the director's void."""
-    s = CarromSession(Journal(path), clock=clock, wall=wall)
+    s = CarromTable(Journal(path), clock=clock, wall=wall)
     a = _desk(s.journal, s, wall)
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     a.enter("1357", Role.UMPIRE, clock())
@@ -117,7 +117,7 @@ def test_roles_protest_record_shows_refusals_unlocks_and_the_directors_correctio
 def test_roles_clock_record_has_no_comment_lines(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    table = BackgammonTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     a = _desk(table.journal, table, wall)
     table.start_match(("Nikos", "Eleni"), 7, (0, 0), role=Role.UMPIRE)
     assert _send(table, a, clock(), "start", player="Nikos")  # the players: no PIN

@@ -16,10 +16,10 @@ from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput, OutputBase
 from kiosk.rules.bhukhar.record import SessionStart, Team
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.backgammon_table import BackgammonTable, ClockView
 from kiosk.tables.base import Table
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.commands import Command, NotAllowed, StaleView
 from kiosk.tables.registry import CarromStart, ClockStart, Fitted, Start
 from kiosk.wiring import Tables
@@ -86,7 +86,7 @@ def test_tables_one_lifecycle_for_every_kind(kind: str, tmp_path: Path, clock: F
     resumed = again.resume(kind)
     assert resumed is not None and type(resumed) is type(table)
     assert resumed.match_id == table.match_id
-    if isinstance(resumed, CarromSession) and isinstance(before, type(resumed.view())):
+    if isinstance(resumed, CarromTable) and isinstance(before, type(resumed.view())):
         assert resumed.view().state == before.state  # type: ignore[union-attr]
     again.close(resumed.match_id or 0, Role.DIRECTOR)
     closed = again.journal().entries(resumed.match_id, ["closed"])
@@ -119,7 +119,7 @@ class Views(OutputBase):
         self.views.append(view)
 
 
-def _polled_views(table: ClockTable | BhukharTable, clock: FakeClock, out: Views) -> int:
+def _polled_views(table: BackgammonTable | BhukharTable, clock: FakeClock, out: Views) -> int:
     """Views the outputs got over 30 s of polls at the app's 20 a second."""
     n = len(out.views)
     for _ in range(600):
@@ -135,7 +135,7 @@ def test_tables_backgammon_sends_its_view_on_a_visible_change_only(
     running clock changes what is seen once a second, the delay (and a bank below 20 s)
     each tenth."""
     out = Views()
-    table = ClockTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
+    table = BackgammonTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
     table.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
     table.start("Nikos", role=Role.PLAYER)
     sent = _polled_views(table, clock, out)
@@ -194,7 +194,7 @@ def test_tables_carrom_preview_and_what_an_undo_needs_come_from_the_table(
     director's (laws 137-143), from the table's own state."""
     tables = _tables(tmp_path, clock, MemoryOutput())
     s = tables.create(STARTS["carrom"], Role.UMPIRE)
-    assert isinstance(s, CarromSession)
+    assert isinstance(s, CarromTable)
     seen = s.preview(Command.of("concede", Role.DIRECTOR, by="Asha"))
     assert seen.state is not None and seen.state.winner == "Bina" and s.view().state.winner is None
     refused = s.preview(Command.of("concede", Role.DIRECTOR, by="Nobody"))
