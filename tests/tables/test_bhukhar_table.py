@@ -23,6 +23,7 @@ from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team, parse_s
 from kiosk.rules.bhukhar.scoresheet import End, FullSheet, Game, TotalsSheet
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.tables.bhukhar_table import BhukharTable
+from kiosk.tables.commands import Command
 from tests.refusals import raises_code
 
 START = SessionStart(
@@ -374,3 +375,26 @@ def test_17_2_a_spoiled_mark_only_on_a_licence_meld_and_off_again() -> None:
     assert marked.spoiled == (0,) and marked.toggle_spoiled(0).spoiled == ()
     assert CardsEntry.from_dict(marked.to_dict()) == marked
     assert CardsEntry.from_dict({"licence": [["AH", "2H", "3H"]]}).spoiled == ()  # old drafts
+
+
+def test_13_4_preview_of_the_draft_is_the_record_s_score_and_writes_nothing(
+    table: BhukharTable,
+) -> None:
+    """The screen asks the table what the game being entered would score (rules 13-19), or
+    why it would be refused (13.4: a licence is worth 100 when laid): nothing is journaled,
+    the draft and the view's version stay."""
+    table.edit(lambda d: d.toggle_licence(0), role=Role.UMPIRE)  # A laid no licence
+    table.edit(lambda d: d.step("points", 1, 40), role=Role.UMPIRE)
+    table.edit(lambda d: d.choose_end(End.STOCK), role=Role.UMPIRE)
+    ask = Command.of("enter_draft", Role.UMPIRE)
+    refused = table.preview(ask)
+    assert refused.result is None and refused.refused is not None
+    assert refused.refused.code == "licence_short"
+    table.edit(lambda d: d.step("points", 1, 60), role=Role.UMPIRE)  # 100 on the table
+    entries = table.journal.entries(table.match_id)
+    before = (len(entries), table.draft, table.version)
+    shown = table.preview(ask).result
+    after = (len(table.journal.entries(table.match_id)), table.draft, table.version)
+    assert shown is not None and after == before
+    assert table.enter_draft(role=Role.UMPIRE) == shown  # what was shown is what is scored
+    assert table.preview(Command.of("start_round", Role.UMPIRE)).refused.code == "no_preview"
