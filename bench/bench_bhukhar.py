@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.bhukhar.cards import RANKS, SUITS, Card, full_pack
 from kiosk.rules.bhukhar.record import SessionStart, Team, parse_session

@@ -15,9 +15,9 @@ import argparse
 import statistics
 import time
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.access.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS, PIN_HASH_ITERATIONS
 from kiosk.config import check_pin, hash_pin
-from kiosk.pins import MAX_PIN_ITERATIONS, MIN_PIN_ITERATIONS, PIN_HASH_ITERATIONS
 
 #: A Raspberry Pi 4's PBKDF2-SHA256 rate as `cryptsetup benchmark` reports it (228,348 and
 #: 233,224 iterations/s in two published runs; docs/benchmarks.md).
@@ -48,7 +48,7 @@ def main() -> None:
     pi_ms = MAX_PIN_ITERATIONS / PI4_ITERATIONS_PER_S * 1000
     print(f"a Pi 4 at {PI4_ITERATIONS_PER_S} iterations/s: {pi_ms:.0f} ms at {MAX_PIN_ITERATIONS}")
     # A wrong PIN at the console: the director's hash, then the umpire's, both checked.
-    from kiosk.authority import Authority
+    from kiosk.access.authority import Authority
 
     hashes = {r: hash_pin(p) for r, p in ((Role.UMPIRE, "1357"), (Role.DIRECTOR, "8642"))}
     a = Authority(lambda r, p: check_pin(p, hashes[r]), idle_s=300.0, director_s=120.0)

@@ -21,16 +21,16 @@ import time
 from pathlib import Path
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
-from kiosk.hall.settings import HallSettings
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 HALL = "bench"
 USERS = {"director": "dir-pw", "t01": "pw-t01"}
@@ -73,7 +73,7 @@ def main() -> int:
         )  # fmt: skip
         pub = HallPublisher(settings, data, tile_of=tile_of)
         clock = ManualClock(1000.0)
-        s = CarromSession(Journal(data / "journal.db"), clock=clock, outputs=[pub], beams=())
+        s = CarromTable(Journal(data / "journal.db"), clock=clock, outputs=[pub], beams=())
         pub.on_command = s.post
         pub.start()
         record = HallRecord(Path(folder) / "hall.db")

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -130,10 +130,10 @@ def child(journal_path: str, seed: int) -> int:
     from drivers.hits import BeamHit
     from kiosk.engine.journal import EVENT, UNDO, Journal
     from kiosk.tables.carrom_record import KIND
-    from kiosk.tables.carrom_table import CarromSession
+    from kiosk.tables.carrom_table import CarromTable
 
     journal = Journal(journal_path)
-    session = CarromSession(journal)
+    session = CarromTable(journal)
     session.resume()
     rows = journal.matches(KIND)
     number = max(0, len(rows) - 1)

@@ -257,11 +257,12 @@ class TimerBench:
     def _start(self, _dt: float) -> None:
         from kivy.core.window import Window
 
-        from kiosk.authority import Role
+        from kiosk.access.authority import Role
 
         app = self.app
         # Starting a match is the umpire's (kiosk/ui/lock.py): the simulation's umpire PIN
-        # (kiosk/roles.py) typed first, as at a console, or Start only opens the pad.
+        # (kiosk/access/settings_authority.py) typed first, as at a console, or Start only
+        # opens the pad.
         services = self.kiosk.services
         assert services.authority is not None
         services.authority.enter("1234", Role.UMPIRE, services.clock())

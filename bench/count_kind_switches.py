@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: The classes that name a kind: its table, its view, its start.
 KIND_CLASSES = {
-    "CarromSession",
-    "ClockTable",
+    "CarromTable",
+    "BackgammonTable",
     "BhukharTable",
     "CarromView",
     "ClockView",

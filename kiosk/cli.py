@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", help="settings file (default: the shipped defaults)")
     p.add_argument("--simulate", action="store_true", help="use the simulated parts")
     p.add_argument("--seconds", type=float, default=30.0, help="how long to watch the beams")
-    p.set_defaults(**_handler("kiosk.commands.hw_test:main"))
+    p.set_defaults(**_handler("kiosk.commands.hardware_check:main"))
 
     p = sub.add_parser("doctor", help="check the installation: one line per check, OK or FAIL")
     p.add_argument("--config", metavar="FILE", help="settings file (default: as `run` finds it)")

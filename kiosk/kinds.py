@@ -19,9 +19,9 @@ from drivers.display_protocol import DisplayFrame
 from kiosk.errors import N_
 from kiosk.hall.views import bhukhar_tile, carrom_tile, clock_tile
 from kiosk.parts.display_frames import bhukhar_frame, carrom_frame, clock_frame
-from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.backgammon_table import BackgammonTable, ClockView
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.registry import BHUKHAR_TABLES, CARROM_TABLES, CLOCK_TABLES, Lifecycle
 
@@ -71,22 +71,22 @@ class Kind(Generic[T, S, V]):
         return self.name
 
 
-def _carrom_turn(table: CarromSession) -> str | None:
+def _carrom_turn(table: CarromTable) -> str | None:
     state = table.view().state
     now = None if state is None else state.now
     return None if now is None else now.turn_colour
 
 
-def _clock_runs(table: ClockTable) -> bool:
+def _clock_runs(table: BackgammonTable) -> bool:
     """A side's clock running, not paused."""
     clock = table.cm.clock if table.cm is not None else None
     return clock is not None and clock.running is not None and clock.paused is None
 
 
-CARROM: Kind[CarromSession, Any, CarromView] = Kind(
+CARROM: Kind[CarromTable, Any, CarromView] = Kind(
     CARROM_TABLES.kind,
     CARROM_TABLES,
-    CarromSession,
+    CarromTable,
     CarromView,
     carrom_tile,
     carrom_frame,
@@ -94,10 +94,10 @@ CARROM: Kind[CarromSession, Any, CarromView] = Kind(
     sensors=True,
     turn_colour=_carrom_turn,
 )
-BACKGAMMON: Kind[ClockTable, Any, ClockView] = Kind(
+BACKGAMMON: Kind[BackgammonTable, Any, ClockView] = Kind(
     CLOCK_TABLES.kind,
     CLOCK_TABLES,
-    ClockTable,
+    BackgammonTable,
     ClockView,
     clock_tile,
     clock_frame,

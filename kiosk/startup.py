@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kiosk.access.settings_authority import SettingsAuthority, simulated_pins
 from kiosk.atomic import private_dir
 from kiosk.config import DEFAULT_PATH, ConfigError, Settings, check_pin, load_settings
 from kiosk.config import save_settings as write_settings
@@ -36,7 +37,6 @@ from kiosk.engine.outputs import Output
 from kiosk.errors import TablesideError
 from kiosk.kinds import frame_of, tile_of
 from kiosk.parts.hardware import Parts, build_parts, simulated_camera
-from kiosk.roles import SettingsAuthority, simulated_pins
 from kiosk.runner import Runner
 from kiosk.tables.registry import Fitted
 from kiosk.wiring import Frame, Services, Tables

@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from drivers.hits import POCKETS
-from kiosk.authority import Authority, Role
+from kiosk.access.authority import Authority, Role
+from kiosk.access.settings_authority import needs_pins
 from kiosk.config import Settings
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.outputs import Output
 from kiosk.kinds import KINDS
-from kiosk.roles import needs_pins
 from kiosk.tables.base import close_match
 from kiosk.tables.bhukhar_migrate import migrate_sessions
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
@@ -236,9 +236,10 @@ class Services:
     `press_pocket` (simulated beams, keys 1-4) a coin through a pocket, None on a real table;
     `retry_parts` starts the parts again (the start screen's Retry) and returns those still
     missing, None where there is nothing to retry; `authority` is the console's lock
-    (kiosk/roles.py), None: no roles, every command carries the role it needs (tests and
-    benches that build Services themselves; `start_kiosk` always gives one); `ask_pins`: the
-    app opens on the first-start screen while the umpire's or the director's PIN is missing.
+    (kiosk/access/settings_authority.py), None: no roles, every command carries the role it
+    needs (tests and benches that build Services themselves; `start_kiosk` always gives one);
+    `ask_pins`: the app opens on the first-start screen while the umpire's or the director's
+    PIN is missing.
     `settings`, `outputs` (the buzzer, the player display, the hall: what every table speaks
     to), `beams`, `camera` and `startup_faults` (the parts that did not start, shown as faults
     on the carrom table) make the tables' first `Fitted`, unless `tables` are given (made with

@@ -51,7 +51,10 @@ from kivy.config import Config  # noqa: E402
 
 Config.set("graphics", "maxfps", "0")  # read as Kivy's clock is made: tests/ui pumps frames
 
+import pytest  # noqa: E402
 from hypothesis import settings as _hypothesis  # noqa: E402
+
+from drivers.simulated import ManualClock  # noqa: E402
 
 # Property tests draw the same examples on every run and keep none between runs: a run can
 # fail only on the code, never by the examples it happened to draw, and a busy machine does
@@ -86,3 +89,15 @@ def pytest_collection_modifyitems(items: list[object]) -> None:
         return (rank.get(module, len(SLOW_FIRST)), order[id(item)])
 
     items.sort(key=key)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The one fake clock (drivers.simulated.ManualClock) as a table's monotonic clock."""
+    return ManualClock(1000.0)
+
+
+@pytest.fixture
+def wall() -> ManualClock:
+    """The same fake clock as the wall clock, at a date in 2023."""
+    return ManualClock(1_700_000_000.0)

@@ -23,12 +23,13 @@ PACKAGES = ("kiosk", "drivers", "vision")
 #: one of kiosk's loose modules), and may import its own layer and the layers below, never one
 #: above. Two folders in one layer know each other at most without a cycle.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # what everything may use: errors, atomic files, safe reads, the roles' names, PIN hashes
-    ("kiosk", "kiosk.errors", "kiosk.atomic", "kiosk.safe_read", "kiosk.authority", "kiosk.pins"),
+    # what everything may use: errors, atomic files, safe reads, the roles and what each may do,
+    # PIN hashes (kiosk.access)
+    ("kiosk", "kiosk.errors", "kiosk.atomic", "kiosk.safe_read", "kiosk.access"),
     # the pure cores: rules and timers; the settings shipped in the package
     ("kiosk.rules", "kiosk.clocks", "kiosk.defaults"),
     # the settings, every section of them (the hall's among them)
-    ("kiosk.config", "kiosk.config_checks", "kiosk.config_sections", "kiosk.config_hall"),
+    ("kiosk.config",),
     # the infrastructure every table runs on: journal, outputs, faults, time; no hardware
     ("kiosk.engine",),
     # the hardware's own code: pins, serial links, the camera's vision (and its renderer)
@@ -39,9 +40,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kiosk.parts",),
     # the hall: the kiosk's publisher and the director's board
     ("kiosk.hall",),
-    # the wiring: the game kinds' records, the tables in play, the runner, the console's
-    # lock, the start
-    ("kiosk.kinds", "kiosk.wiring", "kiosk.startup", "kiosk.runner", "kiosk.roles"),
+    # the wiring: the game kinds' records, the tables in play, the runner, the start, and
+    # the console's authority wired to the settings and the journal
+    (
+        "kiosk.kinds",
+        "kiosk.wiring",
+        "kiosk.startup",
+        "kiosk.runner",
+        "kiosk.access.settings_authority",
+    ),
     # the faces: screens, then the sub-commands and the command line
     ("kiosk.ui",),
     ("kiosk.commands", "kiosk.cli"),
@@ -174,7 +181,7 @@ def test_imports_every_module_has_a_layer() -> None:
 
 @pytest.mark.parametrize(
     ("module", "rank"),
-    [("kiosk.config", 2), ("kiosk.config_sections", 2), ("kiosk", 0), ("kiosk.errors", 0)],
+    [("kiosk.config", 2), ("kiosk.config.sections", 2), ("kiosk", 0), ("kiosk.errors", 0)],
 )
 def test_imports_a_module_takes_its_longest_prefix(module: str, rank: int) -> None:
     """`kiosk.config` is the settings' layer, not the package's (`kiosk`) below it."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import kiosk
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.kinds import KINDS, frame_of, of_view, tile_of
 from kiosk.rules.bhukhar.record import SessionStart, Team
 from kiosk.rules.carrom.events import MatchStart

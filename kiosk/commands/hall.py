@@ -31,10 +31,10 @@ def main(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     from aiohttp import web
 
+    from kiosk.config.hall import parse_broker
     from kiosk.hall.listener import HallListener
     from kiosk.hall.record import HallRecord
     from kiosk.hall.server import HallServer
-    from kiosk.hall.settings import parse_broker
 
     if not args.broker:
         print("--broker: the hall's MQTT broker is needed (HOST:PORT)", file=sys.stderr)

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.access.settings_authority import KIND as ROLES_KIND
+from kiosk.access.settings_authority import describe as describe_note
 from kiosk.atomic import private_dir, write_atomic
 from kiosk.commands.journal_verify import Verdict, verify
 from kiosk.engine.journal import EVENT, UNDO, Entry, Journal, JournalError, MatchRow
-from kiosk.roles import KIND as ROLES_KIND
-from kiosk.roles import describe as describe_note
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import EventError, MatchStart, event_from_dict
 from kiosk.rules.carrom.match import Match

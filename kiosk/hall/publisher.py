@@ -35,12 +35,12 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal_rows import Confirmed
 from kiosk.engine.outputs import OutputBase
 from kiosk.hall import schema, topics
 from kiosk.hall.outbox import JournalOutbox, Mark, OutEntry
-from kiosk.hall.settings import HallSettings
 from kiosk.hall.views import steady
 from kiosk.tables.commands import Command
 

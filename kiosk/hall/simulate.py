@@ -18,19 +18,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.publisher import HallPublisher
-from kiosk.hall.settings import HallSettings
 from kiosk.hall.views import bhukhar_tile, carrom_tile, clock_tile
 from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionError, SessionStart, Team
 from kiosk.rules.bhukhar.scoresheet import End, Game, TotalsSheet
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.backgammon_table import BackgammonTable
 from kiosk.tables.bhukhar_table import BhukharTable
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.commands import Command, Commands
 
 GAMES = ("carrom", "backgammon", "bhukhar")
@@ -59,15 +59,17 @@ class SimTable:
         # One simulated table of one kind: its publisher makes that kind's tiles.
         self.publisher = HallPublisher(hall, self.data, tile_of=TILES[game]).start()
         self.confirmed = 0
-        self.carrom: CarromSession | None = None
-        self.clock: ClockTable | None = None
+        self.carrom: CarromTable | None = None
+        self.clock: BackgammonTable | None = None
         self.bhukhar: BhukharTable | None = None
         if game == "carrom":
-            self.carrom = CarromSession(Journal(self.data / "journal.db"), outputs=[self.publisher])
+            self.carrom = CarromTable(Journal(self.data / "journal.db"), outputs=[self.publisher])
             if self.carrom.resume() is None:
                 self._new_carrom()
         elif game == "backgammon":
-            self.clock = ClockTable(Journal(self.data / "journal.db"), outputs=[self.publisher])
+            self.clock = BackgammonTable(
+                Journal(self.data / "journal.db"), outputs=[self.publisher]
+            )
             if self.clock.resume() is None:
                 self._new_clock()
         elif game == "bhukhar":
@@ -101,7 +103,7 @@ class SimTable:
         start = MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=2)
         self.carrom.start_match(start, role=Role.DIRECTOR)  # over an unfinished one: closes it
 
-    def _carrom_step(self, s: CarromSession) -> None:
+    def _carrom_step(self, s: CarromTable) -> None:
         if s.match is None or s.match.state.winner is not None:
             self._new_carrom()
             return
@@ -128,7 +130,7 @@ class SimTable:
         self.clock.start_match(players, 3, minutes_per_point=2, delay=12, role=Role.DIRECTOR)
         send(self.clock, "start", Role.PLAYER, player="Nikos")
 
-    def _clock_step(self, t: ClockTable) -> None:
+    def _clock_step(self, t: BackgammonTable) -> None:
         view = t.view()
         if view.winner is not None or view.flagged is not None:
             self._new_clock()

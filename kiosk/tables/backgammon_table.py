@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import LONG_BUZZ
 from kiosk.clocks.record import (
     Adjust,
@@ -55,7 +55,7 @@ from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import Output
 from kiosk.engine.timebase import MatchTime
-from kiosk.errors import Reason
+from kiosk.errors import N_, Reason
 from kiosk.rules.backgammon.clocked import ClockedMatch, ClockSnapshot
 from kiosk.rules.backgammon.face import ClockFace, clock_face
 from kiosk.rules.backgammon.match import Absence, IllegalAction, Match
@@ -186,13 +186,13 @@ def header_to_dict(header: ClockHeader) -> dict[str, Any]:
     return data
 
 
-class ClockTable(TableBase[ClockView]):
+class BackgammonTable(TableBase[ClockView]):
     """One backgammon match on the clock, on a journal.
 
     `clock` is the monotonic clock (tests inject a fake one) and `wall` the wall clock used
     only to carry match time across a restart. A backgammon table has no umpire (RULES.md,
     rulings of 2026-11-27): the players press, pause, resume, restart the delay, start and end
-    a game; the director does the rest (kiosk/authority.py).
+    a game; the director does the rest (kiosk/access/authority.py).
     """
 
     kind: ClassVar[str] = KIND
@@ -296,9 +296,15 @@ class ClockTable(TableBase[ClockView]):
             record, cm = replayed_clock(self.journal, row.id)
         except ClockRecordError as exc:
             # A journal from before a change of the rules, or damaged: say where, keep it.
-            raise IllegalAction(
-                f"{self.journal.path}: the unfinished backgammon match cannot be resumed: "
-                f"its clock record's line {exc.line}: {exc.reason}"
+            raise IllegalAction.of(
+                "clock_not_resumed",
+                N_(
+                    "{path}: the unfinished backgammon match cannot be resumed: its clock "
+                    "record's line {line}: {why}"
+                ),
+                path=str(self.journal.path),
+                line=exc.line,
+                why=exc.why if exc.why is not None else exc.reason,
             ) from None
         now = self.clock()
         self._time = MatchTime.resumed(now, self.wall(), self.journal.last_entry(row.id))
@@ -545,7 +551,7 @@ class ClockTable(TableBase[ClockView]):
 
     def _need(self) -> tuple[ClockedMatch, int]:
         if self.cm is None or self.match_id is None:
-            raise IllegalAction("no clocked match: start one or resume")
+            raise IllegalAction(NO_MATCH)
         return self.cm, self.match_id
 
 

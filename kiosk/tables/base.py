@@ -17,7 +17,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from kiosk.authority import Role, needs
+from kiosk.access.authority import Role, needs
 from kiosk.engine.faults import Fault, FaultBoard
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_faults import labelled

@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import Pattern
 from kiosk.clocks.round_timer import RoundTimer
 from kiosk.engine.faults import Fault
 from kiosk.engine.journal import EVENT, Journal, JournalError, MatchRow
 from kiosk.engine.outputs import Output
-from kiosk.errors import N_, TablesideError
+from kiosk.errors import N_, Reason, TablesideError, reason_of
 from kiosk.rules.bhukhar.record import (
     Cancel,
     Event,
@@ -46,11 +46,11 @@ from kiosk.rules.bhukhar.record import (
     start_from_dict,
     start_to_dict,
 )
-from kiosk.rules.bhukhar.scoresheet import Game, GameResult
+from kiosk.rules.bhukhar.scoresheet import Game, GameResult, ScoreError
 from kiosk.rules.bhukhar.standings import Standing
 from kiosk.tables.base import TableBase, all_but
-from kiosk.tables.bhukhar_draft import CardsEntry, Draft
-from kiosk.tables.commands import command, source
+from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
+from kiosk.tables.commands import NO_PREVIEW, Command, command, source
 
 KIND = "bhukhar"
 #: The journal entry holding the game being entered (never part of the session record).
@@ -99,6 +99,15 @@ class BhukharView:
         return next((f.message for f in self.faults if f.part == "journal"), "")
 
 
+@dataclass(frozen=True, slots=True)
+class BhukharPreview:
+    """The game as the record would score it (`result`), or `refused`: the rules' reason,
+    as facts for the interface to word (then `result` is None)."""
+
+    result: GameResult | None
+    refused: Reason | None = None
+
+
 class BhukharTable(TableBase[BhukharView]):
     """One session on the journal: its round timer, its scoresheet and its draft.
 
@@ -106,7 +115,7 @@ class BhukharTable(TableBase[BhukharView]):
     clock, `wall` the wall clock written in timer lines.
     """
 
-    #: The umpire keeps the round timer and the scoresheet (kiosk/authority.py).
+    #: The umpire keeps the round timer and the scoresheet (kiosk/access/authority.py).
     kind: ClassVar[str] = KIND
     COMMANDS: ClassVar[Mapping[str, str]] = {
         "start_round": "bhukhar_round",
@@ -363,6 +372,20 @@ class BhukharTable(TableBase[BhukharView]):
         self._history = ([], [])
         self._set_draft(draft.after_entry(), who)
         return result
+
+    def preview(self, command: Command) -> BhukharPreview:
+        """What `command` would give, asked of the rules without writing anything: for
+        "enter_draft", the game being entered scored as the record would score it (rules
+        13-19), or the core's Reason it would be refused; nothing is shown before any other
+        command (`no_preview`)."""
+        if command.action != "enter_draft":
+            return BhukharPreview(None, NO_PREVIEW)
+        try:
+            game = self.draft.game(self.rosters)
+            result = self.session.check(GameEntry(max(1, self.round), self.draft.table_no, game))
+        except (SessionError, ScoreError, DraftError) as exc:
+            return BhukharPreview(None, reason_of(exc) or Reason.of("refused", str(exc)))
+        return BhukharPreview(result)
 
     def _set_draft(self, draft: Draft, who: str) -> None:
         if draft == self.draft:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, TypeAlias
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.timebase import MatchTime
 from kiosk.rules.carrom.errors import N_, IllegalEvent, Reason
 from kiosk.rules.carrom.events import Event, Protest, ProtestDecided
@@ -73,7 +73,7 @@ def protest_board(value: object) -> Board:
 
 
 class CarromProtests(ABC):
-    """The protest commands of a carrom table, mixed into CarromSession after its TableBase
+    """The protest commands of a carrom table, mixed into CarromTable after its TableBase
     (whose `_now` and `_tell` they use). What they need of the table is declared here, so
     mypy checks the session gives it."""
 

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, assert_never
 
 from drivers.hits import POCKETS, BeamFault, BeamHit
-from kiosk.authority import Role, needs
+from kiosk.access.authority import Role, needs
 from kiosk.clocks.countdown import ClockError, Expired, WarningDue
 from kiosk.clocks.turn import TurnTimers
 from kiosk.config import Settings
@@ -95,7 +95,7 @@ from kiosk.tables.stroke import StrokeTracker
 log = logging.getLogger(__name__)
 
 
-class CarromSession(TableBase[CarromView], CarromProtests):
+class CarromTable(TableBase[CarromView], CarromProtests):
     """One carrom table on a journal: inputs in (each through `_take`, at run time and on
     resume alike), the rules core's events, the timers as the rules call them, the journal of
     it all, the view to the outputs; starting, resuming and the umpire's and the director's

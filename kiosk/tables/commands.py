@@ -5,10 +5,11 @@ commands), `by` (the role of the console that sends it: a player, the umpire, th
 its arguments, and `view`, the version of the table's view it was made from. The table
 refuses a command made from a view that is no longer current (a double tap, a tap during a
 redraw, a stale dialog: the second of two taps was made from the view the first one changed).
-It checks the role against its action table (kiosk/authority.py `ACTIONS`, and the table's own
-say, e.g. an undo past a board's end is the director's), carries it out, and journals ONE
-entry with the role that did it. There is no trusted caller: every command method takes its
-role by keyword and checks it (`command`), whether called through `send` or directly. The PIN
+It checks the role against its action table (kiosk/access/authority.py `ACTIONS`, and the
+table's own say, e.g. an undo past a board's end is the director's), carries it out, and
+journals ONE entry with the role that did it. There is no trusted caller: every command method
+takes its role by keyword and checks it (`command`), whether called through `send` or
+directly. The PIN
 gate (kiosk/ui/lock.py) only unlocks the console: it decides the role a command carries, never
 what the command does or where it is written.
 
@@ -25,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
-from kiosk.authority import Role, needs
+from kiosk.access.authority import Role, needs
 from kiosk.errors import N_, Reason, Refused, reason_of
 
 #: A refusal by role, by the role it needed (worded by the interface).
@@ -131,7 +132,7 @@ def command(method: F) -> F:
 
 class Commands(ABC):
     """The command side every table shares. A table lists its commands in `COMMANDS`
-    (command -> the action of kiosk/authority.py's table it counts as); each command is a
+    (command -> the action of kiosk/access/authority.py's table it counts as); each command is a
     method of that name, marked `@command`, taking its arguments and `role`. `versions`: the
     version of the view the table gives now (its `_view` sets it)."""
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from drivers.hits import POCKETS
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings, with_values
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.engine.outputs import Output
@@ -28,17 +28,17 @@ from kiosk.rules.backgammon.match import IllegalAction
 from kiosk.rules.bhukhar.record import SessionStart
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import KIND as BACKGAMMON
-from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.backgammon_table import BackgammonTable, ClockView
 from kiosk.tables.base import close_unfinished
 from kiosk.tables.bhukhar_table import KIND as BHUKHAR
 from kiosk.tables.bhukhar_table import BhukharTable, BhukharView, TableFileError
 from kiosk.tables.carrom_inputs import PartFault
 from kiosk.tables.carrom_record import KIND as CARROM
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.carrom_view import CarromView
 
 #: Any table, and any table's view: what the wiring and the outputs are given.
-AnyTable = CarromSession | ClockTable | BhukharTable
+AnyTable = CarromTable | BackgammonTable | BhukharTable
 AnyView = CarromView | ClockView | BhukharView
 
 
@@ -84,7 +84,7 @@ class ClockStart:
 
 
 Start = CarromStart | ClockStart | SessionStart
-T = TypeVar("T", CarromSession, ClockTable, BhukharTable)
+T = TypeVar("T", CarromTable, BackgammonTable, BhukharTable)
 S = TypeVar("S", CarromStart, ClockStart, SessionStart)
 
 
@@ -112,11 +112,11 @@ class Lifecycle(Generic[T, S]):
 # -- carrom ------------------------------------------------------------------------------
 
 
-def _carrom(journal: Journal, fitted: Fitted, stroke_s: float | None) -> CarromSession:
+def _carrom(journal: Journal, fitted: Fitted, stroke_s: float | None) -> CarromTable:
     settings = fitted.settings
     if stroke_s is not None and stroke_s != settings.timers.stroke_s:
         settings = with_values(settings, timers={"stroke_s": stroke_s})
-    session = CarromSession(
+    session = CarromTable(
         journal,
         settings,
         clock=fitted.clock,
@@ -129,15 +129,13 @@ def _carrom(journal: Journal, fitted: Fitted, stroke_s: float | None) -> CarromS
     return session
 
 
-def _carrom_create(
-    journal: Journal, fitted: Fitted, start: CarromStart, role: Role
-) -> CarromSession:
+def _carrom_create(journal: Journal, fitted: Fitted, start: CarromStart, role: Role) -> CarromTable:
     session = _carrom(journal, fitted, start.stroke_s)
     session.start_match(start.match, role=role)
     return session
 
 
-def _carrom_resume(journal: Journal, fitted: Fitted) -> CarromSession | None:
+def _carrom_resume(journal: Journal, fitted: Fitted) -> CarromTable | None:
     session = _carrom(journal, fitted, None)
     return session if session.resume() is not None else None
 
@@ -145,13 +143,15 @@ def _carrom_resume(journal: Journal, fitted: Fitted) -> CarromSession | None:
 # -- backgammon --------------------------------------------------------------------------
 
 
-def _clock(journal: Journal, fitted: Fitted) -> ClockTable:
-    return ClockTable(
+def _clock(journal: Journal, fitted: Fitted) -> BackgammonTable:
+    return BackgammonTable(
         journal, clock=fitted.clock, outputs=fitted.outputs, settings=fitted.settings.backgammon
     )
 
 
-def _clock_create(journal: Journal, fitted: Fitted, start: ClockStart, role: Role) -> ClockTable:
+def _clock_create(
+    journal: Journal, fitted: Fitted, start: ClockStart, role: Role
+) -> BackgammonTable:
     table = _clock(journal, fitted)
     table.start_match(
         start.players,
@@ -169,7 +169,7 @@ def _clock_create(journal: Journal, fitted: Fitted, start: ClockStart, role: Rol
     return table
 
 
-def _clock_resume(journal: Journal, fitted: Fitted) -> ClockTable | None:
+def _clock_resume(journal: Journal, fitted: Fitted) -> BackgammonTable | None:
     table = _clock(journal, fitted)
     return table if table.resume() is not None else None
 
@@ -188,10 +188,10 @@ def _bhukhar_resume(journal: Journal, fitted: Fitted) -> BhukharTable | None:
     return BhukharTable.open(journal, clock=fitted.clock, outputs=fitted.outputs)
 
 
-CARROM_TABLES: Lifecycle[CarromSession, CarromStart] = Lifecycle(
+CARROM_TABLES: Lifecycle[CarromTable, CarromStart] = Lifecycle(
     CARROM, CarromStart, _carrom_create, _carrom_resume
 )
-CLOCK_TABLES: Lifecycle[ClockTable, ClockStart] = Lifecycle(
+CLOCK_TABLES: Lifecycle[BackgammonTable, ClockStart] = Lifecycle(
     BACKGAMMON, ClockStart, _clock_create, _clock_resume
 )
 BHUKHAR_TABLES: Lifecycle[BhukharTable, SessionStart] = Lifecycle(
@@ -199,8 +199,8 @@ BHUKHAR_TABLES: Lifecycle[BhukharTable, SessionStart] = Lifecycle(
 )
 LIFECYCLES: dict[
     str,
-    Lifecycle[CarromSession, CarromStart]
-    | Lifecycle[ClockTable, ClockStart]
+    Lifecycle[CarromTable, CarromStart]
+    | Lifecycle[BackgammonTable, ClockStart]
     | Lifecycle[BhukharTable, SessionStart],
 ] = {
     CARROM: CARROM_TABLES,

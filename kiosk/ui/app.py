@@ -25,7 +25,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import Settings
 from kiosk.engine.journal import JournalError
 from kiosk.errors import Refused

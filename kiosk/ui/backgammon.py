@@ -1,6 +1,6 @@
 """The backgammon clock: two large halves, each player taps their own to end a turn.
 
-Built on the engine's ClockTable (kiosk/tables/backgammon_table.py): every tap is a
+Built on the engine's BackgammonTable (kiosk/tables/backgammon_table.py): every tap is a
 clock-record event the table journals before it answers; the screen shows the
 table's ClockView (the face of kiosk/rules/backgammon/face.py: the bank and the
 delay apart, tenths below 20 s, the Crawford banner, "wait" after an early pickup, the
@@ -25,10 +25,10 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.outputs import CallbackOutput
 from kiosk.errors import Refused
-from kiosk.tables.backgammon_table import ClockTable, ClockView
+from kiosk.tables.backgammon_table import BackgammonTable, ClockView
 from kiosk.tables.commands import Command, StaleView
 from kiosk.ui.backgammon_setup import BackgammonSetupScreen
 from kiosk.ui.i18n import tr
@@ -53,7 +53,7 @@ class BackgammonScreen(Screen):
 
     `message` shows why the table refused a tap (IllegalAction's reason)."""
 
-    table: ClockTable | None = ObjectProperty(None, allownone=True)
+    table: BackgammonTable | None = ObjectProperty(None, allownone=True)
     view: ClockView | None = ObjectProperty(None, allownone=True)
     names = ListProperty(["", ""])
     banks = ListProperty(["", ""])
@@ -104,7 +104,7 @@ class BackgammonScreen(Screen):
         tr.on_switch(self._redraw)
 
     # -- following the table ---------------------------------------------------------
-    def attach(self, table: ClockTable) -> None:
+    def attach(self, table: BackgammonTable) -> None:
         """Follow `table`: the screen becomes one of its outputs (the runner polls it)."""
         old = self.table.outputs if self.table is not None else None
         joined = self._output.follow(old, table.outputs)

@@ -5,7 +5,7 @@ when the clock is introduced (3.5 (vi)), whether the Crawford game was already p
 (4.4 (iv)) and the breaks and penalty points already given (2.2 (ii), 2.2 (iv), 2.3), the
 time a point and the delay with the doubles preset and a second leg (3.5 (v)), and a
 best-of-three series (2.2 (ii)). The app's Start passes `clock_options()` to
-ClockTable.start_match; what the rules refuse there is worded on this screen.
+BackgammonTable.start_match; what the rules refuse there is worded on this screen.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class BackgammonSetupScreen(Screen):
         self.second_leg_min = max(0, min(60, int(self.second_leg_min) + delta))
 
     def clock_options(self) -> dict[str, Any]:
-        """The keyword arguments of ClockTable.start_match this screen sets."""
+        """The keyword arguments of BackgammonTable.start_match this screen sets."""
         return {
             "minutes_per_point": float(self.minutes_per_point),
             "delay": float(self.delay),

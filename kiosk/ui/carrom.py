@@ -21,7 +21,7 @@ from kivy.uix.scrollview import ScrollView
 
 from kiosk.clocks.patterns import Pattern
 from kiosk.engine.outputs import CallbackOutput
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.carrom_view import CarromView
 from kiosk.ui.carrom_calls import CarromCalls, next_step
 from kiosk.ui.carrom_rulings import TIMER_NAMES, capital, disagree_words
@@ -210,7 +210,7 @@ class CarromScreen(CarromCalls):
             grid.on_live(grid, grid.live)
 
     # -- following the session -------------------------------------------------------
-    def attach(self, session: CarromSession) -> None:
+    def attach(self, session: CarromTable) -> None:
         """Follow `session`: the screen becomes one of its outputs (the runner polls the
         session; every view it gives its outputs comes to `changed`)."""
         old = self.session.outputs if self.session is not None else None

@@ -27,10 +27,10 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.errors import Refused
 from kiosk.tables.carrom_preview import foul_law
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.commands import NO_MATCH, Command, StaleView
 from kiosk.ui.carrom_rulings import (
@@ -97,7 +97,7 @@ class CarromCalls(Screen):
     """The dialogs' and the strip's side of the carrom console (see the module docstring).
     `session` and `_latest` are the console's (kiosk/ui/carrom.py)."""
 
-    session: CarromSession | None = ObjectProperty(None, allownone=True)
+    session: CarromTable | None = ObjectProperty(None, allownone=True)
     error = StringProperty("")
     # the player picker (foul, concede, forfeit, toss)
     pick_action = StringProperty("")

@@ -3,7 +3,7 @@ default PIN) and from the settings, by the director.
 
 Four steps on the PIN pad: the umpire's PIN, again, the director's, again. A PIN is 4 to 8
 digits and the two must differ (the director's opens more than the umpire's). Only the
-salted hashes are kept, in the settings file (kiosk/config.py `hash_pin`); nothing is saved
+salted hashes are kept, in the settings file (kiosk/config/__init__.py `hash_pin`); nothing is saved
 until both are chosen. Cancel starts over (at the first start there is nowhere else to go)
 or, from the settings, goes back to them with nothing changed.
 """
@@ -17,7 +17,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import ConfigError, hash_pin, with_values
 from kiosk.engine.journal import JournalError
 from kiosk.ui.i18n import tr

@@ -15,7 +15,7 @@ from kivy.app import App
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.authority import Role, needs
+from kiosk.access.authority import Role, needs
 from kiosk.kinds import KINDS
 from kiosk.rules.carrom.core import side_names
 from kiosk.tables.unfinished import Unfinished
@@ -98,7 +98,7 @@ class HomeScreen(Screen):
     closing = NumericProperty(-1)
     close_text = StringProperty("")
 
-    #: The Settings button names the PIN it asks for (kiosk/authority.py: the director's).
+    #: The Settings button names the PIN it asks for (kiosk/access/authority.py: the director's).
     settings_text = StringProperty("")
 
     def __init__(self, **kw: Any) -> None:

@@ -32,9 +32,9 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.authority import Authority, Note, Role, needs
+from kiosk.access.authority import Authority, Note, Role, needs
+from kiosk.access.settings_authority import journal_note
 from kiosk.engine.journal import JournalError
-from kiosk.roles import journal_note
 from kiosk.tables.commands import Command, Commands
 from kiosk.ui.i18n import tr
 from kiosk.ui.kvload import load_kv
@@ -113,7 +113,7 @@ class Gate:
     ) -> Role | None:
         """The console's role for `action` (which needs `wanted`), or None: the PIN pad asks
         for the PIN and `retry` runs once it is given. `keep`: a confirmation is asked first,
-        and its tap is checked again (kiosk/authority.py `allows`)."""
+        and its tap is checked again (kiosk/access/authority.py `allows`)."""
         role = self.authority.allows(wanted, action, self.now(), keep=keep)
         if role is None:
             self.ask(wanted, action, retry)

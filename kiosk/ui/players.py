@@ -31,7 +31,7 @@ from kivy.core.window import Window
 from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.config_sections import PlayersSettings
+from kiosk.config.sections import PlayersSettings
 from kiosk.kinds import KINDS
 from kiosk.tables.backgammon_table import ClockView
 from kiosk.tables.bhukhar_table import BhukharView

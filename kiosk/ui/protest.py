@@ -27,7 +27,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.errors import Refused
 from kiosk.rules.carrom.state import MatchState
 from kiosk.tables.carrom_preview import Preview

@@ -9,10 +9,10 @@ from drivers.hits import BeamFault, BeamHit, BeamReport
 from drivers.mockpins import ClockedMockFactory
 from drivers.pockets import PocketBeams
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 PINS = (17, 27, 22, 23)
 
@@ -94,7 +94,7 @@ def test_beams_a_real_stroke_with_chatter_is_not_flapping() -> None:
 
 def test_session_flapping_beam_is_shown_and_its_hits_are_not_counted(tmp_path: Path) -> None:
     clock = ManualClock(100.0)
-    session = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=lambda: 1e9)
+    session = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=lambda: 1e9)
     session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     b = PocketBeams(PINS, sink=session.post, pin_factory=ClockedMockFactory(clock), clock=clock)
     with b:

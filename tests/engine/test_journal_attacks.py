@@ -1,4 +1,4 @@
-"""Issue 32, "Nothing lost in silence": the journal attacked as a technician with the SD card
+"""Nothing lost in silence: the journal attacked as a technician with the SD card
 would: a flipped index bit, a refused start on a truncated or damaged file beside its -wal, a
 restore killed at every step, the seal, the lock file or the -wal deleted, a forged edit with
 the chain recomputed. Real files, real SQLite, real second processes."""

@@ -1,4 +1,4 @@
-"""Issue 43, "Trust, round three": where the chain and the key start is bound by the key and
+"""Trust: where the chain and the key start is bound by the key and
 the seal (`journal verify --key` fails on every forgery, naming the entry), and a journal
 belongs to its folder and table (another table's journal or backup is refused, naming both).
 Real files, real SQLite; each forgery is what a technician with the SD card can do."""

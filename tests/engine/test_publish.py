@@ -6,21 +6,20 @@ import json
 from pathlib import Path
 
 from drivers.hits import BeamFault
-from kiosk.authority import Role
+from drivers.simulated import ManualClock as FakeClock
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import JsonOutput
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.backgammon_table import ClockTable
-from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
+from kiosk.tables.backgammon_table import BackgammonTable
+from kiosk.tables.carrom_table import CarromTable
 
 
 def test_publish_carrom_state_and_faults_as_json_lines(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     lines: list[str] = []
-    s = CarromSession(
+    s = CarromTable(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(lines.append)]
     )
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
@@ -41,7 +40,7 @@ def test_publish_a_failing_publisher_is_a_fault_of_its_own(
     def broker_down(_line: str) -> None:
         raise ConnectionRefusedError("mqtt broker at 10.0.0.2:1883")
 
-    s = CarromSession(
+    s = CarromTable(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(broker_down)]
     )
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
@@ -52,7 +51,7 @@ def test_publish_a_failing_publisher_is_a_fault_of_its_own(
 
 def test_publish_backgammon_clock(tmp_path: Path, clock: FakeClock, wall: FakeClock) -> None:
     lines: list[str] = []
-    t = ClockTable(
+    t = BackgammonTable(
         Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[JsonOutput(lines.append)]
     )
     t.start_match(("Nikos", "Eleni"), 3, role=Role.UMPIRE)

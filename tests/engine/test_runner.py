@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from drivers.simulated import ManualClock as FakeClock
+from kiosk.access.authority import Role
 from kiosk.clocks.patterns import SHORT_BEEP
 from kiosk.engine.journal import Journal
 from kiosk.engine.notify import Notifier
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.runner import Runner
-from kiosk.tables.carrom_table import CarromSession
-
-from .conftest import FakeClock
+from kiosk.tables.carrom_table import CarromTable
 
 START = MatchStart("icf", ("Asha", "Bina"), "Asha")
 
@@ -30,7 +29,7 @@ def test_runner_step_fires_timers_and_pings_the_watchdog(
         sock.settimeout(5)
         notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "4000000"})
         out = MemoryOutput()
-        s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
+        s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall, outputs=[out])
         polled: list[float] = []
         runner = Runner(s, clock=clock, notifier=notifier, pollers=[polled.append])
         runner.ready()
@@ -51,7 +50,7 @@ def test_runner_next_wake_is_the_earliest_deadline(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
     notifier = Notifier({"WATCHDOG_USEC": "4000000"})  # no socket: the pings go nowhere
-    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
     stuck_check: list[float | None] = [clock.now + 0.3]
     runner = Runner(clock=clock, notifier=notifier, deadlines=[lambda: stuck_check[0]])
     assert runner.next_wake(clock.now, 1.0) == clock.now + 0.3  # a part's deadline
@@ -72,7 +71,7 @@ def test_runner_next_wake_is_the_earliest_deadline(
 def test_runner_errors_in_a_part_do_not_stop_the_table(
     tmp_path: Path, clock: FakeClock, wall: FakeClock
 ) -> None:
-    s = CarromSession(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
+    s = CarromTable(Journal(tmp_path / "j.db"), clock=clock, wall=wall)
 
     def broken(now: float) -> None:
         raise OSError("gpio chip gone")

@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from drivers.simulated import ManualClock as FakeClock
+from kiosk.access.authority import Role
 from kiosk.config import Settings, dump_settings, with_values
 from kiosk.engine.notify import Notifier
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import SAVED_NAME, StartRefused, start_kiosk
-from kiosk.tables.backgammon_table import ClockTable
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.backgammon_table import BackgammonTable
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.registry import CarromStart, ClockStart
-
-from .conftest import FakeClock
 
 
 def _write(path: Path, settings: Settings) -> Path:
@@ -81,7 +80,7 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
         session = services.tables.create(
             CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
         )
-        assert isinstance(session, CarromSession) and kiosk.runner.table is session
+        assert isinstance(session, CarromTable) and kiosk.runner.table is session
         session.confirm(session.proposal.edited(pocketed=["white"]), role=Role.UMPIRE)
         state = session.view().state
     finally:
@@ -90,7 +89,7 @@ def test_startup_carrom_simulated_resumes_the_unfinished_match(
     try:
         assert again.services.tables.latest_unfinished() == "carrom"
         session = again.services.tables.resume("carrom")
-        assert isinstance(session, CarromSession) and again.runner.table is session
+        assert isinstance(session, CarromTable) and again.runner.table is session
         view = session.view()
         assert view.state == state
         assert view.beams == (1, 2, 3, 4)
@@ -105,7 +104,7 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
     try:
         assert kiosk.parts.camera is None and not kiosk.services.camera
         table = kiosk.services.tables.create(ClockStart(("Nikos", "Eleni"), 3), Role.UMPIRE)
-        assert isinstance(table, ClockTable)
+        assert isinstance(table, BackgammonTable)
         assert [o.name for o in table.outputs.items] == ["buzzer", "display"]
         view = table.view()
         assert view.snapshot.banks["Nikos"] == 360.0
@@ -116,7 +115,7 @@ def test_startup_backgammon_table(tmp_path: Path, clock: FakeClock) -> None:
 def test_startup_services_are_built_once_and_retry_fits_new_parts_whole(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    """Issue 30: no service locator. The screens' Services cannot be changed afterwards; the
+    """No service locator. The screens' Services cannot be changed afterwards; the
     start screen's Retry starts new parts and gives the tables a new Fitted (what a table is
     made with) and the runner the new parts' pollers, never changing the old ones."""
     kiosk = start_kiosk(None, tmp_path, simulate=True, clock=clock, notifier=Notifier({}))
@@ -144,7 +143,7 @@ def test_startup_services_are_built_once_and_retry_fits_new_parts_whole(
         services.press_pocket(2)
         clock.advance(0.5)
         kiosk.runner.step()
-        assert isinstance(table, CarromSession)
+        assert isinstance(table, CarromTable)
         assert [p.beam for p in table.view().proposal.pockets] == [0, 1, 0, 0]
     finally:
         kiosk.close()

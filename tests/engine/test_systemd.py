@@ -50,7 +50,7 @@ def _values(text: str, key: str) -> list[str]:
 def test_systemd_bad_settings_stop_the_restarts_with_the_reason_in_the_log(
     tmp_path: Path,
 ) -> None:
-    """Issue 32: `config check` in ExecStartPre= exited 1, RestartPreventExitStatus=2 (which
+    """`config check` in ExecStartPre= exited 1, RestartPreventExitStatus=2 (which
     applies to the main process only) never matched, and no start limit: a restart every 2 s
     for ever. The main process now refuses the file itself with the status the unit names."""
     text = UNIT.read_text()
@@ -131,7 +131,7 @@ def exposure(unit_text: str, tmp_path: Path) -> float:
 
 
 def test_systemd_unit_exposure_is_at_most_2_5(tmp_path: Path) -> None:
-    # Issue 15: the unit was rated 8.6 EXPOSED; hardened, it must stay at 2.5 or lower.
+    # The unit was rated 8.6 EXPOSED; hardened, it must stay at 2.5 or lower.
     assert exposure(UNIT.read_text(), tmp_path) <= 2.5
     done = subprocess.run(
         [

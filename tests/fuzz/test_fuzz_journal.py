@@ -31,14 +31,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal, JournalError
 from kiosk.rules.bhukhar.record import SessionStart, Team
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.backgammon_table import ClockTable
+from kiosk.tables.backgammon_table import BackgammonTable
 from kiosk.tables.bhukhar_table import BhukharTable
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = ROOT / "tests" / "data"
@@ -68,14 +68,14 @@ def make_seed(folder: Path) -> Path:
     path = folder / "journal.db"
     clock, wall = ManualClock(100.0), ManualClock(1.7e9)
     journal = Journal(path)
-    carrom = CarromSession(journal, clock=clock, wall=wall)
+    carrom = CarromTable(journal, clock=clock, wall=wall)
     carrom.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     carrom.confirm(carrom.proposal.edited(pocketed=["white", "white"]), role=Role.UMPIRE)
     clock.advance(7.5)
     carrom.confirm(carrom.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     carrom.confirm(carrom.proposal.edited(pocketed=["black"], striker=True), role=Role.UMPIRE)
     carrom.undo(role=Role.UMPIRE)
-    table = ClockTable(journal, clock=clock, wall=wall)
+    table = BackgammonTable(journal, clock=clock, wall=wall)
     table.start_match(("Nikos", "Eleni"), 5, role=Role.UMPIRE)
     table.start("Nikos", role=Role.PLAYER)
     clock.advance(9.5)

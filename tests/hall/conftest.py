@@ -21,8 +21,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from kiosk.config.hall import HallSettings
 from kiosk.hall.mosquitto import Mosquitto, free_port
-from kiosk.hall.settings import HallSettings
 
 HALL = "hall"
 USERS = {"director": "dir-pw", "t01": "pw-t01", "t02": "pw-t02", "t03": "pw-t03"}

@@ -15,13 +15,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import (
     CHROMEDRIVER,
@@ -44,7 +44,7 @@ def test_a_tile_updates_after_a_confirm(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
-    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     browser.get(hall_process.url)
     wait_for(lambda: (tile(browser, "t01") or {}).get("state") == "online", 10, "the tile")
@@ -124,7 +124,7 @@ def test_the_page_notices_a_dead_link_and_reconnects(
     broker: Mosquitto, hall_process: HallProcess, browser: WebDriver, tmp_path: Path
 ) -> None:
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
-    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     browser.get(hall_process.url)
     wait_for(lambda: browser.find_element(By.ID, "link").text == "live", 10, "live")
@@ -196,7 +196,7 @@ def test_the_board_shows_the_halls_broker_link_down_and_back(
     """The hall's own MQTT link down (the broker gone, or the MQTT thread being started again
     by the watchdog): the header says so and no tile is shown as current."""
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
-    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     try:
         browser.get(hall_process.url)

@@ -6,16 +6,16 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
-from kiosk.hall.settings import HallSettings
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import wait_for
 
@@ -47,7 +47,7 @@ def test_halls_bridged_to_a_central_broker_keep_their_topics(tmp_path: Path) -> 
                 settings = HallSettings(broker=broker.address, hall=hall, table_id="t01")
                 pub = HallPublisher(settings, tmp_path / f"{hall}-kiosk", tile_of=tile_of).start()
                 publishers.append(pub)
-                s = CarromSession(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
+                s = CarromTable(Journal(tmp_path / f"{hall}-kiosk" / "journal.db"),
                                   outputs=[pub])  # fmt: skip
                 s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
                 for _ in range(3):

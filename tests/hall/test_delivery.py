@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, free_port
@@ -24,7 +24,7 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import HALL, USERS, table_settings, wait_for
 
@@ -59,8 +59,8 @@ def hall_events(rec: HallRecord, table: str) -> list[tuple[str, int]]:
     return [(str(m), int(s)) for m, s in rows]
 
 
-def carrom(data: Path, publisher: HallPublisher) -> CarromSession:
-    s = CarromSession(Journal(data / "journal.db"), outputs=[publisher])
+def carrom(data: Path, publisher: HallPublisher) -> CarromTable:
+    s = CarromTable(Journal(data / "journal.db"), outputs=[publisher])
     if s.resume() is None:
         s.start_match(
             MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE
@@ -105,7 +105,7 @@ def test_kiosk_without_a_broker_keeps_scoring_and_sends_the_gap_later(
 ) -> None:
     port = free_port()
     b = Mosquitto(tmp_path / "late", port=port)
-    from kiosk.hall.settings import HallSettings
+    from kiosk.config.hall import HallSettings
 
     settings = HallSettings(broker=b.address, table_id="t01", keepalive_s=5)
     pub = HallPublisher(settings, tmp_path / "k", tile_of=tile_of).start()

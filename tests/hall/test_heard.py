@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto
@@ -17,7 +17,7 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import HALL, USERS, table_settings, wait_for
 
@@ -46,7 +46,7 @@ def test_confirmed_events_go_from_the_outputs_without_reading_the_journal(
 ) -> None:
     data = tmp_path / "k"
     pub = HallPublisher(table_settings(broker, "t01"), data, tile_of=tile_of).start()
-    s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(data / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     first = wait_for(lambda: seqs(record), 5, "the first event")
@@ -66,7 +66,7 @@ def test_an_event_no_output_heard_of_is_read_from_the_journal(
 ) -> None:
     data = tmp_path / "k"
     pub = HallPublisher(table_settings(broker, "t01"), data, tile_of=tile_of).start()
-    s = CarromSession(Journal(data / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(data / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
     wait_for(lambda: seqs(record), 5, "the first event")

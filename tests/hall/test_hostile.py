@@ -18,7 +18,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import entry_hash
 from kiosk.engine.journal_rows import dumps
@@ -26,7 +26,7 @@ from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import HALL, USERS, HallProcess, table_settings, tile, wait_for
 
@@ -124,7 +124,7 @@ def test_thirty_malformed_kinds_are_counted_dropped_and_the_board_goes_on(
 ) -> None:
     assert len(MALFORMED) >= 30
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
-    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
     try:
@@ -271,7 +271,7 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_the_board_goes_on_through_a
     (UnicodeEncodeError), every open page froze while its heartbeat still said "live", new
     pages got no snapshot, and retained, it did so again after a restart of the hall."""
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
-    s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+    s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE)
     rogue = _client(broker, "t02")
     carrom = {"game": "carrom", "players": ["Chen", "Dev"], "sides": ["Chen", "Dev"],

@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.hall import schema, topics
 from kiosk.hall.mosquitto import Mosquitto
@@ -30,7 +30,7 @@ from kiosk.hall.publisher import HallPublisher, decision_command
 from kiosk.hall.security import acl_text
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.commands import Command
 from kiosk.tables.registry import CarromStart, Fitted
 from kiosk.wiring import Tables
@@ -50,18 +50,18 @@ DECIDE = f"tableside/{HALL}/t01/{topics.DECIDE}"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
-def _kiosk(broker: Mosquitto, folder: Path, clock: ManualClock) -> tuple[CarromSession, Any]:
+def _kiosk(broker: Mosquitto, folder: Path, clock: ManualClock) -> tuple[CarromTable, Any]:
     """A carrom table with its hall publisher; the director's decisions go to the table as
     at a kiosk (kiosk/startup.py: `Tables.post`), taken at its next poll."""
     pub = HallPublisher(table_settings(broker, "t01"), folder, tile_of=tile_of)
-    s = CarromSession(Journal(folder / "journal.db"), clock=clock, outputs=[pub], beams=())
+    s = CarromTable(Journal(folder / "journal.db"), clock=clock, outputs=[pub], beams=())
     pub.on_command = s.post
     pub.start()
     s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     return s, pub
 
 
-def _asha_wins_board_and_bina_protests(s: CarromSession, clock: ManualClock) -> None:
+def _asha_wins_board_and_bina_protests(s: CarromTable, clock: ManualClock) -> None:
     for coins in (["white"], ["white", "queen"], ["white"] * 7):
         s.confirm(s.proposal.edited(pocketed=coins), role=Role.UMPIRE)
     clock.advance(60)
@@ -241,7 +241,7 @@ def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
     director = _client("director", broker.port)
     try:
         s = tables.create(CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE)
-        assert isinstance(s, CarromSession)
+        assert isinstance(s, CarromTable)
         _asha_wins_board_and_bina_protests(s, clock)
         match = str(s.match_id)
         tables.close_all()  # the kiosk restarts: no table in play until the umpire resumes
@@ -251,7 +251,7 @@ def test_a_decision_heard_before_the_match_is_resumed_reaches_it(
         wait_for(lambda: pub._held is not None, 10, "the decision heard")
         tables = Tables(data, Fitted(clock=clock, outputs=(pub,), beams=()))
         resumed = tables.resume("carrom")  # its first view goes to the publisher
-        assert isinstance(resumed, CarromSession)
+        assert isinstance(resumed, CarromTable)
 
         def decided() -> bool:
             resumed.poll()
@@ -281,7 +281,7 @@ def test_the_same_decision_heard_again_is_not_taken_twice(tmp_path: Path) -> Non
     after the director undid it at the console; one for another match is let go."""
     clock = ManualClock(1000.0)
     with Journal(tmp_path / "journal.db") as journal:
-        s = CarromSession(journal, clock=clock, beams=())
+        s = CarromTable(journal, clock=clock, beams=())
         s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
         _asha_wins_board_and_bina_protests(s, clock)
         data = {"id": 9, "match": str(s.match_id), "board": [1, 1], "upheld": False}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import ConfigError, parse_settings
 from kiosk.engine.journal import Journal
 from kiosk.hall.mosquitto import Mosquitto

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.hall.mosquitto import Mosquitto
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.startup import start_kiosk
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.registry import CarromStart
 
 from .conftest import HALL, USERS, wait_for
@@ -42,7 +42,7 @@ def test_started_kiosk_publishes_its_confirms_to_the_hall(
         session = kiosk.services.tables.create(
             CarromStart(MatchStart("icf", ("Asha", "Bina"), "Asha")), Role.UMPIRE
         )
-        assert isinstance(session, CarromSession)
+        assert isinstance(session, CarromTable)
         session.confirm(session.proposal.edited(pocketed=[]), role=Role.UMPIRE)
 
         def stored() -> int:

@@ -11,16 +11,16 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
+from kiosk.config.hall import HallSettings
 from kiosk.engine.journal import Journal
 from kiosk.hall.listener import HallListener
 from kiosk.hall.mosquitto import Mosquitto, make_certificates
 from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
-from kiosk.hall.settings import HallSettings
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import wait_for
 
@@ -37,7 +37,7 @@ def test_kiosk_and_hall_over_tls(tmp_path: Path) -> None:
         settings = HallSettings(broker=broker.address, table_id="t01", tls=True, ca_file=str(ca))
         pub = HallPublisher(settings, tmp_path / "k", tile_of=tile_of).start()
         try:
-            s = CarromSession(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
+            s = CarromTable(Journal(tmp_path / "k" / "journal.db"), outputs=[pub])
             s.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
             s.confirm(s.proposal.edited(pocketed=[]), role=Role.UMPIRE)
             wait_for(rec.matches, 10, "the match over TLS")

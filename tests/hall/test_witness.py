@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.journal_chain import GENESIS, chained_rows, recompute
 from kiosk.engine.journal_files import read_seal, write_seal
@@ -20,7 +20,7 @@ from kiosk.hall.publisher import HallPublisher
 from kiosk.hall.record import HallRecord
 from kiosk.kinds import tile_of
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 
 from .conftest import HALL, USERS, table_settings, wait_for
 
@@ -64,7 +64,7 @@ def test_hall_verify_finds_a_forged_edit_with_the_chain_recomputed(
     pub = HallPublisher(table_settings(broker, "t01"), tmp_path / "k", tile_of=tile_of).start()
     journal = tmp_path / "k" / "journal.db"
     try:
-        s = CarromSession(Journal(journal), outputs=[pub])
+        s = CarromTable(Journal(journal), outputs=[pub])
         s.start_match(
             MatchStart("icf", ("Asha", "Bina"), "Asha", board_limit=None), role=Role.UMPIRE
         )

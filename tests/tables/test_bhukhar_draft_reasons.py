@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.tables.bhukhar_draft import CardsEntry, Draft, DraftError
 from kiosk.ui.words import reason_words
-from tests.engine.test_part_faults import words_in
+from tests.parts.test_part_faults import words_in
 from tests.refusals import raises_code
 
 

@@ -11,12 +11,12 @@ import pytest
 
 from drivers.hits import BeamHit
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import EVENT, Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.rules.carrom.errors import IllegalEvent
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.health import beam_part
 
 UMPIRE = Role.UMPIRE
@@ -24,9 +24,9 @@ START = MatchStart("icf", ("Sita", "Gita"), "Sita")
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> CarromSession:
+def table(tmp_path: Path) -> CarromTable:
     clock = ManualClock(100.0)
-    s = CarromSession(
+    s = CarromTable(
         Journal(tmp_path / "journal.db"),
         clock=clock,
         wall=ManualClock(1_700_000_000.0),
@@ -36,17 +36,17 @@ def table(tmp_path: Path) -> CarromSession:
     return s
 
 
-def _events(s: CarromSession) -> list[str]:
+def _events(s: CarromTable) -> list[str]:
     assert s.match_id is not None
     return [e.data["event"] for e in s.journal.entries(s.match_id, [EVENT])]
 
 
-def _confirmed(s: CarromSession) -> list[dict[str, object]]:
+def _confirmed(s: CarromTable) -> list[dict[str, object]]:
     assert s.match_id is not None
     return s.journal.confirmed(s.match_id)
 
 
-def _hits(s: CarromSession, pocket: int, n: int, gap: float) -> None:
+def _hits(s: CarromTable, pocket: int, n: int, gap: float) -> None:
     clock = s.clock
     assert isinstance(clock, ManualClock)
     for _ in range(n):
@@ -56,7 +56,7 @@ def _hits(s: CarromSession, pocket: int, n: int, gap: float) -> None:
 
 
 def test_a_foul_while_a_white_is_proposed_is_refused_and_the_white_is_kept(
-    table: CarromSession,
+    table: CarromTable,
 ) -> None:
     _hits(table, 2, 1, 0.5)  # key 2: a white through pocket 2
     assert table.proposal.pocketed == ("white",)
@@ -84,7 +84,7 @@ def test_a_foul_while_a_white_is_proposed_is_refused_and_the_white_is_kept(
     ],
 )
 def test_every_other_call_while_a_stroke_is_proposed_is_refused(
-    table: CarromSession, call: str, args: dict[str, object]
+    table: CarromTable, call: str, args: dict[str, object]
 ) -> None:
     table.edit(pocketed=["white"], role=UMPIRE)
     table.confirm(role=UMPIRE)  # something to undo, a board in progress
@@ -98,7 +98,7 @@ def test_every_other_call_while_a_stroke_is_proposed_is_refused(
 
 
 def test_a_held_key_chatters_a_fault_on_the_parts_board_and_its_count_goes(
-    table: CarromSession,
+    table: CarromTable,
 ) -> None:
     _hits(table, 3, 61, 0.015)  # key 3 held: 61 hits 15 ms apart
     faults = {f.part: f.message for f in table.view().faults}
@@ -122,7 +122,7 @@ def test_more_coins_than_the_board_holds_is_a_fault_not_a_count() -> None:
 
 
 def test_the_proposal_is_cleared_in_one_command_and_the_clear_is_journaled(
-    table: CarromSession,
+    table: CarromTable,
 ) -> None:
     _hits(table, 1, 7, 0.2)
     assert len(table.proposal.pocketed) == 7

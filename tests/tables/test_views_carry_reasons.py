@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.engine.journal import Journal
 from kiosk.engine.outputs import MemoryOutput
 from kiosk.errors import Reason
@@ -22,7 +22,7 @@ from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.backgammon_table import ClockPreview, ClockView
 from kiosk.tables.bhukhar_table import BhukharView
 from kiosk.tables.carrom_preview import Preview
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from kiosk.tables.carrom_view import CarromView
 from kiosk.tables.commands import Command
 from tests.refusals import raises_code
@@ -53,8 +53,8 @@ def test_a_view_has_no_english_field_for_a_refusal_or_a_ruling(view: type[Any]) 
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> CarromSession:
-    s = CarromSession(
+def table(tmp_path: Path) -> CarromTable:
+    s = CarromTable(
         Journal(tmp_path / "journal.db"),
         clock=ManualClock(100.0),
         wall=ManualClock(1_700_000_000.0),
@@ -64,19 +64,19 @@ def table(tmp_path: Path) -> CarromSession:
     return s
 
 
-def _refusal(s: CarromSession) -> Reason:
+def _refusal(s: CarromTable) -> Reason:
     refusal = s.view().refusal
     assert isinstance(refusal, Reason)
     return refusal
 
 
-def test_law_121_restart_without_a_timer_is_a_reason_in_the_view(table: CarromSession) -> None:
+def test_law_121_restart_without_a_timer_is_a_reason_in_the_view(table: CarromTable) -> None:
     table.restart_clock(role=UMPIRE)
     assert (_refusal(table).code, _refusal(table).law) == ("no_timer_to_restart", "121")
 
 
 def test_an_event_the_journal_refuses_is_a_reason_with_its_cause(
-    table: CarromSession, monkeypatch: pytest.MonkeyPatch
+    table: CarromTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refuses(*_: object, **__: object) -> None:
         raise RuntimeError("the journal is closed")
@@ -92,7 +92,7 @@ def test_an_event_the_journal_refuses_is_a_reason_with_its_cause(
 
 
 def test_a_command_from_afar_without_a_reason_of_its_own_is_refused_with_a_code(
-    table: CarromSession,
+    table: CarromTable,
 ) -> None:
     # The hall checks a decision before it posts it; one that slips past is still worded.
     table.post(Command.of("decide_protest", Role.DIRECTOR, board=[1, 1], upheld="yes"))
@@ -102,13 +102,13 @@ def test_a_command_from_afar_without_a_reason_of_its_own_is_refused_with_a_code(
 
 
 def test_a_command_with_no_match_is_refused_by_its_code(tmp_path: Path) -> None:
-    s = CarromSession(Journal(tmp_path / "journal.db"), clock=ManualClock(1.0))
+    s = CarromTable(Journal(tmp_path / "journal.db"), clock=ManualClock(1.0))
     with raises_code(IllegalEvent, "no_match"):
         s.pass_turn(role=UMPIRE)
 
 
 def test_a_core_refusal_stays_in_the_view_until_the_next_tap(
-    table: CarromSession,
+    table: CarromTable,
 ) -> None:
     with raises_code(IllegalEvent, "queen_twice") as refused:
         table.confirm(table.proposal.edited(pocketed=["queen", "queen"]), role=UMPIRE)

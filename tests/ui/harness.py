@@ -70,7 +70,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from drivers.simulated import ManualClock as FakeClock  # noqa: E402
 from drivers.simulated import SimulatedBeams  # noqa: E402
-from kiosk.authority import Role  # noqa: E402
+from kiosk.access.authority import Role  # noqa: E402
 from kiosk.engine.outputs import Output  # noqa: E402
 from kiosk.runner import Runner  # noqa: E402
 from kiosk.tables.commands import Command  # noqa: E402
@@ -510,9 +510,9 @@ def pinned(
 ) -> Services:
     """A kiosk whose console locks: both PINs set (hashed as a real start keeps them; "" for
     none), the lock after `lock_after_min` idle minutes, the director's window."""
+    from kiosk.access.pins import MIN_PIN_ITERATIONS
+    from kiosk.access.settings_authority import SettingsAuthority
     from kiosk.config import Settings, hash_pin, with_values
-    from kiosk.pins import MIN_PIN_ITERATIONS
-    from kiosk.roles import SettingsAuthority
 
     def pin(p: str) -> str:
         return hash_pin(p, iterations=MIN_PIN_ITERATIONS) if p else ""

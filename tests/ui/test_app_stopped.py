@@ -4,7 +4,7 @@ app and find none (`app.unit`: "'NoneType' object has no attribute 'bind'")."""
 
 from __future__ import annotations
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.rules.carrom.events import MatchStart
 from kiosk.tables.registry import CarromStart
 from kiosk.ui.i18n import apply_languages

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.ui.i18n import apply_languages, tr
 
 from .harness import (

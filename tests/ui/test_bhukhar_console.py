@@ -1,4 +1,4 @@
-"""Issue 16's Bhukhar items, with real taps: team and player names entered on the kiosk (in
+"""The Bhukhar console, with real taps: team and player names entered on the kiosk (in
 any of the four scripts), the ending an explicit choice with its rule (rule 16), and the
 totals shown as they were added up (rule 18)."""
 

@@ -8,7 +8,7 @@ import json
 from functools import partial
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.tables.bhukhar_draft import Draft
 from kiosk.tables.commands import Command
 

@@ -1,4 +1,4 @@
-"""Issue 31, honest doubt at the console: a stroke the camera doubts shows "camera unsure",
+"""Honest doubt at the console: a stroke the camera doubts shows "camera unsure",
 flagged for the umpire, in the console's language, its note too (every message
 translated)."""
 

@@ -3,7 +3,7 @@ proposal, quick edits, undo, a refused event, fouls and the scoresheet."""
 
 from __future__ import annotations
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.config import with_values
 
 from .harness import Kiosk, name_players, win_board
@@ -210,7 +210,7 @@ def test_carrom_law_73_due_is_placed_within_the_placing_countdown(kiosk: Kiosk) 
     kiosk.shot("carrom_placing")
     kiosk.tap("dues_placed")
     assert screen.timer_kind.startswith("Stroke (law 50)") and screen.timer == "15"
-    # Issue 16: the purple banner went on showing after the tap; now it goes at once.
+    # The purple banner went on showing after the tap; now it goes at once.
     assert screen.placing == "" and screen.ids.banner.text == screen.status
     assert screen.rulings[-1] == (
         "Dues placed: 2 coin(s) by Bina; the next stroke within 15 s (law 50)"

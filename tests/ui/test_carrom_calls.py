@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 
 from .harness import Kiosk, confirmed_events, name_players
 

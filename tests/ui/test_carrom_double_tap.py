@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from drivers.simulated import ManualClock as FakeClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.tables.commands import Command
 from kiosk.wiring import Services
 

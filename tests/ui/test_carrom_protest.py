@@ -161,7 +161,7 @@ def test_law_150_play_over_under_protest_until_the_director_rejects_it(kiosk: Ki
     panel = screen.protests
     session = screen.session
     win_board(session)
-    from kiosk.authority import Role
+    from kiosk.access.authority import Role
     from kiosk.tables.commands import Command
 
     session.send(Command.of("concede", Role.DIRECTOR, by="Bina"))

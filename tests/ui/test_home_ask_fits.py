@@ -1,4 +1,4 @@
-"""Issue 34 (item 7): home's question before a new game, over three unfinished tables, was
+"""Home's question before a new game, over three unfinished tables, was
 clipped by 2 px at 800x480 when the state arose in Hindi (the fit story reaches it in
 English and switches: that path fitted). The state reached in Hindi from the start."""
 

@@ -5,7 +5,7 @@ for (the director's)."""
 
 from __future__ import annotations
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 
 from .harness import Kiosk, start_backgammon
 

@@ -1,4 +1,4 @@
-"""Issue 34 (item 10): a second kiosk over a journal another kiosk holds said so in grey on
+"""A second kiosk over a journal another kiosk holds said so in grey on
 grey, and nothing of it reached the log. Home says it in red on dark red; every refused
 open is an error in the log (the journal of systemd on the kiosk)."""
 

@@ -76,7 +76,7 @@ def test_retry_starts_the_parts_once_they_can(dead: Kiosk, monkeypatch: pytest.M
     assert dead.services.startup_faults == () and dead.services.beams == (1, 2, 3, 4)
 
 
-# Issue 34, item 10: a Retry that starts nothing new says it tried, and again at the next tap.
+# A Retry that starts nothing new says it tried, and again at the next tap.
 def test_retry_that_starts_nothing_says_it_tried(dead: Kiosk) -> None:
     assert dead.current == "parts"
     screen = dead.screen()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from kivy.core.window import Window
 
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 
 from .harness import UMPIRE_PIN, FakeClock, Kiosk, Services, pinned, pump, type_pin
 

@@ -3,7 +3,7 @@ under Xvfb: before, the pad said "try again in 1 s" for ever once the wait was o
 
 from __future__ import annotations
 
-from kiosk.authority import BACKOFF_S
+from kiosk.access.authority import BACKOFF_S
 
 from .harness import Kiosk
 from .harness import type_pin as _type_pin

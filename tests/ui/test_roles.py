@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from kiosk.authority import BACKOFF_S
+from kiosk.access.authority import BACKOFF_S
+from kiosk.access.pins import PIN_HASH_SCHEME
+from kiosk.access.settings_authority import KIND, SettingsAuthority
 from kiosk.config import Settings, check_pin, hash_pin, with_values
 from kiosk.config import save_settings as write_settings
-from kiosk.pins import PIN_HASH_SCHEME
-from kiosk.roles import KIND, SettingsAuthority
 
 from .harness import (
     DIRECTOR_PIN,
@@ -403,7 +403,7 @@ def _void_asked(kiosk: Kiosk) -> Any:
 
 
 def test_roles_settings_and_pins_close_when_the_console_locks(kiosk: Kiosk) -> None:
-    """Issue 32: the settings the director left open stayed open after the lock, and a player
+    """The settings the director left open stayed open after the lock, and a player
     changed both PINs. Locked, the console goes home; the settings ask again."""
     kiosk.tap("settings")
     type_pin(kiosk, DIRECTOR)
@@ -421,7 +421,7 @@ def test_roles_settings_and_pins_close_when_the_console_locks(kiosk: Kiosk) -> N
 
 
 def test_roles_a_confirmation_closes_when_the_console_locks(kiosk: Kiosk) -> None:
-    """Issue 32: a void confirmation opened with the director's PIN stayed open through the
+    """A void confirmation opened with the director's PIN stayed open through the
     lock, and a tap 30 minutes later voided the board as the director's act."""
     screen = _void_asked(kiosk)
     kiosk.advance(30 * 60.0)  # idle: locked
@@ -449,7 +449,7 @@ def test_roles_a_directors_confirmation_is_checked_again_when_tapped(kiosk: Kios
 
 
 def test_roles_a_new_match_over_an_unfinished_one_is_the_directors(kiosk: Kiosk) -> None:
-    """Issue 32: starting a new match as umpire closed the unfinished one, unasked. Home asks
+    """Starting a new match as umpire closed the unfinished one, unasked. Home asks
     first, and Start then needs the director's PIN; the close is journaled with the role."""
     screen = _start_carrom(kiosk)
     kiosk.tap("white_plus")
@@ -502,7 +502,7 @@ def test_roles_the_directors_settings_session_ends_when_settings_close(kiosk: Ki
 def test_roles_settings_saves_and_pin_changes_are_journaled_with_the_role(
     kiosk: Kiosk,
 ) -> None:
-    """Issue 32: PIN changes and settings saves were not journaled. Each is an entry with the
+    """PIN changes and settings saves were not journaled. Each is an entry with the
     director's role, naming what changed, never a PIN or its hash."""
     kiosk.tap("settings")
     type_pin(kiosk, DIRECTOR)

@@ -1,4 +1,4 @@
-"""Issue 34 (item 10): a settings change made during a match was exported as the match's
+"""A settings change made during a match was exported as the match's
 correction ("correction by the director: settings" in the protest record). A settings save
 is the kiosk's own act: journaled with the director's role outside any match, it is not in
 the match's entries, its record or its protest record."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.roles import KIND, describe
+from kiosk.access.settings_authority import KIND, describe
 from kiosk.tables.carrom_record import export_match_record
 
 from .harness import DIRECTOR_PIN, FakeClock, Kiosk, Services, pinned, type_pin

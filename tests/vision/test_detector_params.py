@@ -1,4 +1,4 @@
-"""Issue 45: every number the detector decides by lives in `DetectorParams`, each with
+"""Every number the detector decides by lives in `DetectorParams`, each with
 its reason, and no module of the detector holds more than a few numbers of its own."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 45: a piece is unsure only when its doubt could change the outcome: a count on
+"""A piece is unsure only when its doubt could change the outcome: a count on
 one photo, what left the board between two."""
 
 from __future__ import annotations

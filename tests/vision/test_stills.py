@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from drivers.simulated import ManualClock
-from kiosk.authority import Role
+from kiosk.access.authority import Role
 from kiosk.cli import main as cli_main
 from kiosk.engine.journal import Journal
 from kiosk.parts.camera import translate
 from kiosk.rules.carrom.events import MatchStart
-from kiosk.tables.carrom_table import CarromSession
+from kiosk.tables.carrom_table import CarromTable
 from vision.calibration import auto_calibrate
 from vision.sim.live import SimulatedBoard
 from vision.stills import Stills, stills_folder
@@ -94,7 +94,7 @@ def test_law_144_protest_record_shows_the_stills_of_each_stroke(
     and `tableside protest` shows them with the stroke (laws 144-151: decided on the record)."""
     path = tmp_path / "journal.db"
     clock, wall = ManualClock(0.0), ManualClock(1.7e9)
-    session = CarromSession(Journal(path), clock=clock, wall=wall, camera=True)
+    session = CarromTable(Journal(path), clock=clock, wall=wall, camera=True)
     session.start_match(MatchStart("icf", ("Asha", "Bina"), "Asha"), role=Role.UMPIRE)
     session.play(role=Role.UMPIRE)
     board = SimulatedBoard()

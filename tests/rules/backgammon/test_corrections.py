@@ -1,4 +1,4 @@
-"""Issue 36, the second reading of the Greek text (shared/seeds/003_d85405b1c0e4c56b.txt):
+"""The second reading of the Greek text (shared/seeds/003_d85405b1c0e4c56b.txt):
 score and length corrections (4.7, 4.8), a clock introduced mid-match (2.2, 2.3, 3.5 (vi)),
 two legs that split the match time (3.5 (v)), breaks only between games and an absence
 counted as a break (2.2 (ii), (v)), the dead cube (4.4 (vii)) and long matches."""

@@ -101,7 +101,7 @@ def test_clause_4_3_iii_face_names_the_overruled_winner() -> None:
 
 
 def test_face_rulings_are_facts_for_each_language() -> None:
-    """Issue 30: the banner and the match line are Reasons (a code, the law, the facts), so a
+    """The banner and the match line are Reasons (a code, the law, the facts), so a
     screen words them in its language instead of parsing English back."""
     cm = ClockedMatch(ClockHeader(("Ann", "Bo"), 5, (4, 0)))
     face = clock_face(cm, 0.0)
