@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -195,10 +197,15 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         sim = SimTable(game, Path(args.data) / name, settings, seed=n)
         tables.append((sim, [time.monotonic() + sim.rng.uniform(0, hi)]))
+    # SIGINT and SIGTERM stop the loop between two steps: an interrupt raised inside a step
+    # (in a journal write, in the publisher's lock) once left the close waiting forever.
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
     print("ready", flush=True)
     done: dict[int, int] = {}
     try:
-        while True:
+        while not stop.is_set():
             now = time.monotonic()
             for i, (sim, due) in enumerate(tables):
                 if now >= due[0] and (not args.steps or done.get(i, 0) < args.steps):
@@ -207,9 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                     due[0] = now + sim.rng.uniform(lo, hi)
             if args.steps and all(done.get(i, 0) >= args.steps for i in range(len(tables))):
                 break
-            time.sleep(0.01)
-    except KeyboardInterrupt:
-        pass
+            stop.wait(0.01)
     finally:
         for sim, _ in tables:
             sim.close()

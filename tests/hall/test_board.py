@@ -182,7 +182,11 @@ def test_a_silent_kiosk_shows_offline_within_one_and_a_half_keepalives(
         frozen = time.monotonic()
         wait_for(lambda: (tile(browser, "t02") or {}).get("state") == "offline", 10, "offline")
         assert time.monotonic() - frozen <= 5 * 1.5 + 0.5
-        assert "offline (silent)" in (tile(browser, "t02") or {})["text"]
+        # The board's own "offline (silent)", or the broker's last will if Mosquitto came
+        # round to it first: both count 1.5 keep-alives from the kiosk's last packet, and on a
+        # busy machine the will (usually 10-11 s) once came first.
+        text = (tile(browser, "t02") or {})["text"]
+        assert "offline (silent)" in text or "offline" in text.split("\n"), text
     finally:
         os.kill(kiosk.pid, signal.SIGKILL)
         kiosk.wait(timeout=10)
