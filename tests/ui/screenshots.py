@@ -1,13 +1,13 @@
 """Regenerate the screenshots of docs/ui.md: every screen and dialog of the tour (tour.py) and
 every state of its story (the issue's states: a doubles match in four scripts, the change of
 sides, the backgammon clock paused and waiting, Bhukhar's refusal, the PINs' problems) at
-800x480 and 1024x600, in English, Hindi and Greek; the carrom console in each of the four
+800x480 and 1024x600, in English, Hindi, Gujarati and Greek; the carrom console in each of the four
 languages; the on-screen keyboard in each of its layouts.
 
     xvfb-run -a -s "-screen 0 1024x600x24" .venv/bin/python -m tests.ui.screenshots
 
 Not part of `make test` (some minutes of drawing). Writes docs/screenshots/fit/: English at
-`<size>/<state>.png`, Hindi and Greek at `<size>/<language>/<state>.png`. Each picture is
+`<size>/<state>.png`, the others at `<size>/<language>/<state>.png`. Each picture is
 kept with a palette of 128 colours (text stays sharp; a tenth of the size).
 """
 
@@ -25,7 +25,7 @@ from .tour import story, tour
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 OUT = DOCS / "screenshots" / "fit"
 SIZES = ((800, 480), (1024, 600))
-LANGUAGES = ("en", "hi", "el")
+LANGUAGES = ("en", "hi", "gu", "el")
 CONSOLE_LANGUAGES = ("en", "hi", "gu", "el")
 
 
@@ -116,7 +116,7 @@ BEGIN, END = "<!-- screenshots: begin -->", "<!-- screenshots: end -->"
 
 def table(states: list[str], size: tuple[int, int]) -> str:
     """A markdown table of `states` at `size`: one row a state, a column a language."""
-    named = {"en": "English", "hi": "Hindi", "el": "Greek"}
+    named = {"en": "English", "hi": "Hindi", "gu": "Gujarati", "el": "Greek"}
     wide = f"{size[0]}x{size[1]}"
     rows = [
         f"| {wide} | " + " | ".join(named[code] for code in LANGUAGES) + " |",
