@@ -24,6 +24,7 @@ from vision.symmetry import (
     centre_queen,
     colour_class,
     off_centre_white,
+    printed_ink,
     printed_pattern,
     red_print,
     siblings,
@@ -170,6 +171,16 @@ def _one(
         conf = heat
         why = "not judged against the board: the heat alone"
         centre = math.hypot(c.x_mm - B.SURFACE_MM / 2, c.y_mm - B.SURFACE_MM / 2)
+        if (
+            cold
+            and centre < p.centre_blind_mm
+            and c.colour == "queen"
+            and heat < p.hot
+            and printed_ink(empty, disc_lab(top_lab, u, v, p.face_disc * R_COIN), p)
+        ):
+            # A queen the network was not sure of, her face the print's own red: the
+            # centre circle (law I अ.6), which a cold view cannot judge by change.
+            return None
         if cold and centre < p.centre_blind_mm:
             # Never sure: a filled red centre circle seen a few mm off the view's centre
             # (taps or a suggestion a little off) is a hot queen.
