@@ -310,6 +310,7 @@ RULES = {
     "redder": "a white man not hot whose face is redder than the plywood may be the queen",
     "refine": "against the kept board a man's centre is refined along his outline",
     "missed_discs": "discs of change the network missed are pieces",
+    "agreed_disc": "a lone disc barely seen, changed through, its class agreed, is sure",
     "centre_queen": "cold, a red round outline at the centre is the queen, in doubt",
     "centre_ink": "cold, a red face at the centre of the print's red hue is the print",
     "two_looks": "cold, men of one class parting into two looks are two sets",

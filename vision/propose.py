@@ -257,6 +257,18 @@ def _weakly_seen(
             # it, is a striker's size).
             other = c.colour
         r = _radius(colour)
+        if (
+            colour == c.colour
+            and other is None
+            and strength >= 1.0
+            and seen_here >= p.through
+            and "agreed_disc" not in p.off
+        ):
+            # Three looks agree: the network's class, the class by the disc's size and
+            # colour, and a disc of change standing alone, changed through and far from
+            # the board's look. The network's weak heat is then its own doubt on a set
+            # unlike the renderer's (real strikers at heat 0.28), not the piece's.
+            conf = max(conf, p.sure + p.step)
     elif heat >= p.weak and seen_here >= p.through:
         # Seen, its disc changed through, touching another piece (a queen of the
         # plywood's hue beside a man): counted, in doubt.
