@@ -210,6 +210,9 @@ class DetectorParams:
     light_percentile: float = 99.0
     #: A red face at the centre this near (CIELAB) to the red printed elsewhere is ink.
     print_ink: float = 12.0
+    #: ... or whose hue (CIELAB, degrees) lies this near its hue: a filled centre circle
+    #: is the ink deeper (real dev photos: centre circles 0.5-5.6, a magenta queen 18.5).
+    print_hue: float = 10.0
     #: ... the print's red read this far (mm) or more from the centre ...
     print_ink_away_mm: float = 40.0
     #: ... when this many px of it are seen.
@@ -307,7 +310,9 @@ RULES = {
     "redder": "a white man not hot whose face is redder than the plywood may be the queen",
     "refine": "against the kept board a man's centre is refined along his outline",
     "missed_discs": "discs of change the network missed are pieces",
+    "agreed_disc": "a lone disc barely seen, changed through, its class agreed, is sure",
     "centre_queen": "cold, a red round outline at the centre is the queen, in doubt",
+    "centre_ink": "cold, a red face at the centre of the print's red hue is the print",
     "two_looks": "cold, men of one class parting into two looks are two sets",
     "larger_set": "cold, three strikers or more are the men of a larger set",
     "men_of_view": "cold, a man in doubt is judged by the men the view is sure of",

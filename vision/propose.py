@@ -24,6 +24,7 @@ from vision.symmetry import (
     centre_queen,
     colour_class,
     off_centre_white,
+    printed_ink,
     printed_pattern,
     red_print,
     siblings,
@@ -170,6 +171,16 @@ def _one(
         conf = heat
         why = "not judged against the board: the heat alone"
         centre = math.hypot(c.x_mm - B.SURFACE_MM / 2, c.y_mm - B.SURFACE_MM / 2)
+        if (
+            cold
+            and centre < p.centre_blind_mm
+            and c.colour == "queen"
+            and heat < p.hot
+            and printed_ink(empty, disc_lab(top_lab, u, v, p.face_disc * R_COIN), p)
+        ):
+            # A queen the network was not sure of, her face the print's own red: the
+            # centre circle (law I अ.6), which a cold view cannot judge by change.
+            return None
         if cold and centre < p.centre_blind_mm:
             # Never sure: a filled red centre circle seen a few mm off the view's centre
             # (taps or a suggestion a little off) is a hot queen.
@@ -246,6 +257,18 @@ def _weakly_seen(
             # it, is a striker's size).
             other = c.colour
         r = _radius(colour)
+        if (
+            colour == c.colour
+            and other is None
+            and strength >= 1.0
+            and seen_here >= p.through
+            and "agreed_disc" not in p.off
+        ):
+            # Three looks agree: the network's class, the class by the disc's size and
+            # colour, and a disc of change standing alone, changed through and far from
+            # the board's look. The network's weak heat is then its own doubt on a set
+            # unlike the renderer's (real strikers at heat 0.28), not the piece's.
+            conf = max(conf, p.sure + p.step)
     elif heat >= p.weak and seen_here >= p.through:
         # Seen, its disc changed through, touching another piece (a queen of the
         # plywood's hue beside a man): counted, in doubt.

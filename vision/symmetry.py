@@ -149,16 +149,29 @@ def centre_queen(
     if best < p.round:
         return None
     face = disc_lab(top_lab, at[0], at[1], p.face_disc * R_COIN)
-    if float(face[1]) <= red:
-        return None
-    # Of the red printed elsewhere (base circles, a star's points): the same ink at the
-    # centre is the print's centre circle; a queen is seldom the print's very red.
+    return None if float(face[1]) <= red or printed_ink(empty, face, p) else at
+
+
+def printed_ink(empty: EmptyBoard, face: Array, p: DetectorParams = PARAMS) -> bool:
+    """Cold, whether a red face at the board's centre is the print's own red ink, as
+    printed elsewhere (base circles, a star's points): the same colour (`print_ink`), or
+    the same hue (`print_hue`): a filled centre circle shows the ink deeper than the thin
+    lines and dots elsewhere, which the plywood pales at their edges, but its hue stays.
+    A queen is seldom the print's very red (the real dev photos: printed centre circles
+    0.5-5.6 degrees from the print's hue, a magenta queen 18.5)."""
+    red = empty.plywood_a() + p.queen_redder
     printed = _AWAY_FROM_CENTRE & empty.known & (empty.lab[:, :, 1] > red)
-    if np.count_nonzero(printed) >= p.print_ink_least_px:
-        ink = np.median(empty.lab[printed], axis=0)
-        if float(np.linalg.norm(face - ink)) < p.print_ink:
-            return None
-    return at
+    if float(face[1]) <= red or np.count_nonzero(printed) < p.print_ink_least_px:
+        return False
+    ink = np.median(empty.lab[printed], axis=0)
+    if float(np.linalg.norm(face - ink)) < p.print_ink:
+        return True
+    if "centre_ink" in p.off:
+        return False
+    # The angle between the two hues (a*, b*): no wrap-around to mind.
+    fa, fb, ia, ib = (float(x) for x in (face[1], face[2], ink[1], ink[2]))
+    hue = math.degrees(math.atan2(abs(fa * ib - fb * ia), fa * ia + fb * ib))
+    return hue < p.print_hue
 
 
 def off_centre_white(
