@@ -62,34 +62,6 @@ from drivers.simulated import ManualClock  # noqa: E402
 _hypothesis.register_profile("tableside", derandomize=True, database=None, deadline=None)
 _hypothesis.load_profile("tableside")
 
-#: The longest test modules (`pytest --durations=0`: 20-100 s a test under load), started
-#: first: with three workers, one of them left at the end keeps the run going while the
-#: other workers have nothing to do.
-SLOW_FIRST = (
-    "tests/ui/test_zz_fit.py",
-    "tests/fuzz/test_fuzz_journal.py",
-    "tests/install/test_install_sh.py",
-    "tests/install/test_wheel.py",
-    "tests/hall/test_bridge.py",
-    "tests/rules/carrom/test_properties.py",
-    "tests/fuzz/test_fuzz_readers.py",
-    "tests/ui/test_i18n_screens.py",
-    "tests/rules/bhukhar/test_properties.py",
-    "tests/install/test_screen_sizes.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[object]) -> None:
-    """The slow modules first, each in its own order; the rest as collected."""
-    rank = {name: n for n, name in enumerate(SLOW_FIRST)}
-    order = {id(item): n for n, item in enumerate(items)}
-
-    def key(item: object) -> tuple[int, int]:
-        module = str(getattr(item, "nodeid", "")).split("::")[0]
-        return (rank.get(module, len(SLOW_FIRST)), order[id(item)])
-
-    items.sort(key=key)
-
 
 @pytest.fixture
 def clock() -> ManualClock:
