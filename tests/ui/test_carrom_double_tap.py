@@ -126,8 +126,8 @@ def services(tmp_path: Path, fake_clock: FakeClock, request: pytest.FixtureReque
     return pinned(tmp_path, fake_clock, lock_after_min=30.0, director_window_s=window)
 
 
-@pytest.mark.parametrize("decision", ["decide_uphold", "decide_reject"])
-def test_a_double_tap_on_the_protest_decision_decides_once(kiosk: Kiosk, decision: str) -> None:
+def _deciding(kiosk: Kiosk) -> Any:
+    """A board won, Gita's protest against it, and the director's decision box open on it."""
     kiosk.tap("carrom_icf")
     name_players(kiosk, "Sita", "Gita")
     kiosk.tap("start")
@@ -142,6 +142,12 @@ def test_a_double_tap_on_the_protest_decision_decides_once(kiosk: Kiosk, decisio
     kiosk.tap("protest")
     kiosk.tap(screen.protests.ids.decide_0)
     type_pin(kiosk, DIRECTOR_PIN)
+    return screen
+
+
+@pytest.mark.parametrize("decision", ["decide_uphold", "decide_reject"])
+def test_a_double_tap_on_the_protest_decision_decides_once(kiosk: Kiosk, decision: str) -> None:
+    screen = _deciding(kiosk)
     assert screen.decision.asking
     kiosk.double_tap(screen.decision.ids[decision])
     kiosk.advance(0.5)
@@ -168,20 +174,7 @@ def test_a_second_protest_uphold_made_from_the_same_view_is_refused_by_the_table
     from; the protest is decided once, no refusal is journaled, and the console says so
     quietly. (Before the view versions the table took it, and its rules refused it out loud:
     "there is no undecided protest", journaled as a refusal.)"""
-    kiosk.tap("carrom_icf")
-    name_players(kiosk, "Sita", "Gita")
-    kiosk.tap("start")
-    type_pin(kiosk, UMPIRE_PIN)
-    screen = kiosk.screen()
-    session = screen.session
-    win_board(session)
-    session.send(
-        Command.of("protest", Role.UMPIRE, by="Gita", board=(1, 1), words="w", receipt="R-1")
-    )
-    kiosk.advance(1.0)
-    kiosk.tap("protest")
-    kiosk.tap(screen.protests.ids.decide_0)
-    type_pin(kiosk, DIRECTOR_PIN)
+    screen = _deciding(kiosk)
     box = screen.decision
     uphold = box.ids.decide_uphold
     drawn = (list(box.board), getattr(box, "made_from", None))  # the box as the view drew it
@@ -191,7 +184,7 @@ def test_a_second_protest_uphold_made_from_the_same_view_is_refused_by_the_table
     kiosk.advance(0.5)
     decided = [e for e in _entries(screen, "event") if e.data["event"] == "protest_decided"]
     assert len(decided) == 1 and decided[0].data["upheld"] is True
-    assert session.view().state.protests[0].decision == "upheld"
+    assert screen.session.view().state.protests[0].decision == "upheld"
     assert screen.error == "Second tap not taken: the first one did it" and screen.error_quiet
     assert screen.protests.error == "" and not kiosk.app.gate.is_open
     _quiet(screen)
