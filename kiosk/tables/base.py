@@ -148,15 +148,6 @@ class TableBase(Commands, Generic[V]):
         """Queue an input (a sensor's, a command from afar); never blocks."""
         self._inbox.put(item)
 
-    def wait(self, timeout: float | None) -> bool:
-        """Block until an input is queued or `timeout` passes; True if one is waiting."""
-        try:
-            item = self._inbox.get(timeout=None if timeout is None else max(0.0, timeout))
-        except queue.Empty:
-            return False
-        self._inbox.put(item)  # order among inputs is kept by their timestamps, not the queue
-        return True
-
     def _take_inbox(self, now: float) -> list[object]:
         """The inputs queued since the last poll, in the order of their stamps."""
         items: list[object] = []
@@ -198,7 +189,11 @@ class TableBase(Commands, Generic[V]):
         """One turn of the loop before the view: by default a table has no sensors, so an
         input is a fault on the board, never a crash of the thread that posted it."""
         for item in self._take_inbox(now):
-            self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+            self._stray(item, now)
+
+    def _stray(self, item: object, now: float) -> None:
+        """An input this table does not take: a fault of part "inputs", nothing else."""
+        self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
 
     def view(self, now: float | None = None) -> V:
         """What the table shows now (the same view every output was last given, its clock

@@ -484,7 +484,7 @@ class CarromTable(TableBase[CarromView], CarromProtests):
                 self._remote(item)
                 continue
             if not isinstance(item, INPUT_TYPES):
-                self._raise_fault("inputs", f"unknown input {type(item).__name__} ignored", now)
+                self._stray(item, now)
                 continue
             # An input read from the queue may be stamped a moment after `now` was read: it
             # acts at `now`, so the timers never see time go backwards (the journal keeps its

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from drivers.hits import BeamFault
-from kiosk.engine.faults import Fault, FaultBoard
+from kiosk.engine.faults import FaultBoard
 from kiosk.errors import N_, Reason, ReasonedText
 from kiosk.tables.sensor_faults import camera_silent, said
 
@@ -134,9 +134,3 @@ class PartsHealth:
             return None
         seen = self.camera_seen if self.camera_seen is not None else self.started
         return now - seen if now - seen >= CAMERA_TIMEOUT_S else None
-
-    def raise_(self, part: str, message: str, now: float) -> Fault | None:
-        return self.faults.raise_(part, message, now)
-
-    def clear(self, part: str) -> Fault | None:
-        return self.faults.clear(part)

@@ -35,14 +35,14 @@ def test_stroke_tracker_phases_follow_the_stroke() -> None:
 def test_parts_health_working_beams_and_camera_are_read_from_the_faults() -> None:
     h = PartsHealth((1, 2, 3, 4), True, started=10.0)
     assert h.working_beams == (1, 2, 3, 4) and h.camera_ok
-    h.raise_(beam_part(3), "stuck", 11.0)
+    h.faults.raise_(beam_part(3), "stuck", 11.0)
     assert h.working_beams == (1, 2, 4)
-    h.clear(beam_part(3))
+    h.faults.clear(beam_part(3))
     assert h.working_beams == (1, 2, 3, 4)
     assert h.camera_deadline() == 10.0 + CAMERA_TIMEOUT_S
     assert h.camera_silent(10.0 + CAMERA_TIMEOUT_S - 0.1) is None
     assert h.camera_silent(10.0 + CAMERA_TIMEOUT_S) == CAMERA_TIMEOUT_S
-    h.raise_("camera", "no frames", 14.0)
+    h.faults.raise_("camera", "no frames", 14.0)
     assert not h.camera_ok and h.camera_deadline() is None
 
 
