@@ -10,16 +10,13 @@ height is the cap height, in mm on the panel (tests/ui/test_players_read_at_3m.p
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from kivy.uix.label import Label
 
 from .fit import SLACK, ink
-from .harness import FakeClock, Kiosk, Services, make_kiosk, name_players, pump
+from .harness import Kiosk, name_players, pump
 from .test_players_read_at_3m import _mm, cap_mm
-from .test_zz_fit import resize
 
 #: Two long names a side in each script, as typed at the setup.
 NAMES = {
@@ -61,23 +58,6 @@ def check_names(kiosk: Kiosk, names: tuple[str, str]) -> None:
         assert drawn.ink is not None and not drawn.shortened and not drawn.broken, shown
         x0, _y0, x1, _y1 = drawn.ink
         assert label.x - SLACK <= x0 and x1 <= label.right + SLACK, f"{shown!r} spills over"
-
-
-@pytest.fixture
-def small(tmp_path: Path) -> Iterator[Kiosk]:
-    clock = FakeClock(1000.0)
-    services = Services(data_dir=tmp_path, check_pin=lambda pin: pin == "2468", clock=clock)
-    running = make_kiosk(services, clock)
-    kiosk = next(running)
-    try:
-        resize(800, 480)
-        yield kiosk
-    finally:
-        from kiosk.ui.i18n import apply_languages
-
-        apply_languages("en")
-        resize(1024, 600)
-        running.close()
 
 
 @pytest.mark.parametrize("language", sorted(NAMES))
