@@ -35,7 +35,24 @@ from drivers.simulated import SimulatedBeams
 from kiosk.clocks.patterns import DOUBLE_BEEP, duration
 from kiosk.config import ConfigError, Settings, load_settings
 
-TEST_FRAME = DisplayFrame(88, 88, "8:88", "-", 88, "HW TEST")
+# Every field of the frame lit, so the installer sees each digit and lamp of the board work
+# (version 3's match length too): a field left at its default would stay dark.
+TEST_FRAME = DisplayFrame(
+    left=888,
+    right=888,
+    clock="88:88",
+    turn="L",
+    board=888,
+    message="HW TEST 8888",
+    games="88-88",
+    queen="P",
+    left_clock="88:88",
+    right_clock="88:88",
+    delay="88",
+    left_name="HWL",
+    right_name="HWR",
+    match_length=88,
+)
 # The demo the simulated beams play each second: one coin through each pocket.
 DEMO = ((0.15, 1, 0.012), (0.35, 2, 0.016), (0.55, 3, 0.020), (0.75, 4, 0.014))
 # How long past the window the simulated run waits for its own demo's last hits: on a

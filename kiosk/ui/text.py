@@ -126,6 +126,10 @@ class Fonts:
         # Kivy measures every word and line again at each layout: keep recent answers.
         self._runs: dict[tuple[str, str, bool], list[tuple[str, str]]] = {}
         self._lengths: dict[tuple[str, str, int], float] = {}
+        # A label's layout asks a word's extents again for every line it tries (a screen of
+        # four languages: 1.3 million asks, 30 different for each one measured): the answer
+        # whole, in one look-up, rather than its runs, metrics and lengths each time.
+        self._extents: dict[tuple[str, str, bool, int], tuple[int, int]] = {}
         #: Fonts that draw every printable ASCII character: plain ASCII text is one run.
         self._ascii: dict[str, bool] = {}
 
@@ -207,6 +211,19 @@ class Fonts:
             known = self._ascii[path] = all(self.has(path, chr(c)) for c in range(0x21, 0x7F))
         return known
 
+    def extents(self, text: str, primary: str, bold: bool, size: int) -> tuple[int, int]:
+        """The width (whole pixels, rounded up) and height of `text` drawn as a line."""
+        key = (text, primary, bold, size)
+        found = self._extents.get(key)
+        if found is None:
+            if len(self._extents) > _CACHE_SIZE:
+                self._extents.clear()
+            runs = self.runs(text, primary, bold)
+            ascent, descent = self.metrics(runs, primary, size)
+            width = sum(self.length(run, path, size) for run, path in runs)
+            found = self._extents[key] = (math.ceil(width), ascent + descent)
+        return found
+
     def metrics(self, runs: list[tuple[str, str]], primary: str, size: int) -> tuple[int, int]:
         """The line's ascent and descent: the tallest of the fonts it uses (and its own)."""
         ascent, descent = self.font(primary, size).getmetrics()
@@ -282,11 +299,7 @@ def _patch_pil_label(fonts: Fonts) -> None:
         size = _size(self)
         if size < 1:
             return 0, 0
-        primary = self.options["font_name_r"]
-        runs = fonts.runs(text, primary, bool(self.options["bold"]))
-        ascent, descent = fonts.metrics(runs, primary, size)
-        width = sum(fonts.length(run, path, size) for run, path in runs)
-        return math.ceil(width), ascent + descent
+        return fonts.extents(text, self.options["font_name_r"], bool(self.options["bold"]), size)
 
     def _render_text(self: Any, text: str, x: float, y: float) -> None:
         size = _size(self)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from gpiozero import Buzzer
 
+from drivers.display_protocol import DisplayFrame, encode_frame
 from drivers.mockpins import ClockedMockFactory
 from kiosk.cli import main
 from kiosk.commands import hardware_check
@@ -26,6 +28,16 @@ def test_hw_test_simulated_shows_hits_buzzer_and_display(
     assert "shows the test frame" in out
     assert "display: found at /dev/pts/" in out and "stable path" in out
     assert "hw-test: all parts answered" in out
+
+
+def test_hw_test_frame_lights_every_field_of_the_display() -> None:
+    # A field left at its default is dark on the players' board: the installer would not see
+    # whether its digits work (the match length of protocol version 3 was left dark).
+    blank = DisplayFrame()
+    frame = hardware_check.TEST_FRAME
+    dark = [f.name for f in fields(DisplayFrame) if getattr(frame, f.name) == getattr(blank, f.name)]
+    assert dark == []
+    assert " P=88" in encode_frame(1, frame).decode()
 
 
 def test_hw_test_simulated_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,8 +4,8 @@ Taps are delivered with xdotool (mousemove, mousedown, mouseup on the Xvfb displ
 while the test pumps Kivy's event loop, so they travel the same path as a finger
 on the touchscreen: X server -> SDL2 -> Kivy's motion events -> the widget.
 Time is a fake clock the test advances; nothing sleeps for a deadline. Kivy's own clock
-moves on by at least a frame's time at each pumped frame, and only the last frame of a
-`pump` is drawn (see `pump`): a tap waits for the X server's events, not for a sleep.
+moves on by at least a frame's time at each pumped frame, and a frame is drawn only for a
+screenshot (see `pump`): a tap waits for the X server's events, not for a sleep.
 Every test may save screenshots under tests/artifacts/.
 """
 
@@ -129,17 +129,18 @@ Seen.clock = _person
 
 def look() -> None:
     """A person looks at the screen before acting on it without a tap (a story that calls a
-    screen's method): what changed is drawn, and seen."""
-    pump(1, draw=False)
+    screen's method): what changed is laid out, and seen."""
+    pump(1)
     _person.step()
 
 
-def pump(frames: int = 6, draw: bool = True) -> None:
+def pump(frames: int = 6, draw: bool = False) -> None:
     """Run Kivy's loop `frames` times: SDL's event queue, the clock, input and layout, as
-    `EventLoop.idle` does; only the last is drawn, and none if not `draw` (Xvfb's software GL
-    takes 20-40 ms a frame, and a tap or a layout needs none: what the window shows is drawn
-    after each step of a test). Nothing sleeps: what waits for the X server (a tap, a key)
-    pumps until it came."""
+    `EventLoop.idle` does; the last is drawn only if `draw`. Nothing a test asserts needs a
+    drawn frame (the layout, the labels' textures and the taps are all made undrawn), only a
+    screenshot does (`Kiosk.shot` draws): Xvfb's software GL takes 10-40 ms a frame, a third
+    of the Kivy tests' time when every tap was drawn. Nothing sleeps: what waits for the X
+    server (a tap, a key) pumps until it came."""
     for left in range(frames - 1, -1, -1):
         _frame_time.frame()
         if left or not draw:
@@ -195,7 +196,7 @@ def _scroll_into_view(widget: Widget) -> Any:
         parent = parent.parent
     if isinstance(parent, ScrollView):
         parent.scroll_to(widget, padding=10, animate=False)
-        pump(3, draw=False)
+        pump(3)
         return parent
     return None
 
@@ -249,7 +250,7 @@ class Kiosk:
     def tap(self, target: Widget | str, screen: str | None = None) -> None:
         """Tap the centre of a widget (or the id of one on the current screen) with the pointer."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
-        pump(2, draw=False)  # laid out (the last step was drawn)
+        pump(2)  # laid out
         scroller = _scroll_into_view(widget)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         assert not widget.disabled, f"{widget!r} is disabled"
@@ -259,11 +260,11 @@ class Kiosk:
         for _ in range(100):
             if scroller is None or getattr(scroller, "_touch", None) is None:
                 break
-            pump(1, draw=False)
+            pump(1)
 
     def tap_at(self, x: float, y: float) -> None:
         """Tap a point of the window (Kivy coordinates: origin bottom-left)."""
-        pump(2, draw=False)
+        pump(2)
         self._press(x, y)
 
     def double_tap(
@@ -277,12 +278,12 @@ class Kiosk:
         both taps in one frame. The person's clock is not moved between the two
         (kiosk/ui/seen.py)."""
         widget = self.widget(target, screen) if isinstance(target, str) else target
-        pump(2, draw=False)
+        pump(2)
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         x, y = widget.to_window(*widget.center)
         _person.step()
         self._click(x, y)
-        pump(frames_between, draw=False)
+        pump(frames_between)
         self._click(x, y)
         pump(3)
 
@@ -322,8 +323,10 @@ class Kiosk:
         self.tap(found[0])
 
     def key(self, name: str) -> None:
-        """Press a key on the keyboard (xdotool's key names: "1", "Return", ...)."""
-        pump(2, draw=False)
+        """Press a key on the keyboard (xdotool's key names: "1", "Return", ...), to the
+        window under the pointer, focused first (as `type`)."""
+        pump(2)
+        _focus_under_pointer()
         _person.step()
         with _Seen("on_key_up") as seen:
             _xdotool("key", name)
@@ -349,13 +352,13 @@ class Kiosk:
         """Move the fake clock and let the app follow it (a tick at once, then `frames` of
         Kivy's loop, in which the ticks the app scheduled may come too)."""
         self.clock.advance(seconds)
-        pump(1, draw=False)
+        pump(1)
         self.app.tick()  # the app's own tick, at once rather than at the next interval
         pump(frames)
 
     def shot(self, name: str) -> Path:
         """Save what the window shows as tests/artifacts/<name>.png."""
-        pump(3)
+        pump(3, draw=True)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         target = ARTIFACTS / f"{name}.png"
         made = Window.screenshot(name=str(ARTIFACTS / f"{name}-tmp.png"))
@@ -367,6 +370,7 @@ def _start_loop() -> None:
     global _started
     if not _started:
         runTouchApp(embedded=True)
+        pump(2, draw=True)  # the window is shown, and takes the X server's events, once drawn
         _started = True
 
 
@@ -392,7 +396,7 @@ def _let_go() -> None:
     for animation in list(Animation._instances):
         for running in list(animation._widgets.values()):
             animation.cancel(running["widget"])
-    pump(2, draw=False)  # what letting go of the keyboard scheduled runs now
+    pump(2)  # what letting go of the keyboard scheduled runs now
     for module in EventLoop.postproc_modules:
         for held in ("touches", "last_touches"):
             getattr(module, held, {}).clear()
@@ -422,7 +426,7 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
-    pump(8)
+    pump(8, draw=True)  # the first frame drawn: the app settles and says ready (kiosk/ui/app.py)
     try:
         yield Kiosk(app, clock, services)
     finally:
@@ -543,11 +547,11 @@ def type_pin(kiosk: Kiosk, pin: str, pad: Any = None) -> None:
 
 def answered(pad: Any) -> None:
     """Frames until the gate has answered the PIN given: it checks it once "Checking the PIN"
-    is drawn (kiosk/ui/lock.py)."""
+    is drawn (kiosk/ui/lock.py), so these frames are drawn."""
     for _ in range(100):
         if not getattr(pad, "checking", False):
             break
-        pump(1)
+        pump(1, draw=True)
 
 
 def tap_cards(kiosk: Kiosk, screen: Any, *cards: str) -> None:

@@ -33,7 +33,7 @@ def shot(path: Path) -> None:
     from kivy.core.window import Window
     from PIL import Image
 
-    pump(4)
+    pump(4, draw=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     made = Window.screenshot(name=str(path.with_name(path.stem + "-tmp.png")))
     with Image.open(made) as picture:

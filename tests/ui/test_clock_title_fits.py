@@ -76,7 +76,7 @@ def test_the_red_time_out_border_leaves_the_titles_first_letter_whole(small: Kio
     pump(4)
     screen = kiosk.screen("carrom")
     screen.flash = True
-    pump(4)
+    pump(4, draw=True)  # a Line's points are made as it is drawn
     title = screen.ids.title
     drawn = ink(title).ink
     assert drawn is not None

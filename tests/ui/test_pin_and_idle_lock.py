@@ -51,7 +51,7 @@ def test_pin_ok_says_checking_on_screen_before_the_check_and_takes_no_second_ok(
     for _ in range(100):
         if not getattr(pad, "checking", False):
             break
-        pump(1)
+        pump(1, draw=True)  # the check waits for the frame that says so to be drawn
     assert at_ok and seen
     message, checking, flipped = seen[0]
     assert message == "Checking the PIN" and checking
