@@ -35,7 +35,7 @@ def test_hw_test_frame_lights_every_field_of_the_display() -> None:
     # whether its digits work (the match length of protocol version 3 was left dark).
     blank = DisplayFrame()
     frame = hardware_check.TEST_FRAME
-    dark = [f.name for f in fields(DisplayFrame) if getattr(frame, f.name) == getattr(blank, f.name)]
+    dark = [f.name for f in fields(frame) if getattr(frame, f.name) == getattr(blank, f.name)]
     assert dark == []
     assert " P=88" in encode_frame(1, frame).decode()
 
