@@ -136,11 +136,12 @@ def look() -> None:
 
 def pump(frames: int = 6, draw: bool = False) -> None:
     """Run Kivy's loop `frames` times: SDL's event queue, the clock, input and layout, as
-    `EventLoop.idle` does; the last is drawn only if `draw`. Nothing a test asserts needs a
-    drawn frame (the layout, the labels' textures and the taps are all made undrawn), only a
-    screenshot does (`Kiosk.shot` draws): Xvfb's software GL takes 10-40 ms a frame, a third
-    of the Kivy tests' time when every tap was drawn. Nothing sleeps: what waits for the X
-    server (a tap, a key) pumps until it came."""
+    `EventLoop.idle` does; the last is drawn only if `draw`. The layout, the labels' textures
+    and the taps are all made undrawn; what waits for a drawn frame asks for one: a
+    screenshot (`Kiosk.shot`), a kiosk's first frame (`make_kiosk`: the window shown, the app
+    ready), the PIN's check (`answered`), a `Line`'s points. Xvfb's software GL takes 10 ms a
+    frame or more: about a fifth of a Kivy test's time when every tap was drawn. Nothing
+    sleeps: what waits for the X server (a tap, a key) pumps until it came."""
     for left in range(frames - 1, -1, -1):
         _frame_time.frame()
         if left or not draw:
@@ -370,7 +371,6 @@ def _start_loop() -> None:
     global _started
     if not _started:
         runTouchApp(embedded=True)
-        pump(2, draw=True)  # the window is shown, and takes the X server's events, once drawn
         _started = True
 
 
@@ -426,7 +426,9 @@ def make_kiosk(services: Services, clock: FakeClock) -> Iterator[Kiosk]:
     app = TablesideApp(services, runner)
     app._run_prepare()
     _start_loop()
-    pump(8, draw=True)  # the first frame drawn: the app settles and says ready (kiosk/ui/app.py)
+    # The first frame drawn: the window is shown (and takes the X server's events), the app
+    # settles and says ready (kiosk/ui/app.py).
+    pump(8, draw=True)
     try:
         yield Kiosk(app, clock, services)
     finally:

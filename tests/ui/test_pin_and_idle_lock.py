@@ -14,7 +14,7 @@ from kivy.core.window import Window
 
 from kiosk.access.authority import Role
 
-from .harness import UMPIRE_PIN, FakeClock, Kiosk, Services, pinned, pump, type_pin
+from .harness import UMPIRE_PIN, FakeClock, Kiosk, Services, answered, pinned, pump, type_pin
 
 
 @pytest.fixture
@@ -48,10 +48,7 @@ def test_pin_ok_says_checking_on_screen_before_the_check_and_takes_no_second_ok(
 
     gate.authority._check = check
     kiosk.tap(pad.ids.pad_ok)
-    for _ in range(100):
-        if not getattr(pad, "checking", False):
-            break
-        pump(1, draw=True)  # the check waits for the frame that says so to be drawn
+    answered(pad)
     assert at_ok and seen
     message, checking, flipped = seen[0]
     assert message == "Checking the PIN" and checking
