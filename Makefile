@@ -93,6 +93,7 @@ bench: setup
 # A quick run of the whole recipe, to check it works, with a model that is not shipped:
 #   make train TRAIN_STEPS=50 HOME_FILES=0 BOARDS=40 TOURNAMENT=40 TUNING=20 \
 #     DATA=/tmp/coin_net MODEL=/tmp/coin_net/coin_net.onnx
+# That it is reproducible (the small recipe twice, bit for bit): sh training/reproducible.sh
 TRAIN := .venv-train/bin
 DATA ?= build/coin_net
 MODEL ?= vision/models/coin_net.onnx
@@ -102,6 +103,7 @@ HOME_FILES ?= 0 1 2 3 4 5 6 7 8 9
 BOARDS ?= 500
 TOURNAMENT ?= 1000
 TUNING ?= 200
+JOBS ?= 2
 $(TRAIN)/python:
 	$(PYTHON) -m venv .venv-train
 	$(TRAIN)/pip install --quiet torch==2.13.0 onnx onnxscript numpy opencv-python-headless==5.0.0.93
@@ -110,10 +112,11 @@ train: $(TRAIN)/python
 	rm -f $(DATA)/home*.npz
 	for i in $(HOME_FILES); do \
 	  $(TRAIN)/python training/coin_net.py data --first $$((10000000 + $(BOARDS) * i)) \
-	    --count $(BOARDS) --out $(DATA)/home$$i.npz || exit 1; done
+	    --count $(BOARDS) --jobs $(JOBS) --out $(DATA)/home$$i.npz || exit 1; done
 	$(TRAIN)/python training/coin_net.py data --tournament --first 20000000 \
-	  --count $(TOURNAMENT) --out $(DATA)/tournament.npz
-	$(TRAIN)/python training/coin_net.py data --first 1 --count $(TUNING) --out $(DATA)/tuning.npz
+	  --count $(TOURNAMENT) --jobs $(JOBS) --out $(DATA)/tournament.npz
+	$(TRAIN)/python training/coin_net.py data --first 1 --count $(TUNING) --jobs $(JOBS) \
+	  --out $(DATA)/tuning.npz
 	$(TRAIN)/python training/coin_net.py train --data $(DATA)/home*.npz $(DATA)/tournament.npz \
 	  --steps $(TRAIN_STEPS) --seed $(SEED) --out $(DATA)/coin_net.pt
 	$(TRAIN)/python training/coin_net.py check $(DATA)/coin_net.pt --data $(DATA)/tuning.npz
