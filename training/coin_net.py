@@ -330,16 +330,30 @@ def exact(coins: Any, rows: Array) -> bool:
 
 def check(weights: Path, data: list[Path], thresholds: list[float]) -> None:
     """Boards with every count exact on `data` (the tuning boards' seeds 1-200, say)
-    at each threshold, read as the kiosk reads them (the eight views' vote)."""
-    import torch
-
+    at each threshold, read as the kiosk reads them (the eight views' vote). `weights`
+    is a .pt state dict, or an exported .onnx run by cv2.dnn as the kiosk runs it (the
+    shipped model, to compare with)."""
     t0 = time.monotonic()
-    net = build()
-    net.load_state_dict(torch.load(weights))
-    net.eval()
     images, per = load(data)
-    with torch.no_grad():
-        outs = [net(torch.from_numpy(N.prepare(img))).numpy() for img in images]
+    if weights.suffix == ".onnx":
+        dnn = cv2.dnn.readNetFromONNX(str(weights))
+
+        def run(blob: Array) -> Array:
+            dnn.setInput(blob)
+            return np.asarray(dnn.forward())
+
+    else:
+        import torch
+
+        net = build()
+        net.load_state_dict(torch.load(weights))
+        net.eval()
+
+        def run(blob: Array) -> Array:
+            with torch.no_grad():
+                return net(torch.from_numpy(blob)).numpy()
+
+    outs = [run(N.prepare(img)) for img in images]
     for t in thresholds:
         ok = [exact(N.read(o, t), rows) for o, rows in zip(outs, per, strict=True)]
         print(f"threshold {t:.2f}: every count exact on {sum(ok)}/{len(ok)}")
