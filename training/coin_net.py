@@ -1,7 +1,7 @@
 """Train the learned stage (vision/coin_net.py) on the home-board renderer's output.
 
     python training/coin_net.py data --first 10000000 --count 500 --out DIR
-    python training/coin_net.py train --data DIR --minutes 30 --out model.pt
+    python training/coin_net.py train --data DIR/*.npz --steps 6000 --seed 1 --out model.pt
     python training/coin_net.py export model.pt vision/models/coin_net.onnx
 
 `data` renders home boards (vision.sim.variations) with seeds from `--first`, far
@@ -38,6 +38,8 @@ from vision import coin_net as N
 
 Array = Any
 
+THREADS = 2  # torch's threads in `train`, fixed: the result depends on them
+
 
 def render_one(seed: int) -> tuple[Array, Array]:
     """One board: its 200 px top view (uint8) and its pieces as rows of (class,
@@ -68,9 +70,13 @@ def make_data(first: int, count: int, out: Path, jobs: int, tournament: bool) ->
     from multiprocessing import Pool
 
     cv2.setNumThreads(1)
+    t0 = time.monotonic()
     seeds = list(range(first, first + count))
     if tournament:
         seeds = [-s for s in seeds]
+    # A board depends on its seed alone (each draw has a generator of its own, seeded from
+    # the board's number), and map gives the boards back in the seeds' order, whichever
+    # worker drew which: `--jobs 1` and `--jobs 2` write the same arrays.
     with Pool(jobs) as pool:
         boards = pool.map(render_one, seeds, chunksize=8)
     images = np.stack([b[0] for b in boards])
@@ -79,7 +85,10 @@ def make_data(first: int, count: int, out: Path, jobs: int, tournament: bool) ->
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, images=images, pieces=pieces, seeds=np.array(seeds))
-    print(f"{out}: {len(seeds)} boards, {len(pieces)} pieces")
+    print(
+        f"{out}: {len(seeds)} boards, {len(pieces)} pieces"
+        f" in {time.monotonic() - t0:.0f} s ({jobs} jobs)"
+    )
 
 
 def load(paths: list[Path]) -> tuple[Array, list[Array]]:
@@ -224,13 +233,28 @@ def loss_fn(out: Any, heat: Any, weight: Any, offs: Any, at: Any) -> Any:
     return focal.sum() / n + off
 
 
-def train(
-    data: list[Path], minutes: float, out: Path, seed: int, init: Path | None, lr0: float
-) -> None:
+def deterministic(seed: int) -> Array:
+    """Seed torch and return numpy's generator from the same seed, with torch's CPU
+    kernels fixed: deterministic algorithms only and always the same number of threads
+    (a reduction split over more threads adds in another order)."""
     import torch
 
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(THREADS)
+    cv2.setNumThreads(1)
+    return np.random.default_rng(seed)
+
+
+def train(
+    data: list[Path], steps: int, out: Path, seed: int, init: Path | None, lr0: float
+) -> None:
+    """`steps` batches of 16 boards, the learning rate on a cosine from `lr0` to nearly 0
+    over the steps: the same data, steps and seed give the same weights, bit for bit,
+    however busy the machine is (torch 2.13 on the CPU, `THREADS` threads)."""
+    import torch
+
+    rng = deterministic(seed)
     images, per = load(data)
     print(f"{len(images)} boards, {sum(len(r) for r in per)} pieces")
     net = build()
@@ -239,10 +263,8 @@ def train(
     opt = torch.optim.AdamW(net.parameters(), lr=lr0, weight_decay=1e-4)
     size = 16
     t0 = time.monotonic()
-    step = 0
-    budget = minutes * 60
-    while (elapsed := time.monotonic() - t0) < budget:
-        lr = lr0 * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+    for step in range(1, steps + 1):
+        lr = lr0 * 0.5 * (1 + math.cos(math.pi * (step - 1) / steps))
         for g in opt.param_groups:
             g["lr"] = max(lr, 2e-5)
         idx = rng.integers(len(images), size=size)
@@ -252,15 +274,36 @@ def train(
         opt.zero_grad()
         loss.backward()
         opt.step()
-        step += 1
         if step % 50 == 0:
+            elapsed = time.monotonic() - t0
             print(
-                f"step {step} {elapsed / 60:.1f} min lr {lr:.5f} loss {loss.item():.3f}", flush=True
+                f"step {step}/{steps} {elapsed:.0f} s ({step / elapsed:.2f} steps/s)"
+                f" lr {lr:.5f} loss {loss.item():.3f}",
+                flush=True,
             )
         if step % 500 == 0:
             torch.save(net.state_dict(), out)
     torch.save(net.state_dict(), out)
-    print(f"{out}: {step} steps of {size} boards in {(time.monotonic() - t0) / 60:.1f} min")
+    elapsed = time.monotonic() - t0
+    print(
+        f"{out}: {steps} steps of {size} boards in {elapsed / 60:.1f} min"
+        f" ({steps / max(elapsed, 1e-9):.2f} steps/s), weights {digest(out)}"
+    )
+
+
+def digest(weights: Path) -> str:
+    """The sha256 of the weights themselves (each tensor's name, shape, type and
+    bytes in the state dict's order), not of the file torch writes around them."""
+    import hashlib
+
+    import torch
+
+    h = hashlib.sha256()
+    for name, t in torch.load(weights).items():
+        t = t.contiguous()
+        h.update(f"{name} {tuple(t.shape)} {t.dtype}\n".encode())
+        h.update(t.numpy().tobytes())
+    return h.hexdigest()
 
 
 def export(weights: Path, out: Path) -> None:
@@ -287,18 +330,34 @@ def exact(coins: Any, rows: Array) -> bool:
 
 def check(weights: Path, data: list[Path], thresholds: list[float]) -> None:
     """Boards with every count exact on `data` (the tuning boards' seeds 1-200, say)
-    at each threshold, read as the kiosk reads them (the eight views' vote)."""
-    import torch
-
-    net = build()
-    net.load_state_dict(torch.load(weights))
-    net.eval()
+    at each threshold, read as the kiosk reads them (the eight views' vote). `weights`
+    is a .pt state dict, or an exported .onnx run by cv2.dnn as the kiosk runs it (the
+    shipped model, to compare with)."""
+    t0 = time.monotonic()
     images, per = load(data)
-    with torch.no_grad():
-        outs = [net(torch.from_numpy(N.prepare(img))).numpy() for img in images]
+    if weights.suffix == ".onnx":
+        dnn = cv2.dnn.readNetFromONNX(str(weights))
+
+        def run(blob: Array) -> Array:
+            dnn.setInput(blob)
+            return np.asarray(dnn.forward())
+
+    else:
+        import torch
+
+        net = build()
+        net.load_state_dict(torch.load(weights))
+        net.eval()
+
+        def run(blob: Array) -> Array:
+            with torch.no_grad():
+                return net(torch.from_numpy(blob)).numpy()
+
+    outs = [run(N.prepare(img)) for img in images]
     for t in thresholds:
         ok = [exact(N.read(o, t), rows) for o, rows in zip(outs, per, strict=True)]
         print(f"threshold {t:.2f}: every count exact on {sum(ok)}/{len(ok)}")
+    print(f"checked in {time.monotonic() - t0:.0f} s")
 
 
 def main() -> int:
@@ -312,7 +371,7 @@ def main() -> int:
     d.add_argument("--tournament", action="store_true", help="tournament boards, not home")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, nargs="+", required=True)
-    t.add_argument("--minutes", type=float, default=30.0)
+    t.add_argument("--steps", type=int, default=1000, help="batches of 16 boards")
     t.add_argument("--out", type=Path, required=True)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init", type=Path, help="start from these weights")
@@ -320,6 +379,8 @@ def main() -> int:
     e = sub.add_parser("export")
     e.add_argument("weights", type=Path)
     e.add_argument("out", type=Path)
+    g = sub.add_parser("digest", help="the sha256 of a .pt file's weights")
+    g.add_argument("weights", type=Path)
     c = sub.add_parser("check")
     c.add_argument("weights", type=Path)
     c.add_argument("--data", type=Path, nargs="+", required=True)
@@ -328,7 +389,9 @@ def main() -> int:
     if args.cmd == "data":
         make_data(args.first, args.count, args.out, args.jobs, args.tournament)
     elif args.cmd == "train":
-        train(args.data, args.minutes, args.out, args.seed, args.init, args.lr)
+        train(args.data, args.steps, args.out, args.seed, args.init, args.lr)
+    elif args.cmd == "digest":
+        print(f"{digest(args.weights)}  {args.weights}")
     elif args.cmd == "check":
         check(args.weights, args.data, args.thresholds)
     else:
